@@ -1,0 +1,90 @@
+/** The webhook event envelope, the body of every webhook request (SPEC.md section 2.3). */
+import { z } from 'zod';
+import type { MessageDescriptor } from './descriptor.ts';
+import type { StatusChange } from './status-change.ts';
+import type { Transfer } from './statuses.ts';
+
+export const MESSAGE_ACTIONS = ['created', 'deliveryNotified'] as const;
+export const STATUS_ACTIONS = [
+  'messageStatusChanged',
+  'taxReportingStatusChanged',
+  'lifecycleStatusChanged',
+] as const;
+export type MessageAction = (typeof MESSAGE_ACTIONS)[number];
+export type StatusAction = (typeof STATUS_ACTIONS)[number];
+export type KnownAction = MessageAction | StatusAction;
+
+/** The three statuses that change independently; a consumer orders events per kind. */
+export type StatusKind = 'delivery' | 'taxReporting' | 'lifecycle';
+
+const STATUS_KIND_BY_ACTION: Record<StatusAction, StatusKind> = {
+  messageStatusChanged: 'delivery',
+  taxReportingStatusChanged: 'taxReporting',
+  lifecycleStatusChanged: 'lifecycle',
+};
+
+export function isKnownAction(action: string): action is KnownAction {
+  return (MESSAGE_ACTIONS as readonly string[]).includes(action) || isStatusAction(action);
+}
+
+export function isStatusAction(action: string): action is StatusAction {
+  return (STATUS_ACTIONS as readonly string[]).includes(action);
+}
+
+export function statusKindOf(action: StatusAction): StatusKind {
+  return STATUS_KIND_BY_ACTION[action];
+}
+
+export interface WebhookEnvelope<Data = unknown> {
+  /** Identical on retry and redelivery: the dedupe key. */
+  eventId: string;
+  action: string;
+  transfer: Transfer;
+  /** When the event happened (ISO 8601 UTC with milliseconds), unchanged on retry. */
+  occurredAt: string;
+  test: boolean;
+  /** The participant the webhook belongs to, `<scheme>:<number>`. */
+  party: string;
+  messageId: string;
+  data: Data;
+}
+
+export type MessageEvent = WebhookEnvelope<MessageDescriptor> & { action: MessageAction };
+export type StatusEvent = WebhookEnvelope<StatusChange> & { action: StatusAction };
+
+const nonEmpty = z.string().min(1);
+
+/**
+ * The fields a consumer needs before it can store and dedupe an event. `data` is checked
+ * later, per action, by whoever acts on it: a malformed status change must not stop the
+ * event from being stored and answered.
+ */
+const envelopeSchema = z.object({
+  eventId: nonEmpty,
+  action: nonEmpty,
+  transfer: z.enum(['inbound', 'outbound']),
+  occurredAt: z.iso.datetime({ offset: true }),
+  test: z.boolean().optional(),
+  party: nonEmpty,
+  messageId: nonEmpty,
+  data: z.unknown().optional(),
+});
+
+export type EnvelopeParseResult =
+  | { ok: true; envelope: WebhookEnvelope }
+  | { ok: false; problems: string[] };
+
+/** Parses an already JSON-decoded body; `problems` name each missing or mistyped field. */
+export function parseEnvelope(value: unknown): EnvelopeParseResult {
+  const result = envelopeSchema.safeParse(value);
+  if (!result.success) {
+    return {
+      ok: false,
+      problems: result.error.issues.map((issue) =>
+        issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+      ),
+    };
+  }
+  const { test, data, ...rest } = result.data;
+  return { ok: true, envelope: { ...rest, test: test ?? false, data: data ?? null } };
+}

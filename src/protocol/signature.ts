@@ -1,0 +1,151 @@
+/**
+ * Webhook signatures (SPEC.md section 5.1, decided in DESIGN.md section 2).
+ *
+ * Header: `t=<unix seconds>,v0=<hex>[,v0=<hex>...]`. Each v0 is the lowercase hex of
+ * HMAC-SHA256, keyed with the UTF-8 bytes of an endpoint secret, over the bytes
+ * `<t>.<raw body>`. During a secret rotation the sender puts one v0 per valid secret in the
+ * header; entries of other schemes (`v1=...`) are ignored so the sender can add one later.
+ *
+ * Verification works on the raw bytes as received, never on re-serialized JSON: any change
+ * of whitespace or key order breaks the signature, which is the point.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export type SignatureFailure =
+  | 'missing_header'
+  | 'malformed_header'
+  | 'no_v0_signature'
+  | 'signature_mismatch'
+  | 'timestamp_too_old'
+  | 'timestamp_in_future';
+
+/** Why a request failed verification. `reason` is stable; `message` says what to check. */
+export class SignatureError extends Error {
+  override readonly name = 'SignatureError';
+  constructor(
+    readonly reason: SignatureFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type Body = string | Uint8Array;
+
+const SCHEME = 'v0';
+const HEX_SIGNATURE = /^[0-9a-fA-F]{64}$/;
+const UNIX_SECONDS = /^\d{1,12}$/;
+
+/** The hex signature of one body at one timestamp with one secret. */
+export function computeSignature(secret: string, timestamp: number, body: Body): string {
+  return createHmac('sha256', secret).update(`${timestamp}.`).update(body).digest('hex');
+}
+
+/** The full header value, one v0 per secret (two while a rotated-out secret is still valid). */
+export function signatureHeader(options: {
+  secrets: readonly string[];
+  timestamp: number;
+  body: Body;
+}): string {
+  if (options.secrets.length === 0)
+    throw new TypeError('signatureHeader needs at least one secret');
+  const entries = options.secrets.map(
+    (secret) => `${SCHEME}=${computeSignature(secret, options.timestamp, options.body)}`,
+  );
+  return [`t=${options.timestamp}`, ...entries].join(',');
+}
+
+export interface ParsedSignatureHeader {
+  timestamp: number;
+  signatures: string[];
+}
+
+/**
+ * Splits the header into its timestamp and v0 values. Optional whitespace around entries is
+ * allowed (as around HTTP list elements); anything else that is not exactly the documented form
+ * is rejected, because a lenient parser is how signature checks get bypassed.
+ */
+export function parseSignatureHeader(header: string | undefined): ParsedSignatureHeader {
+  if (header === undefined || header.trim() === '') {
+    throw new SignatureError('missing_header', 'The SVC-Webhook-Signature header is missing.');
+  }
+  let timestamp: number | undefined;
+  const signatures: string[] = [];
+  for (const rawEntry of header.split(',')) {
+    const entry = rawEntry.trim();
+    const eq = entry.indexOf('=');
+    if (eq <= 0) throw malformed(`entry ${JSON.stringify(entry)} is not of the form key=value`);
+    const key = entry.slice(0, eq);
+    const value = entry.slice(eq + 1);
+    if (key === 't') {
+      if (timestamp !== undefined) throw malformed('t appears more than once');
+      if (!UNIX_SECONDS.test(value)) throw malformed(`t=${value} is not a number of unix seconds`);
+      timestamp = Number(value);
+    } else if (key === SCHEME) {
+      if (value === '') throw malformed('v0 is empty');
+      if (!HEX_SIGNATURE.test(value)) throw malformed('v0 is not 64 hexadecimal digits');
+      signatures.push(value);
+    }
+    // Other schemes are skipped on purpose: a sender may add them before consumers know them.
+  }
+  if (timestamp === undefined) throw malformed('t is missing');
+  if (signatures.length === 0) {
+    throw new SignatureError('no_v0_signature', 'The signature header has no v0 signature.');
+  }
+  return { timestamp, signatures };
+}
+
+export interface VerifyOptions {
+  /** The SVC-Webhook-Signature header value as received. */
+  header: string | undefined;
+  /** The raw request body bytes, before any JSON parsing. */
+  body: Body;
+  /** Every secret currently valid for the endpoint; more than one during a rotation. */
+  secrets: readonly string[];
+  /** Allowed difference between the header's t and now, either way. */
+  toleranceSeconds: number;
+  /** Current time in milliseconds; injected so tests control it. @default Date.now */
+  now?: () => number;
+}
+
+/**
+ * Verifies a webhook request. Returns the signed timestamp, or throws a SignatureError.
+ * The signature is checked before the timestamp so that "timestamp out of tolerance" is only
+ * ever reported for an authentic request, which points at clock skew rather than a bad secret.
+ */
+export function verifySignature(options: VerifyOptions): { timestamp: number } {
+  const { timestamp, signatures } = parseSignatureHeader(options.header);
+  const candidates = signatures.map((hex) => Buffer.from(hex, 'hex'));
+  const matched = options.secrets.some((secret) => {
+    const expected = createHmac('sha256', secret)
+      .update(`${timestamp}.`)
+      .update(options.body)
+      .digest();
+    return candidates.some((candidate) => timingSafeEqual(candidate, expected));
+  });
+  if (!matched) {
+    throw new SignatureError(
+      'signature_mismatch',
+      'No v0 signature matches: check that the secret is this endpoint’s and that the raw request body is verified, not re-serialized JSON.',
+    );
+  }
+  const nowSeconds = Math.floor((options.now ?? Date.now)() / 1000);
+  const skew = nowSeconds - timestamp;
+  if (skew > options.toleranceSeconds) {
+    throw new SignatureError(
+      'timestamp_too_old',
+      `The signature timestamp is ${skew} s old, more than the ${options.toleranceSeconds} s allowed: a replay, or this host's clock is wrong.`,
+    );
+  }
+  if (-skew > options.toleranceSeconds) {
+    throw new SignatureError(
+      'timestamp_in_future',
+      `The signature timestamp is ${-skew} s in the future, more than the ${options.toleranceSeconds} s allowed: check this host's clock.`,
+    );
+  }
+  return { timestamp };
+}
+
+function malformed(detail: string): SignatureError {
+  return new SignatureError('malformed_header', `The signature header is malformed: ${detail}.`);
+}

@@ -1,0 +1,73 @@
+/** `data` of status events and the validation findings inside it (SPEC.md sections 2.4, 2.5). */
+
+export interface StatusChange {
+  formerValue: string;
+  newValue: string;
+  /**
+   * Name/value pairs, all strings, present only when the change has details. No name is
+   * guaranteed and unknown names must be ignored (SPEC.md section 9).
+   */
+  properties?: Record<string, string>;
+}
+
+/** Property names documented in SPEC.md section 2.4. Others may appear at any time. */
+export const STATUS_PROPERTY_NAMES = [
+  'errorCode',
+  'errorMessage',
+  'validationResults',
+  'actionMessageId',
+  'actionName',
+  'jurisdiction',
+  'role',
+  'reason',
+  'rejectionType',
+  'paidAmount',
+  'paymentDate',
+] as const;
+
+export interface ValidationResult {
+  type: 'error' | 'warning';
+  /** Rule identifier, or `schema` for a schema error. */
+  code: string;
+  message: string;
+  /** XPath, or line and position for a schema error. */
+  location: string;
+}
+
+/** Errors come first in validationResults; this keeps a list in that order. */
+export function sortValidationResults(results: readonly ValidationResult[]): ValidationResult[] {
+  return [...results].sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * Parses the `validationResults` property, a JSON array serialized into a string. Entries that
+ * are not objects with string fields are dropped rather than failing the whole event: the
+ * findings are informative, and the status change they accompany must still be applied.
+ */
+export function parseValidationResults(json: string | undefined): ValidationResult[] {
+  if (json === undefined || json === '') return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  const results: ValidationResult[] = [];
+  for (const item of parsed) {
+    if (typeof item !== 'object' || item === null) continue;
+    const { type, code, message, location } = item as Record<string, unknown>;
+    if (type !== 'error' && type !== 'warning') continue;
+    results.push({
+      type,
+      code: typeof code === 'string' ? code : '',
+      message: typeof message === 'string' ? message : '',
+      location: typeof location === 'string' ? location : '',
+    });
+  }
+  return sortValidationResults(results);
+}
+
+function rank(result: ValidationResult): number {
+  return result.type === 'error' ? 0 : 1;
+}

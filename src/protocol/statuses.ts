@@ -1,0 +1,31 @@
+/** Message statuses of SPEC.md section 3. */
+export const DELIVERY_STATUSES = [
+  'received',
+  'notset',
+  'pendingdelivery',
+  'retrying',
+  'delivered',
+  'pendingfailure',
+  'failed',
+  'parked',
+] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** A message in a final state changes again only when someone retries it manually. */
+export const FINAL_DELIVERY_STATUSES: ReadonlySet<string> = new Set([
+  'delivered',
+  'failed',
+  'parked',
+]);
+
+export const TAX_REPORTING_STATUSES = ['none', 'electronic', 'non_electronic', 'failed'] as const;
+export type TaxReportingStatus = (typeof TAX_REPORTING_STATUSES)[number];
+
+export const LIFECYCLE_STATUSES = ['none', 'rejected', 'paid'] as const;
+export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
+
+export const VALIDATION_STATUSES = ['approved', 'rejected'] as const;
+export type ValidationStatus = (typeof VALIDATION_STATUSES)[number];
+
+export const TRANSFERS = ['inbound', 'outbound'] as const;
+export type Transfer = (typeof TRANSFERS)[number];
