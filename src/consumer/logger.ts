@@ -1,0 +1,28 @@
+import { type DestinationStream, type Logger, pino } from 'pino';
+import type { LogLevel } from './config.ts';
+
+/**
+ * JSON logs on stdout. Request headers are never logged whole; these paths are redacted in
+ * case a caller logs an object that carries them.
+ */
+export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      redact: {
+        paths: [
+          'headers.authorization',
+          'headers["svc-webhook-signature"]',
+          'req.headers.authorization',
+          'req.headers["svc-webhook-signature"]',
+          'config.webhookSecrets',
+          'config.apiToken',
+          'config.adminToken',
+          'config.webhookCredential',
+        ],
+        censor: '[redacted]',
+      },
+    },
+    destination,
+  );
+}

@@ -1,0 +1,55 @@
+/** Prometheus metrics of the consumer, on a registry of its own (no global state). */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { EventStore } from './store/store.ts';
+
+export type WebhookOutcome =
+  | 'stored'
+  | 'duplicate'
+  | 'unauthorized'
+  | 'bad_request'
+  | 'too_large'
+  | 'method_not_allowed'
+  | 'store_unavailable';
+
+export interface Metrics {
+  readonly registry: Registry;
+  webhookReceived(outcome: WebhookOutcome, seconds: number): void;
+  /** Gauges read on scrape; set by whoever owns the store. */
+  trackInbox(events: EventStore): void;
+}
+
+export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
+  const registry = new Registry();
+  if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'webhook_requests_total',
+    help: 'Webhook requests by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'webhook_request_duration_seconds',
+    help: 'Time from request start to the answer, including the durable write',
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  return {
+    registry,
+    webhookReceived(outcome, seconds) {
+      requests.inc({ outcome });
+      duration.observe(seconds);
+    },
+    trackInbox(events) {
+      new Gauge({
+        name: 'inbox_events',
+        help: 'Events in the inbox by state',
+        labelNames: ['state'] as const,
+        registers: [registry],
+        async collect() {
+          const counts = await events.countByState();
+          for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+        },
+      });
+    },
+  };
+}

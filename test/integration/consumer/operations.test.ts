@@ -1,0 +1,99 @@
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTestConsumer, TEST_SECRET, type TestConsumer } from '../../support/consumer.ts';
+import { buildEnvelope, signedRequest } from '../../support/webhooks.ts';
+
+let consumer: TestConsumer;
+afterEach(async () => {
+  await consumer.stop();
+});
+
+async function get(path: string, headers: Record<string, string> = {}) {
+  const res = await request(`${consumer.url}${path}`, { headers });
+  return { status: res.statusCode, text: await res.body.text(), headers: res.headers };
+}
+
+async function deliver(envelope: ReturnType<typeof buildEnvelope>) {
+  const req = signedRequest(envelope, { secrets: [TEST_SECRET] });
+  const res = await request(consumer.webhookUrl, {
+    method: 'POST',
+    body: req.body,
+    headers: req.headers,
+  });
+  await res.body.text();
+  expect(res.statusCode).toBe(204);
+}
+
+describe('health and metrics', () => {
+  it('reports live and ready, and not ready when the store refuses writes', async () => {
+    consumer = await startTestConsumer();
+    expect((await get('/healthz')).status).toBe(200);
+    expect(JSON.parse((await get('/readyz')).text)).toEqual({ status: 'ready' });
+
+    consumer.store.db.exec(`CREATE TRIGGER sick BEFORE UPDATE ON health
+      BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END`);
+    const res = await get('/readyz');
+    expect(res.status).toBe(503);
+    expect(JSON.parse(res.text).failures.store).toContain('disk I/O error');
+    expect((await get('/healthz')).status).toBe(200);
+  });
+
+  it('counts webhook outcomes and inbox states in Prometheus text', async () => {
+    consumer = await startTestConsumer();
+    await deliver(buildEnvelope());
+    await request(consumer.webhookUrl, { method: 'POST', body: '{}' }).then((r) => r.body.text());
+    const { text, headers } = await get('/metrics');
+    expect(headers['content-type']).toContain('text/plain');
+    expect(text).toMatch(/webhook_requests_total\{outcome="stored"\} 1/);
+    expect(text).toMatch(/webhook_requests_total\{outcome="unauthorized"\} 1/);
+    expect(text).toMatch(/inbox_events\{state="pending"\} 1/);
+  });
+});
+
+describe('admin routes', () => {
+  it('are 404 for every /admin path when ADMIN_TOKEN is unset', async () => {
+    consumer = await startTestConsumer();
+    expect((await get('/admin/events')).status).toBe(404);
+    expect((await get('/admin/events', { authorization: 'Bearer anything' })).status).toBe(404);
+    expect((await get('/admin/anything/else')).status).toBe(404);
+  });
+
+  it('answer 401 to a missing or wrong token', async () => {
+    consumer = await startTestConsumer({ ADMIN_TOKEN: 'adm-1' });
+    expect((await get('/admin/events')).status).toBe(401);
+    expect((await get('/admin/events', { authorization: 'Bearer adm-2' })).status).toBe(401);
+  });
+
+  it('list inbox events newest first, filtered by state, limited', async () => {
+    consumer = await startTestConsumer({ ADMIN_TOKEN: 'adm-1' });
+    const auth = { authorization: 'Bearer adm-1' };
+    const first = buildEnvelope({ action: 'created' });
+    const second = buildEnvelope({ action: 'deliveryNotified', test: true });
+    await deliver(first);
+    await deliver(second);
+
+    const all = JSON.parse((await get('/admin/events', auth)).text);
+    expect(all.items.map((e: { eventId: string }) => e.eventId)).toEqual([
+      second.eventId,
+      first.eventId,
+    ]);
+    expect(all.items[0]).toMatchObject({
+      eventId: second.eventId,
+      action: 'deliveryNotified',
+      transfer: 'inbound',
+      messageId: second.messageId,
+      state: 'pending',
+      attempts: 0,
+      lastError: null,
+      flag: 'test',
+    });
+
+    const limited = JSON.parse((await get('/admin/events?limit=1', auth)).text);
+    expect(limited.items).toHaveLength(1);
+    const done = JSON.parse((await get('/admin/events?state=done', auth)).text);
+    expect(done.items).toEqual([]);
+    expect((await get('/admin/events?state=bogus', auth)).status).toBe(400);
+    expect((await get('/admin/events?limit=0', auth)).status).toBe(400);
+    expect((await get('/admin/events?limit=ten', auth)).status).toBe(400);
+  });
+});

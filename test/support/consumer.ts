@@ -1,0 +1,63 @@
+/** Starts a real consumer on a free port with a fresh SQLite file in a temporary folder. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type DestinationStream, pino } from 'pino';
+import { loadConfig } from '../../src/consumer/config.ts';
+import { type RunningConsumer, startConsumer } from '../../src/consumer/consumer.ts';
+import type { SqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
+
+export const TEST_SECRET = 'whsec_integration_secret';
+
+export interface TestConsumer extends RunningConsumer {
+  dir: string;
+  store: SqliteStore;
+  logs: Record<string, unknown>[];
+  webhookUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startTestConsumer(
+  env: Record<string, string> = {},
+  options: { now?: () => number } = {},
+): Promise<TestConsumer> {
+  const dir = mkdtempSync(join(tmpdir(), 'consumer-test-'));
+  const config = loadConfig({
+    PORT: '0',
+    WEBHOOK_SECRETS: TEST_SECRET,
+    API_BASE_URL: 'http://127.0.0.1:9',
+    API_TOKEN: 'test-token',
+    DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
+    DOCUMENTS_DIR: join(dir, 'documents'),
+    LOG_LEVEL: 'info',
+    ...env,
+  });
+  const logs: Record<string, unknown>[] = [];
+  const destination: DestinationStream = {
+    write: (line: string) => {
+      logs.push(JSON.parse(line));
+    },
+  };
+  const logger = pino({ level: config.logLevel }, destination);
+  const consumer = await startConsumer({
+    config,
+    logger,
+    host: '127.0.0.1',
+    ...(options.now === undefined ? {} : { now: options.now }),
+  });
+  return {
+    ...consumer,
+    store: consumer.store as SqliteStore,
+    dir,
+    logs,
+    webhookUrl: `${consumer.url}${config.webhookPath}`,
+    async stop() {
+      await consumer.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function countEvents(store: SqliteStore): number {
+  return (store.db.prepare('SELECT COUNT(*) AS n FROM events').get() as { n: number }).n;
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { isKnownAction, parseEnvelope, transactionPath } from '../../../src/protocol/index.ts';
+
+const valid = {
+  eventId: 'evt_1',
+  action: 'deliveryNotified',
+  transfer: 'inbound',
+  occurredAt: '2026-11-22T10:00:00.123Z',
+  test: false,
+  party: '0192:999999999',
+  messageId: '6f1c1a0e-8d53-4d4e-9a43-0a3b7f1c2d11',
+  data: { uniqueId: '6f1c1a0e-8d53-4d4e-9a43-0a3b7f1c2d11' },
+};
+
+describe('parseEnvelope', () => {
+  it('accepts a complete envelope and keeps data as is', () => {
+    const result = parseEnvelope(valid);
+    expect(result).toEqual({ ok: true, envelope: valid });
+  });
+
+  it('defaults test to false and data to null when absent', () => {
+    const { test: _t, data: _d, ...rest } = valid;
+    expect(parseEnvelope(rest)).toEqual({
+      ok: true,
+      envelope: { ...rest, test: false, data: null },
+    });
+  });
+
+  it.each(['eventId', 'action', 'transfer', 'occurredAt', 'messageId', 'party'])(
+    'names a missing %s',
+    (field) => {
+      const { [field as keyof typeof valid]: _removed, ...rest } = valid;
+      const result = parseEnvelope(rest);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.problems.join(' ')).toContain(field);
+    },
+  );
+
+  it.each([
+    ['eventId', 42],
+    ['transfer', 'sideways'],
+    ['occurredAt', 'yesterday'],
+    ['test', 'true'],
+    ['messageId', ''],
+  ])('names a mistyped %s', (field, value) => {
+    const result = parseEnvelope({ ...valid, [field]: value });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problems.join(' ')).toContain(field);
+  });
+
+  it('rejects a body that is not an object', () => {
+    expect(parseEnvelope([valid]).ok).toBe(false);
+    expect(parseEnvelope(null).ok).toBe(false);
+  });
+});
+
+describe('actions and transactions', () => {
+  it('knows the five documented actions only', () => {
+    for (const action of [
+      'created',
+      'deliveryNotified',
+      'messageStatusChanged',
+      'taxReportingStatusChanged',
+      'lifecycleStatusChanged',
+    ]) {
+      expect(isKnownAction(action)).toBe(true);
+    }
+    expect(isKnownAction('documentAdded')).toBe(false);
+  });
+
+  it('maps a business transaction name to its kebab-case route', () => {
+    expect(transactionPath('SubmitInvoice')).toBe('/transactions/submit-invoice');
+    expect(transactionPath('CorrectWithCredit')).toBe('/transactions/correct-with-credit');
+    expect(() => transactionPath('../admin')).toThrow(TypeError);
+  });
+});

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import {
+  computeSignature,
+  parseSignatureHeader,
+  SignatureError,
+  signatureHeader,
+  verifySignature,
+} from '../../../src/protocol/index.ts';
+
+// Computed independently of this code:
+//   printf '%s' '1767225600.{"eventId":"evt_1","action":"created"}' \
+//     | openssl dgst -sha256 -hmac 'whsec_test_secret'
+const SECRET = 'whsec_test_secret';
+const OLD_SECRET = 'whsec_old_secret';
+const T = 1767225600;
+const BODY = '{"eventId":"evt_1","action":"created"}';
+const EXPECTED = '12c2736e85f0af3e145b11cdedae13d12e8e1dbf9cfd0d72acb7790737c1a189';
+const EXPECTED_OLD = 'f8ea3d9cba5795acfa2bde170547e798095a5a1ddf8a428c1885d8a305c85cfc';
+const NOW = () => T * 1000;
+
+function verify(header: string | undefined, options: { secrets?: string[]; now?: number } = {}) {
+  return verifySignature({
+    header,
+    body: BODY,
+    secrets: options.secrets ?? [SECRET],
+    toleranceSeconds: 300,
+    now: () => options.now ?? NOW(),
+  });
+}
+
+function failure(fn: () => unknown): SignatureError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof SignatureError) return error;
+    throw error;
+  }
+  throw new Error('expected a SignatureError');
+}
+
+describe('computeSignature', () => {
+  it('matches an HMAC-SHA256 computed with openssl', () => {
+    expect(computeSignature(SECRET, T, BODY)).toBe(EXPECTED);
+    expect(computeSignature(SECRET, T, Buffer.from(BODY))).toBe(EXPECTED);
+  });
+
+  it('builds one v0 per secret during a rotation', () => {
+    expect(signatureHeader({ secrets: [SECRET, OLD_SECRET], timestamp: T, body: BODY })).toBe(
+      `t=${T},v0=${EXPECTED},v0=${EXPECTED_OLD}`,
+    );
+  });
+});
+
+describe('verifySignature', () => {
+  it('accepts the documented header', () => {
+    expect(verify(`t=${T},v0=${EXPECTED}`)).toEqual({ timestamp: T });
+  });
+
+  it('accepts either signature while a secret is rotated, with old or new secret configured', () => {
+    const header = `t=${T},v0=${EXPECTED},v0=${EXPECTED_OLD}`;
+    expect(() => verify(header, { secrets: [SECRET] })).not.toThrow();
+    expect(() => verify(header, { secrets: [OLD_SECRET] })).not.toThrow();
+    expect(() => verify(`t=${T},v0=${EXPECTED}`, { secrets: [OLD_SECRET, SECRET] })).not.toThrow();
+  });
+
+  it('ignores entries of unknown schemes', () => {
+    expect(() => verify(`t=${T},v1=zzz,v0=${EXPECTED},x=1`)).not.toThrow();
+  });
+
+  it('rejects a signature made with another secret or over another body', () => {
+    expect(failure(() => verify(`t=${T},v0=${EXPECTED_OLD}`)).reason).toBe('signature_mismatch');
+    const tampered = computeSignature(SECRET, T, `${BODY} `);
+    expect(failure(() => verify(`t=${T},v0=${tampered}`)).reason).toBe('signature_mismatch');
+  });
+
+  it('rejects a signature whose t was changed (t is signed)', () => {
+    expect(failure(() => verify(`t=${T + 1},v0=${EXPECTED}`)).reason).toBe('signature_mismatch');
+  });
+
+  it('allows the tolerance either way and rejects stale and future timestamps', () => {
+    const header = `t=${T},v0=${EXPECTED}`;
+    expect(() => verify(header, { now: (T + 300) * 1000 })).not.toThrow();
+    expect(() => verify(header, { now: (T - 300) * 1000 })).not.toThrow();
+    expect(failure(() => verify(header, { now: (T + 301) * 1000 })).reason).toBe(
+      'timestamp_too_old',
+    );
+    expect(failure(() => verify(header, { now: (T - 301) * 1000 })).reason).toBe(
+      'timestamp_in_future',
+    );
+  });
+
+  it('accepts upper-case hex (the same bytes) and optional whitespace around entries', () => {
+    expect(() => verify(`t=${T},v0=${EXPECTED.toUpperCase()}`)).not.toThrow();
+    expect(() => verify(` t=${T} , v0=${EXPECTED} `)).not.toThrow();
+  });
+
+  it.each([
+    ['missing header', undefined, 'missing_header'],
+    ['empty header', '', 'missing_header'],
+    ['missing t', `v0=${EXPECTED}`, 'malformed_header'],
+    ['non-numeric t', `t=abc,v0=${EXPECTED}`, 'malformed_header'],
+    ['negative t', `t=-${T},v0=${EXPECTED}`, 'malformed_header'],
+    ['fractional t', `t=${T}.5,v0=${EXPECTED}`, 'malformed_header'],
+    ['empty t', `t=,v0=${EXPECTED}`, 'malformed_header'],
+    ['duplicated t', `t=${T},t=${T},v0=${EXPECTED}`, 'malformed_header'],
+    ['empty v0', `t=${T},v0=`, 'malformed_header'],
+    ['v0 not hex', `t=${T},v0=${'g'.repeat(64)}`, 'malformed_header'],
+    ['v0 too short', `t=${T},v0=${EXPECTED.slice(2)}`, 'malformed_header'],
+    ['whitespace inside a value', `t= ${T},v0=${EXPECTED}`, 'malformed_header'],
+    ['entry without =', `t=${T},v0${EXPECTED}`, 'malformed_header'],
+    ['empty entry', `t=${T},,v0=${EXPECTED}`, 'malformed_header'],
+    ['only unknown schemes', `t=${T},v1=${EXPECTED}`, 'no_v0_signature'],
+  ])('rejects a malformed header: %s', (_name, header, reason) => {
+    const error = failure(() => verify(header));
+    expect(error.reason).toBe(reason);
+    expect(error.name).toBe('SignatureError');
+    expect(error.message.length).toBeGreaterThan(10);
+  });
+
+  it('parses several v0 entries in order', () => {
+    expect(parseSignatureHeader(`t=${T},v0=${EXPECTED},v0=${EXPECTED_OLD}`)).toEqual({
+      timestamp: T,
+      signatures: [EXPECTED, EXPECTED_OLD],
+    });
+  });
+});
