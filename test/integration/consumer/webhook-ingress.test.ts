@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -235,7 +236,7 @@ describe('webhook ingress', () => {
     it.each(['eventId', 'action', 'transfer', 'occurredAt', 'messageId', 'party'])(
       'envelope field %s missing',
       async (field) => {
-        const envelope: Record<string, unknown> = buildEnvelope();
+        const envelope: Record<string, unknown> = { ...buildEnvelope() };
         delete envelope[field];
         const res = await send(envelope);
         expect(res.status).toBe(400);
@@ -304,7 +305,10 @@ describe('body size limit', () => {
     const chunks = async function* () {
       for (let i = 0; i < 8; i++) yield Buffer.alloc(1024, 'a');
     };
-    const res = await request(consumer.webhookUrl, { method: 'POST', body: chunks() });
+    const res = await request(consumer.webhookUrl, {
+      method: 'POST',
+      body: Readable.from(chunks()),
+    });
     await res.body.text();
     expect(res.statusCode).toBe(413);
     expect(countEvents(consumer.store)).toBe(0);

@@ -1,0 +1,76 @@
+/** RFC 9457 problem details, the error format of the messaging API (DESIGN.md section 2). */
+export interface Problem {
+  type?: string;
+  title?: string;
+  status?: number;
+  detail?: string;
+}
+
+export interface ApiErrorDetails {
+  /** HTTP status of the answer; `undefined` when no answer came (network error or timeout). */
+  status: number | undefined;
+  /** The start of the response body, or the network error's text. */
+  body: string;
+  method: string;
+  /** Path and query of the call, never the base URL's credentials or the token. */
+  path: string;
+  retryable: boolean;
+  problem?: Problem;
+  cause?: unknown;
+}
+
+/**
+ * A failed messaging API call. The worker maps it in one place: `retryable` errors are
+ * transient (network, timeout, 5xx, 429, after the client's own retries ran out) and the
+ * event is tried again later; the others will fail the same way again.
+ *
+ * `retryable` means "repeating the same call is safe and may succeed". A submit-invoice that
+ * failed after the request may have reached the service is therefore `retryable: false`
+ * even on a 5xx: repeating it could create a second invoice.
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number | undefined;
+  readonly body: string;
+  readonly method: string;
+  readonly path: string;
+  readonly retryable: boolean;
+  readonly problem: Problem | undefined;
+
+  constructor(message: string, details: ApiErrorDetails) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.status = details.status;
+    this.body = details.body;
+    this.method = details.method;
+    this.path = details.path;
+    this.retryable = details.retryable;
+    this.problem = details.problem;
+  }
+}
+
+/** How much of an error body is kept: enough to diagnose, not a whole HTML error page. */
+export const ERROR_BODY_LIMIT = 2_000;
+
+/**
+ * Reads the problem fields from an error body. Only fields of the right type are kept, so a
+ * server that answers with some other JSON does not produce a misleading problem.
+ */
+export function parseProblem(contentType: string | undefined, body: string): Problem | undefined {
+  if (contentType === undefined || !/^application\/(problem\+)?json\b/i.test(contentType)) {
+    return undefined;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const record = value as Record<string, unknown>;
+  const problem: Problem = {};
+  if (typeof record.type === 'string') problem.type = record.type;
+  if (typeof record.title === 'string') problem.title = record.title;
+  if (typeof record.status === 'number') problem.status = record.status;
+  if (typeof record.detail === 'string') problem.detail = record.detail;
+  return Object.keys(problem).length > 0 ? problem : undefined;
+}

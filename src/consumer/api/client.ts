@@ -1,0 +1,246 @@
+/**
+ * The messaging API client (SPEC.md section 4.1, open points decided in DESIGN.md section 2).
+ * Each method is one call; timeouts and retries live in transport.ts, so every call gets the
+ * same policy. All failures are ApiError.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { z } from 'zod';
+import { type MessageDescriptor, type Transfer, transactionPath } from '../../protocol/index.ts';
+import { ApiError, ERROR_BODY_LIMIT } from './api-error.ts';
+import { type ApiClientOptions, resolveApiClientOptions } from './options.ts';
+import {
+  describeIssues,
+  messageDescriptor,
+  messageList,
+  messageStatus,
+  submitInvoiceResult,
+} from './response-schemas.ts';
+import { type ApiRequest, type ApiResponse, createTransport, describePath } from './transport.ts';
+
+export interface ListMessagesQuery {
+  /** Delivery status, for example `pendingdelivery`. */
+  status?: string;
+  transfer?: Transfer;
+  /** `nextCursor` of the previous page; leave out for the first page. */
+  cursor?: string;
+  /** Page size; the service defaults to 100 and allows up to 1000. */
+  limit?: number;
+}
+
+export interface MessagePage {
+  items: MessageDescriptor[];
+  /** `null` on the last page. */
+  nextCursor: string | null;
+}
+
+export interface FetchedDocument {
+  /** The Content-Type the service sent, `application/octet-stream` when it sent none. */
+  contentType: string;
+  body: Buffer;
+}
+
+export interface ApiClient {
+  /** GET /messages/:mid. `transfer` picks the side of a message a participant sent itself. */
+  getMessage(messageId: string, options?: { transfer?: Transfer }): Promise<MessageDescriptor>;
+  /** GET /messages/:mid/status. */
+  getMessageStatus(messageId: string): Promise<{ status: string }>;
+  /** GET /messages/:mid/documents/core: the core document in its own format, as bytes. */
+  getCoreDocument(messageId: string): Promise<FetchedDocument>;
+  /**
+   * GET /transactions/<kebab-case action>?messageId=: the message's JSON, as bytes, kept
+   * unparsed for the importer. Throws TypeError when `action` is not a transaction name.
+   */
+  getTransaction(action: string, messageId: string): Promise<FetchedDocument>;
+  /** GET /messages: one page. */
+  listMessages(query: ListMessagesQuery): Promise<MessagePage>;
+  /** Every message matching the query, following nextCursor page by page. */
+  listAllMessages(query: Omit<ListMessagesQuery, 'cursor'>): AsyncIterable<MessageDescriptor>;
+  /** POST /messages/:mid/mark-as-delivered. Idempotent at the service, so retried. */
+  markAsDelivered(messageId: string): Promise<void>;
+  /** POST /messages/:mid/mark-as-failed with `{"reason"}`. Idempotent, so retried. */
+  markAsFailed(messageId: string, reason: string): Promise<void>;
+  /**
+   * POST /transactions/submit-invoice?more=. Not idempotent: see the comment in the method.
+   * A successful answer does not mean validation passed (SPEC.md section 4.1, rule 3).
+   */
+  submitInvoice(
+    invoice: unknown,
+    options?: { more?: boolean },
+  ): Promise<{ messageId: string; status: string }>;
+  /** Closes the keep-alive connections once the calls in flight are done. */
+  close(): Promise<void>;
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const transport = createTransport(resolveApiClientOptions(options, { sleep: (ms) => delay(ms) }));
+
+  async function json<T>(request: ApiRequest, schema: z.ZodType<T>, what: string): Promise<T> {
+    const response = await transport.send(request);
+    return parseJson(response, request, schema, what);
+  }
+
+  async function document(request: ApiRequest): Promise<FetchedDocument> {
+    const response = await transport.send(request);
+    return {
+      contentType: response.contentType ?? 'application/octet-stream',
+      body: response.body,
+    };
+  }
+
+  async function listMessages(query: ListMessagesQuery): Promise<MessagePage> {
+    return json(
+      { method: 'GET', path: '/messages', query: { ...query }, retry: 'idempotent' },
+      messageList,
+      'a message list',
+    );
+  }
+
+  return {
+    getMessage: (messageId, getOptions = {}) =>
+      json(
+        {
+          method: 'GET',
+          path: `/messages/${segment(messageId)}`,
+          query: { transfer: getOptions.transfer },
+          retry: 'idempotent',
+        },
+        messageDescriptor,
+        'a message descriptor',
+      ),
+
+    getMessageStatus: async (messageId) => {
+      const { status } = await json(
+        { method: 'GET', path: `/messages/${segment(messageId)}/status`, retry: 'idempotent' },
+        messageStatus,
+        'a message status',
+      );
+      return { status };
+    },
+
+    getCoreDocument: (messageId) =>
+      document({
+        method: 'GET',
+        path: `/messages/${segment(messageId)}/documents/core`,
+        retry: 'idempotent',
+      }),
+
+    getTransaction: (action, messageId) =>
+      document({
+        method: 'GET',
+        path: transactionPath(action),
+        query: { messageId },
+        retry: 'idempotent',
+      }),
+
+    listMessages,
+
+    async *listAllMessages(query) {
+      let cursor: string | undefined;
+      const seen = new Set<string>();
+      do {
+        const page = await listMessages(cursor === undefined ? query : { ...query, cursor });
+        yield* page.items;
+        cursor = page.nextCursor ?? undefined;
+        // A service that hands back a cursor twice would make this loop forever.
+        if (cursor !== undefined) {
+          if (seen.has(cursor)) {
+            throw shapeError(
+              {
+                method: 'GET',
+                path: '/messages',
+                query: { ...query, cursor },
+                retry: 'idempotent',
+              },
+              200,
+              `the message list repeated the cursor ${JSON.stringify(cursor)}`,
+              '',
+            );
+          }
+          seen.add(cursor);
+        }
+      } while (cursor !== undefined);
+    },
+
+    markAsDelivered: async (messageId) => {
+      await transport.send({
+        method: 'POST',
+        path: `/messages/${segment(messageId)}/mark-as-delivered`,
+        retry: 'idempotent',
+      });
+    },
+
+    markAsFailed: async (messageId, reason) => {
+      await transport.send({
+        method: 'POST',
+        path: `/messages/${segment(messageId)}/mark-as-failed`,
+        json: { reason },
+        retry: 'idempotent',
+      });
+    },
+
+    submitInvoice: (invoice, submitOptions = {}) =>
+      json(
+        {
+          method: 'POST',
+          path: '/transactions/submit-invoice',
+          query: { more: submitOptions.more ?? false },
+          json: invoice,
+          // Submitting is not idempotent: a request that reached the service but whose answer
+          // was lost (5xx, reset, timeout) may already have created the invoice, and sending
+          // it again would create a second one. So only failures before the request left
+          // (connection refused, DNS) and 429 (the service says it did not process it) are
+          // retried; anything else is an ApiError with retryable=false for a person to check.
+          retry: 'unsent-only',
+        },
+        submitInvoiceResult,
+        'a submit-invoice result',
+      ).then(({ messageId, status }) => ({ messageId, status })),
+
+    close: () => transport.close(),
+  };
+}
+
+/** A message id as one path segment: an id with `/` or `..` must not reach another route. */
+function segment(value: string): string {
+  return encodeURIComponent(value);
+}
+
+function parseJson<T>(
+  response: ApiResponse,
+  request: ApiRequest,
+  schema: z.ZodType<T>,
+  what: string,
+): T {
+  const text = response.body.toString('utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw shapeError(request, response.status, `the answer is not JSON, expected ${what}`, text);
+  }
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw shapeError(
+      request,
+      response.status,
+      `the answer is not ${what}: ${describeIssues(result.error)}`,
+      text,
+    );
+  }
+  return result.data;
+}
+
+/**
+ * A 2xx with an unexpected body. Not retryable: the same call gives the same body, and a
+ * client and service that disagree on the contract need a person, not another attempt.
+ */
+function shapeError(request: ApiRequest, status: number, reason: string, body: string): ApiError {
+  const path = describePath(request);
+  return new ApiError(`${request.method} ${path}: ${reason}`, {
+    status,
+    body: body.slice(0, ERROR_BODY_LIMIT),
+    method: request.method,
+    path,
+    retryable: false,
+  });
+}

@@ -1,0 +1,105 @@
+import type { Logger } from 'pino';
+
+export interface ApiClientOptions {
+  /**
+   * Base URL of the messaging API, for example `https://api.example.com/v1`. A path prefix is
+   * kept; every call path is appended to it.
+   */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer <token>` on every request; never logged. */
+  token: string;
+  /**
+   * Time allowed for one attempt, from sending until the whole body has arrived. A server that
+   * hangs costs at most this much per attempt.
+   * @default 10000
+   */
+  timeoutMs?: number;
+  /**
+   * Retries after the first attempt for transient failures (network errors, timeouts, 5xx,
+   * 429); 0 disables retrying.
+   * @default 4
+   */
+  maxRetries?: number;
+  /**
+   * Scale of the exponential backoff: the wait before retry n is uniform in
+   * [0, min(retryMaxDelayMs, retryBaseDelayMs * 2^n)).
+   * @default 250
+   */
+  retryBaseDelayMs?: number;
+  /**
+   * Upper bound of any wait between attempts, also of a Retry-After the server asks for.
+   * @default 10000
+   */
+  retryMaxDelayMs?: number;
+  /**
+   * Receives a warn line for each retry (method, path, status or error, attempt, delay).
+   * @default no logging
+   */
+  logger?: Logger;
+  /**
+   * Source of jitter, a number in [0, 1); tests pass a fixed one.
+   * @default Math.random
+   */
+  random?: () => number;
+  /**
+   * Waits between attempts; tests pass one that records the delay instead of waiting.
+   * @default setTimeout from node:timers/promises
+   */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface ResolvedApiClientOptions {
+  origin: string;
+  /** Path of the base URL without a trailing slash, `''` when there is none. */
+  pathPrefix: string;
+  token: string;
+  timeoutMs: number;
+  maxRetries: number;
+  retryBaseDelayMs: number;
+  retryMaxDelayMs: number;
+  logger: Logger | undefined;
+  random: () => number;
+  sleep: (ms: number) => Promise<void>;
+}
+
+/** Applies the defaults and rejects options that would make the client misbehave later. */
+export function resolveApiClientOptions(
+  options: ApiClientOptions,
+  defaults: { sleep: (ms: number) => Promise<void> },
+): ResolvedApiClientOptions {
+  let url: URL;
+  try {
+    url = new URL(options.baseUrl);
+  } catch {
+    throw new TypeError(
+      `ApiClientOptions.baseUrl is not a URL: ${JSON.stringify(options.baseUrl)}`,
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`ApiClientOptions.baseUrl must be http or https, got ${url.protocol}`);
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new TypeError('ApiClientOptions.baseUrl must not have a query or fragment');
+  }
+  if (options.token === '') throw new TypeError('ApiClientOptions.token must not be empty');
+  return {
+    origin: url.origin,
+    pathPrefix: url.pathname.replace(/\/+$/, ''),
+    token: options.token,
+    timeoutMs: count('timeoutMs', options.timeoutMs, 10_000, 1),
+    maxRetries: count('maxRetries', options.maxRetries, 4, 0),
+    retryBaseDelayMs: count('retryBaseDelayMs', options.retryBaseDelayMs, 250, 0),
+    retryMaxDelayMs: count('retryMaxDelayMs', options.retryMaxDelayMs, 10_000, 0),
+    logger: options.logger,
+    random: options.random ?? Math.random,
+    sleep: options.sleep ?? defaults.sleep,
+  };
+}
+
+function count(name: string, value: number | undefined, fallback: number, min: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min) {
+    throw new TypeError(`ApiClientOptions.${name} must be an integer >= ${min}, got ${value}`);
+  }
+  return value;
+}

@@ -1,0 +1,475 @@
+/**
+ * The messaging API client against a real HTTP server on a free port.
+ *
+ * The server here is a STAND-IN for the messaging API: each test scripts its answers to
+ * exercise one rule of the client (auth, retries, timeouts, paging, routes). It is not the
+ * provider simulator; the end-to-end tests run the client against that one.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ApiClient, ApiError, createApiClient } from '../../../src/consumer/api/index.ts';
+import type { ApiClientOptions } from '../../../src/consumer/api/options.ts';
+import type { MessageDescriptor } from '../../../src/protocol/index.ts';
+
+const TOKEN = 'test-token-1234';
+
+interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** Answers one request; may leave `res` open to simulate a hang. */
+type Responder = (res: ServerResponse, req: RecordedRequest) => void;
+
+interface StandIn {
+  baseUrl: string;
+  requests: RecordedRequest[];
+  /** Answers in turn; the last one repeats. */
+  script(...responders: Responder[]): void;
+  close(): Promise<void>;
+}
+
+async function startMessagingApiStandIn(): Promise<StandIn> {
+  const requests: RecordedRequest[] = [];
+  let responders: Responder[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const recorded: RecordedRequest = {
+      method: req.method ?? '',
+      url: req.url ?? '',
+      headers: req.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+    };
+    requests.push(recorded);
+    const responder = responders.length > 1 ? responders.shift() : responders[0];
+    if (responder === undefined) {
+      res.writeHead(500).end('no responder scripted');
+      return;
+    }
+    responder(res, recorded);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    script: (...next) => {
+      responders = next;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}): Responder =>
+  (res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end(JSON.stringify(body));
+  };
+
+const status =
+  (code: number, headers: Record<string, string> = {}): Responder =>
+  (res) => {
+    res.writeHead(code, headers).end();
+  };
+
+const hang: Responder = () => {};
+
+function descriptor(uniqueId: string): MessageDescriptor {
+  const party = { identifier: '0192:999999999', name: 'Sandbox', countryCode: 'NO' };
+  return {
+    uniqueId,
+    timeReceived: '2026-01-05T09:00:00Z',
+    documentNo: `INV-${uniqueId}`,
+    status: 'pendingdelivery',
+    transfer: 'inbound',
+    validationStatus: 'approved',
+    taxReportingStatus: 'none',
+    lifecycleStatus: 'none',
+    importStatus: 'NotSet',
+    action: 'SubmitInvoice',
+    originParty: party,
+    destinationParty: party,
+    documents: [
+      {
+        index: 0,
+        name: 'Invoice',
+        contentType: 'application/xml',
+        attachmentType: 'Core',
+        isTransformed: false,
+      },
+    ],
+  };
+}
+
+let standIn: StandIn | undefined;
+const clients: ApiClient[] = [];
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await standIn?.close();
+  standIn = undefined;
+});
+
+/** A client whose waits are recorded instead of slept. */
+async function setup(options: Partial<ApiClientOptions> = {}) {
+  standIn = await startMessagingApiStandIn();
+  const delays: number[] = [];
+  const client = createApiClient({
+    baseUrl: standIn.baseUrl,
+    token: TOKEN,
+    random: () => 0.5,
+    sleep: async (ms) => {
+      delays.push(ms);
+    },
+    ...options,
+  });
+  clients.push(client);
+  return { server: standIn, client, delays };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  return error as ApiError;
+}
+
+describe('messaging API client', () => {
+  it('sends the bearer token and fetches a message descriptor', async () => {
+    const { server, client } = await setup();
+    server.script(json(200, { ...descriptor('m-1'), futureField: 'kept' }));
+
+    const message = await client.getMessage('m-1', { transfer: 'inbound' });
+
+    expect(message.uniqueId).toBe('m-1');
+    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    expect(server.requests[0]?.url).toBe('/messages/m-1?transfer=inbound');
+  });
+
+  it('keeps a path prefix of the base URL', async () => {
+    standIn = await startMessagingApiStandIn();
+    const client = createApiClient({ baseUrl: `${standIn.baseUrl}/api/`, token: TOKEN });
+    clients.push(client);
+    standIn.script(json(200, { status: 'delivered' }));
+
+    expect(await client.getMessageStatus('m-1')).toEqual({ status: 'delivered' });
+    expect(standIn.requests[0]?.url).toBe('/api/messages/m-1/status');
+  });
+
+  it('retries 500 three times, then succeeds on the fourth request', async () => {
+    const { server, client, delays } = await setup();
+    server.script(status(500), status(500), status(500), json(200, { status: 'delivered' }));
+
+    expect(await client.getMessageStatus('m-1')).toEqual({ status: 'delivered' });
+    expect(server.requests).toHaveLength(4);
+    // Full jitter at random() = 0.5: half of 250, 500, 1000.
+    expect(delays).toEqual([125, 250, 500]);
+  });
+
+  it('waits as long as Retry-After asks on a 429', async () => {
+    const { server, client, delays } = await setup();
+    server.script(status(429, { 'retry-after': '1' }), json(200, { status: 'delivered' }));
+
+    await client.getMessageStatus('m-1');
+
+    expect(delays).toEqual([1_000]);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('caps a long Retry-After at retryMaxDelayMs', async () => {
+    const { server, client, delays } = await setup({ retryMaxDelayMs: 2_000 });
+    server.script(status(503, { 'retry-after': '3600' }), json(200, { status: 'delivered' }));
+
+    await client.getMessageStatus('m-1');
+
+    expect(delays).toEqual([2_000]);
+  });
+
+  it('does not retry a 400 and reports the problem detail', async () => {
+    const { server, client } = await setup();
+    server.script((res) => {
+      res.writeHead(400, { 'content-type': 'application/problem+json' });
+      res.end(
+        JSON.stringify({
+          type: 'about:blank',
+          title: 'Bad Request',
+          status: 400,
+          detail: 'bad id',
+        }),
+      );
+    });
+
+    const error = await rejection(client.getMessage('m-1'));
+
+    expect(server.requests).toHaveLength(1);
+    expect(error).toMatchObject({ status: 400, retryable: false, method: 'GET' });
+    expect(error.path).toBe('/messages/m-1');
+    expect(error.problem?.detail).toBe('bad id');
+    expect(error.message).toContain('bad id');
+  });
+
+  it('reports 404 as final', async () => {
+    const { server, client } = await setup();
+    server.script(json(404, { title: 'Not Found' }));
+
+    const error = await rejection(client.getCoreDocument('missing'));
+
+    expect(error).toMatchObject({ status: 404, retryable: false });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('times out a hanging server, retries, and then succeeds', async () => {
+    const { server, client, delays } = await setup({ timeoutMs: 200 });
+    server.script(hang, json(200, { status: 'delivered' }));
+
+    const started = Date.now();
+    expect(await client.getMessageStatus('m-1')).toEqual({ status: 'delivered' });
+
+    expect(server.requests).toHaveLength(2);
+    expect(delays).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it('times out a body that stops halfway', async () => {
+    const { server, client } = await setup({ timeoutMs: 200, maxRetries: 0 });
+    server.script((res) => {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.write('<Invoice>');
+    });
+
+    const error = await rejection(client.getCoreDocument('m-1'));
+
+    expect(error).toMatchObject({ status: undefined, retryable: true });
+    expect(error.message).toMatch(/within 200 ms/);
+  });
+
+  it('gives up on a refused connection after maxRetries + 1 attempts, as retryable', async () => {
+    // A port that was free a moment ago: nothing listens there now.
+    const closed = await startMessagingApiStandIn();
+    const baseUrl = closed.baseUrl;
+    await closed.close();
+    const delays: number[] = [];
+    const client = createApiClient({
+      baseUrl,
+      token: TOKEN,
+      maxRetries: 3,
+      sleep: async (ms) => {
+        delays.push(ms);
+      },
+    });
+    clients.push(client);
+
+    const error = await rejection(client.getMessage('m-1'));
+
+    expect(delays).toHaveLength(3);
+    expect(error).toMatchObject({ status: undefined, retryable: true, path: '/messages/m-1' });
+    expect(error.body).toMatch(/ECONNREFUSED/);
+    expect(error.message).toMatch(/after 4 attempts/);
+  });
+
+  it('says retryable after retries of a 503 run out', async () => {
+    const { server, client } = await setup({ maxRetries: 2 });
+    server.script(status(503));
+
+    const error = await rejection(client.markAsDelivered('m-1'));
+
+    expect(server.requests).toHaveLength(3);
+    expect(error).toMatchObject({ status: 503, retryable: true, method: 'POST' });
+  });
+
+  it('logs each retry at warn without the token', async () => {
+    const lines: string[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const { server, client } = await setup({ logger });
+    server.script(status(502), json(200, { status: 'delivered' }));
+
+    await client.getMessageStatus('m-1');
+
+    expect(lines).toHaveLength(1);
+    const entry = JSON.parse(lines[0] ?? '{}') as Record<string, unknown>;
+    expect(entry).toMatchObject({
+      level: 40,
+      method: 'GET',
+      path: '/messages/m-1/status',
+      status: 502,
+      attempt: 1,
+      delayMs: 125,
+    });
+    expect(lines.join('')).not.toContain(TOKEN);
+  });
+
+  it('follows nextCursor across three pages', async () => {
+    const { server, client } = await setup();
+    server.script(
+      json(200, { items: [descriptor('a'), descriptor('b')], nextCursor: 'c2' }),
+      json(200, { items: [descriptor('c')], nextCursor: 'c3' }),
+      json(200, { items: [descriptor('d')], nextCursor: null }),
+    );
+
+    const ids: string[] = [];
+    for await (const message of client.listAllMessages({
+      status: 'pendingdelivery',
+      transfer: 'inbound',
+      limit: 2,
+    })) {
+      ids.push(message.uniqueId);
+    }
+
+    expect(ids).toEqual(['a', 'b', 'c', 'd']);
+    expect(server.requests.map((r) => r.url)).toEqual([
+      '/messages?status=pendingdelivery&transfer=inbound&limit=2',
+      '/messages?status=pendingdelivery&transfer=inbound&limit=2&cursor=c2',
+      '/messages?status=pendingdelivery&transfer=inbound&limit=2&cursor=c3',
+    ]);
+  });
+
+  it('stops paging when the service repeats a cursor', async () => {
+    const { server, client } = await setup();
+    server.script(json(200, { items: [descriptor('a')], nextCursor: 'same' }));
+
+    const seen: string[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const message of client.listAllMessages({})) seen.push(message.uniqueId);
+      })(),
+    );
+
+    expect(error.message).toMatch(/repeated the cursor/);
+    expect(seen).toEqual(['a', 'a']);
+  });
+
+  it('rejects an answer of the wrong shape with a clear message', async () => {
+    const { server, client } = await setup();
+    server.script(json(200, { ...descriptor('m-1'), transfer: 'sideways' }));
+
+    const error = await rejection(client.getMessage('m-1'));
+
+    expect(error).toMatchObject({ status: 200, retryable: false });
+    expect(error.message).toMatch(/not a message descriptor: transfer/);
+  });
+
+  it('rejects an answer that is not JSON', async () => {
+    const { server, client } = await setup();
+    server.script((res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>'));
+
+    const error = await rejection(client.listMessages({}));
+
+    expect(error.message).toMatch(/not JSON/);
+  });
+
+  it('fetches the core document and a transaction as bytes on their routes', async () => {
+    const { server, client } = await setup();
+    const xml = Buffer.from('<?xml version="1.0"?><Invoice>é</Invoice>');
+    server.script(
+      (res) => res.writeHead(200, { 'content-type': 'application/xml' }).end(xml),
+      json(200, { invoice: { invoiceNo: '1' } }),
+      json(200, { creditNote: {} }),
+    );
+
+    const core = await client.getCoreDocument('m/1');
+    const submit = await client.getTransaction('SubmitInvoice', 'm-1');
+    await client.getTransaction('CorrectWithCredit', 'm-2');
+
+    expect(core).toEqual({ contentType: 'application/xml', body: xml });
+    expect(JSON.parse(submit.body.toString('utf8'))).toEqual({ invoice: { invoiceNo: '1' } });
+    expect(server.requests.map((r) => r.url)).toEqual([
+      // An id with a slash stays one path segment.
+      '/messages/m%2F1/documents/core',
+      '/transactions/submit-invoice?messageId=m-1',
+      '/transactions/correct-with-credit?messageId=m-2',
+    ]);
+  });
+
+  it('marks as delivered and as failed with a JSON reason', async () => {
+    const { server, client } = await setup();
+    server.script(status(204));
+
+    await client.markAsDelivered('m-1');
+    await client.markAsFailed('m-2', 'invoice number already booked');
+
+    expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST /messages/m-1/mark-as-delivered',
+      'POST /messages/m-2/mark-as-failed',
+    ]);
+    expect(server.requests[1]?.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(server.requests[1]?.body ?? '')).toEqual({
+      reason: 'invoice number already booked',
+    });
+  });
+
+  it('submits an invoice with more=true', async () => {
+    const { server, client } = await setup();
+    server.script(json(201, { messageId: 'new-1', status: 'notset' }));
+
+    const result = await client.submitInvoice({ invoice: { invoiceNo: '7' } }, { more: true });
+
+    expect(result).toEqual({ messageId: 'new-1', status: 'notset' });
+    expect(server.requests[0]?.url).toBe('/transactions/submit-invoice?more=true');
+    expect(JSON.parse(server.requests[0]?.body ?? '')).toEqual({ invoice: { invoiceNo: '7' } });
+  });
+
+  it('sends more=false by default', async () => {
+    const { server, client } = await setup();
+    server.script(json(201, { messageId: 'new-1', status: 'received' }));
+
+    await client.submitInvoice({});
+
+    expect(server.requests[0]?.url).toBe('/transactions/submit-invoice?more=false');
+  });
+
+  it('does not retry a submit that got a 500, since the invoice may exist', async () => {
+    const { server, client } = await setup();
+    server.script(status(500), json(201, { messageId: 'dup', status: 'received' }));
+
+    const error = await rejection(client.submitInvoice({ invoice: {} }));
+
+    expect(server.requests).toHaveLength(1);
+    expect(error).toMatchObject({ status: 500, retryable: false });
+    expect(error.message).toMatch(/check before sending again/);
+  });
+
+  it('does not retry a submit that timed out', async () => {
+    const { server, client } = await setup({ timeoutMs: 200 });
+    server.script(hang, json(201, { messageId: 'dup', status: 'received' }));
+
+    const error = await rejection(client.submitInvoice({ invoice: {} }));
+
+    expect(server.requests).toHaveLength(1);
+    expect(error).toMatchObject({ status: undefined, retryable: false });
+  });
+
+  it('retries a submit that was refused a connection, since nothing was sent', async () => {
+    const closed = await startMessagingApiStandIn();
+    const baseUrl = closed.baseUrl;
+    await closed.close();
+    const delays: number[] = [];
+    const client = createApiClient({
+      baseUrl,
+      token: TOKEN,
+      maxRetries: 2,
+      sleep: async (ms) => {
+        delays.push(ms);
+      },
+    });
+    clients.push(client);
+
+    const error = await rejection(client.submitInvoice({}));
+
+    expect(delays).toHaveLength(2);
+    expect(error).toMatchObject({ retryable: true });
+  });
+});

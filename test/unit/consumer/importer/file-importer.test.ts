@@ -1,0 +1,259 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  coreFileName,
+  createFileImporter,
+  type Manifest,
+} from '../../../../src/consumer/importer/file-importer.ts';
+import { type ImportInput, PermanentImportError } from '../../../../src/consumer/importer/index.ts';
+import type { MessageDescriptor } from '../../../../src/protocol/index.ts';
+
+const MESSAGE_ID = '3f2b8c1e-0a4d-4e6f-9b7a-1c2d3e4f5a6b';
+const CORE = Buffer.from('<?xml version="1.0"?>\n<Invoice><ID>INV-1</ID><Note>é</Note></Invoice>');
+const TRANSACTION = Buffer.from('{"invoice": {"invoiceNo": "INV-1"},  "spacing": "kept"}');
+
+function descriptor(): MessageDescriptor {
+  const party = { identifier: '0192:999999999', name: 'Sandbox', countryCode: 'NO' };
+  return {
+    uniqueId: MESSAGE_ID,
+    timeReceived: '2026-01-05T09:00:00Z',
+    documentNo: 'INV-1',
+    status: 'pendingdelivery',
+    transfer: 'inbound',
+    validationStatus: 'approved',
+    taxReportingStatus: 'none',
+    lifecycleStatus: 'none',
+    importStatus: 'NotSet',
+    action: 'SubmitInvoice',
+    originParty: party,
+    destinationParty: party,
+    documents: [],
+  };
+}
+
+/** A valid input; each test breaks one field. */
+function input(overrides: Partial<ImportInput> = {}): ImportInput {
+  return {
+    messageId: MESSAGE_ID,
+    transfer: 'inbound',
+    descriptor: descriptor(),
+    coreDocument: { contentType: 'application/xml', body: CORE },
+    transaction: { contentType: 'application/json', body: TRANSACTION },
+    ...overrides,
+  };
+}
+
+let workDir: string;
+let documentsDir: string;
+let messageDir: string;
+
+beforeEach(async () => {
+  workDir = await mkdtemp(join(tmpdir(), 'file-importer-'));
+  documentsDir = join(workDir, 'documents');
+  messageDir = join(documentsDir, 'inbound', MESSAGE_ID);
+});
+
+afterEach(async () => {
+  await rm(workDir, { recursive: true, force: true });
+});
+
+async function permanent(promise: Promise<unknown>): Promise<PermanentImportError> {
+  const error = await promise.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  expect(error).toBeInstanceOf(PermanentImportError);
+  return error as PermanentImportError;
+}
+
+describe('file importer', () => {
+  it('writes the documents with their exact bytes and a manifest last', async () => {
+    const importer = createFileImporter({ documentsDir });
+
+    const result = await importer.import(input());
+
+    expect(result).toEqual({ status: 'imported', location: messageDir });
+    expect((await readdir(messageDir)).sort()).toEqual([
+      'core.xml',
+      'descriptor.json',
+      'manifest.json',
+      'transaction.json',
+    ]);
+    expect(await readFile(join(messageDir, 'core.xml'))).toEqual(CORE);
+    expect(await readFile(join(messageDir, 'transaction.json'))).toEqual(TRANSACTION);
+    expect(JSON.parse(await readFile(join(messageDir, 'descriptor.json'), 'utf8'))).toEqual(
+      descriptor(),
+    );
+
+    const manifest = JSON.parse(
+      await readFile(join(messageDir, 'manifest.json'), 'utf8'),
+    ) as Manifest;
+    expect(manifest).toMatchObject({ messageId: MESSAGE_ID, transfer: 'inbound' });
+    expect(Number.isNaN(Date.parse(manifest.importedAt))).toBe(false);
+    const core = manifest.files.find((file) => file.name === 'core.xml');
+    expect(core).toEqual({
+      name: 'core.xml',
+      contentType: 'application/xml',
+      size: CORE.length,
+      sha256: createHash('sha256').update(CORE).digest('hex'),
+    });
+    expect(manifest.files.map((file) => file.name)).toEqual([
+      'core.xml',
+      'transaction.json',
+      'descriptor.json',
+    ]);
+  });
+
+  it('answers already_imported the second time and leaves the files untouched', async () => {
+    const importer = createFileImporter({ documentsDir });
+    await importer.import(input());
+    const before = await mtimes(messageDir);
+
+    const again = await importer.import(
+      input({ coreDocument: { contentType: 'application/xml', body: Buffer.from('<other/>') } }),
+    );
+
+    expect(again).toEqual({ status: 'already_imported', location: messageDir });
+    expect(await mtimes(messageDir)).toEqual(before);
+    expect(await readFile(join(messageDir, 'core.xml'))).toEqual(CORE);
+  });
+
+  it('recognises an import done by an earlier process (a fresh importer)', async () => {
+    await createFileImporter({ documentsDir }).import(input());
+
+    const result = await createFileImporter({ documentsDir }).import(input());
+
+    expect(result.status).toBe('already_imported');
+  });
+
+  it('imports once when ten imports of the same message run at the same time', async () => {
+    const importer = createFileImporter({ documentsDir });
+
+    const results = await Promise.all(Array.from({ length: 10 }, () => importer.import(input())));
+
+    const statuses = results.map((result) => result.status);
+    expect(statuses.filter((s) => s === 'imported')).toHaveLength(1);
+    expect(statuses.filter((s) => s === 'already_imported')).toHaveLength(9);
+    expect(await readFile(join(messageDir, 'core.xml'))).toEqual(CORE);
+    expect(await readFile(join(messageDir, 'transaction.json'))).toEqual(TRANSACTION);
+    expect((await readdir(messageDir)).filter((name) => name.startsWith('.'))).toEqual([]);
+  });
+
+  it('keeps the inbound and outbound side of a self-sent message apart', async () => {
+    const importer = createFileImporter({ documentsDir });
+
+    const inbound = await importer.import(input());
+    const outbound = await importer.import(input({ transfer: 'outbound' }));
+
+    expect(inbound.status).toBe('imported');
+    expect(outbound).toEqual({
+      status: 'imported',
+      location: join(documentsDir, 'outbound', MESSAGE_ID),
+    });
+  });
+
+  it('rejects transaction data that is not JSON as permanent', async () => {
+    const importer = createFileImporter({ documentsDir });
+
+    const error = await permanent(
+      importer.import(
+        input({ transaction: { contentType: 'application/json', body: Buffer.from('{"a":') } }),
+      ),
+    );
+
+    expect(error.reason).toMatch(/not valid JSON/);
+    await expect(stat(messageDir)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('rejects an empty core document as permanent', async () => {
+    const importer = createFileImporter({ documentsDir });
+
+    const error = await permanent(
+      importer.import(
+        input({ coreDocument: { contentType: 'application/xml', body: Buffer.alloc(0) } }),
+      ),
+    );
+
+    expect(error.reason).toMatch(/core document is empty/);
+  });
+
+  it.each(['..', '.', '../escape', '../../etc', 'a/b', 'a\\b', '.hidden', '', 'nul\u0000byte'])(
+    'rejects the messageId %j and writes nothing',
+    async (messageId) => {
+      const importer = createFileImporter({ documentsDir });
+
+      const error = await permanent(importer.import(input({ messageId })));
+
+      expect(error.reason).toMatch(/not a safe file name/);
+      expect(await readdir(workDir)).toEqual([]);
+    },
+  );
+
+  it('finishes an import that crashed halfway, cleaning its temp files', async () => {
+    // What a crash after one rename and during the next write leaves behind.
+    await mkdir(messageDir, { recursive: true });
+    await writeFile(join(messageDir, 'core.xml'), '<Invoice><ID>INV-1');
+    await writeFile(join(messageDir, '.transaction.json.tmp-0b1c'), '{"inv');
+
+    const result = await createFileImporter({ documentsDir }).import(input());
+
+    expect(result.status).toBe('imported');
+    expect(await readFile(join(messageDir, 'core.xml'))).toEqual(CORE);
+    expect(await readFile(join(messageDir, 'transaction.json'))).toEqual(TRANSACTION);
+    expect((await readdir(messageDir)).sort()).toEqual([
+      'core.xml',
+      'descriptor.json',
+      'manifest.json',
+      'transaction.json',
+    ]);
+  });
+
+  it('reports a disk that cannot be written as a transient error, not a permanent one', async () => {
+    // Tests run as root, where chmod does not stop writes; a path under a regular file fails
+    // with ENOTDIR whoever runs it.
+    const file = join(workDir, 'not-a-directory');
+    await writeFile(file, 'x');
+    const importer = createFileImporter({ documentsDir: join(file, 'documents') });
+
+    const error = await importer.import(input()).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(PermanentImportError);
+    expect(error).toMatchObject({ code: 'ENOTDIR' });
+  });
+
+  it('lets a later import proceed after one failed', async () => {
+    const importer = createFileImporter({ documentsDir });
+    await permanent(
+      importer.import(input({ coreDocument: { contentType: 'x/y', body: Buffer.alloc(0) } })),
+    );
+
+    expect((await importer.import(input())).status).toBe('imported');
+  });
+});
+
+describe('coreFileName', () => {
+  it('names the core document by its content type', () => {
+    expect(coreFileName('application/xml')).toBe('core.xml');
+    expect(coreFileName('text/xml; charset=utf-8')).toBe('core.xml');
+    expect(coreFileName('application/vnd.oasis.ubl+xml')).toBe('core.xml');
+    expect(coreFileName('application/json')).toBe('core.json');
+    expect(coreFileName('application/PDF')).toBe('core.pdf');
+    expect(coreFileName('text/plain')).toBe('core.bin');
+    expect(coreFileName('')).toBe('core.bin');
+  });
+});
+
+async function mtimes(dir: string): Promise<Record<string, number>> {
+  const names = await readdir(dir);
+  const entries = await Promise.all(
+    names.map(async (name) => [name, (await stat(join(dir, name))).mtimeMs] as const),
+  );
+  return Object.fromEntries(entries);
+}
