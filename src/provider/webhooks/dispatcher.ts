@@ -1,0 +1,322 @@
+/**
+ * The provider's webhook dispatcher: endpoints, routing rules, signed delivery with retries,
+ * the delivery log, redelivery and test events.
+ *
+ * Delivery state machine (one record per event in the delivery log):
+ *
+ *   publish ──route──► exhausted           routing sends it nowhere: no rule in the category,
+ *      │                  ▲                no matching filter, target "not sent", or own-change
+ *      │                  │                status events switched off. The reason says which;
+ *      ▼                  │                nothing goes over the wire (SPEC.md 2.7 rule 4).
+ *   pending ──attempt──► succeeded         200/201/202/204 within 5 s.
+ *      ▲  │
+ *      │  └─ failed attempt: retry n (1..9) after WEBHOOK_RETRY_DELAYS_MS[n-1] on the clock;
+ *      │     after the 10th failed attempt of a round ──► exhausted.
+ *      │
+ *   redeliver (exhausted only): routes again under the current rules, so an event that had no
+ *   rule can be sent once one is added, and starts a new round of up to 10 attempts. The stored
+ *   envelope and its serialized bytes are reused, so eventId and occurredAt never change.
+ *
+ * Retry delays are counted from the end of the failed attempt. Timers go through the injected
+ * Clock so tests (manual clock) and the sandbox (PROVIDER_TIME_SCALE) can compress two hours.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Router } from 'express';
+import type { Logger } from 'pino';
+import { Agent } from 'undici';
+import { WEBHOOK_RETRY_DELAYS_MS, type WebhookEnvelope } from '../../protocol/index.ts';
+import type { Clock } from '../clock.ts';
+import type { EventPublisher, EventRouting } from '../events.ts';
+import { createAdminRouter } from './admin-router.ts';
+import {
+  createDeliveryLog,
+  type DeliveryFilter,
+  type DeliveryRecord,
+  toDeliveryView,
+} from './delivery-log.ts';
+import { createEndpointRegistry, type EndpointInput, toEndpointView } from './endpoints.ts';
+import {
+  DeliveryNotFoundError,
+  DeliveryStateError,
+  EndpointInUseError,
+  RoutingRuleError,
+  TestEventError,
+} from './errors.ts';
+import { routeEvent, validateRules } from './routing.ts';
+import { buildWebhookRequest, sendWebhook } from './send-webhook.ts';
+import { buildTestEnvelope, CATEGORY_ACTIONS, DEFAULT_TEST_ACTION } from './test-event.ts';
+import type {
+  Category,
+  DeliveryView,
+  EndpointView,
+  Rule,
+  RuleInput,
+  TestEventResult,
+} from './types.ts';
+import { CATEGORIES } from './types.ts';
+
+export interface DispatcherOptions {
+  /** Time for retry timers, signature timestamps and log entries. */
+  clock: Clock;
+  logger: Logger;
+  /** Generates endpoint ids and test-event ids. @default crypto.randomUUID */
+  randomId?: () => string;
+}
+
+export interface Dispatcher extends EventPublisher {
+  createEndpoint(party: string, input: EndpointInput): { endpoint: EndpointView; secret: string };
+  listEndpoints(party: string): EndpointView[];
+  rotateSecret(party: string, endpointId: string): { secret: string };
+  /** Throws EndpointInUseError while a routing rule targets the endpoint. */
+  deleteEndpoint(party: string, endpointId: string): void;
+  /** Replaces a category's rules; throws RoutingRuleError listing every violation. */
+  setRules(party: string, category: Category, rules: RuleInput[]): void;
+  getRouting(party: string): { inbound: Rule[]; outbound: Rule[] };
+  /** The participant's delivery log, newest first. */
+  deliveries(party: string, filter?: DeliveryFilter): DeliveryView[];
+  /** Looks one event up by id, whatever its participant. */
+  delivery(eventId: string): DeliveryView | undefined;
+  /** Only for exhausted events; same eventId and occurredAt, new attempts. */
+  redeliver(eventId: string): void;
+  sendTestEvent(
+    party: string,
+    endpointId: string,
+    input: { category?: Category; action?: string },
+  ): Promise<TestEventResult>;
+  /** Resolves when no delivery attempt is in flight (tests await this after clock.advance). */
+  idle(): Promise<void>;
+  /** Cancels timers, stops new attempts. */
+  close(): void;
+  /** The admin routes; the wiring mounts them at /admin. */
+  router(): Router;
+}
+
+export function createDispatcher(options: DispatcherOptions): Dispatcher {
+  const { clock } = options;
+  const logger = options.logger.child({ component: 'webhook-dispatcher' });
+  const randomId = options.randomId ?? randomUUID;
+  const endpoints = createEndpointRegistry({ clock, randomId });
+  const log = createDeliveryLog({ clock });
+  const routing = new Map<string, Record<Category, Rule[]>>();
+  const inFlight = new Set<Promise<void>>();
+  // Own connection pool, so close() releases exactly the sockets this dispatcher opened.
+  const agent = new Agent({ connections: 16 });
+  let closed = false;
+
+  function rulesOf(party: string): Record<Category, Rule[]> {
+    let rules = routing.get(party);
+    if (rules === undefined) {
+      rules = { inbound: [], outbound: [] };
+      routing.set(party, rules);
+    }
+    return rules;
+  }
+
+  function track(promise: Promise<void>): void {
+    const tracked = promise
+      .catch((error: unknown) => logger.error({ err: error }, 'webhook attempt crashed'))
+      .finally(() => inFlight.delete(tracked));
+    inFlight.add(tracked);
+  }
+
+  function exhaust(record: DeliveryRecord, reason: string): void {
+    record.state = 'exhausted';
+    record.reason = reason;
+    delete record.nextAttemptAt;
+    delete record.timer;
+    logger.warn({ eventId: record.envelope.eventId, reason }, 'webhook event exhausted');
+  }
+
+  function startRound(record: DeliveryRecord): void {
+    const decision = routeEvent(
+      // `?? []`: a category this dispatcher does not know has no rules, so nothing is sent.
+      rulesOf(record.envelope.party)[record.routing.category] ?? [],
+      record.envelope.action,
+      record.routing,
+    );
+    if (!decision.send) {
+      delete record.endpointId;
+      exhaust(record, decision.reason);
+      return;
+    }
+    record.state = 'pending';
+    record.endpointId = decision.endpointId;
+    record.roundAttempts = 0;
+    delete record.reason;
+    track(attempt(record));
+  }
+
+  async function attempt(record: DeliveryRecord): Promise<void> {
+    delete record.timer;
+    delete record.nextAttemptAt;
+    const { party } = record.envelope;
+    const endpointId = record.endpointId ?? '';
+    if (!endpoints.has(party, endpointId)) {
+      exhaust(record, `endpoint ${endpointId} was deleted`);
+      return;
+    }
+    const at = clock.now();
+    const request = buildWebhookRequest({
+      envelope: record.envelope,
+      body: record.body,
+      endpoint: endpoints.get(party, endpointId),
+      nowMs: at,
+    });
+    const { success, ...outcome } = await sendWebhook(request, { dispatcher: agent });
+    record.attempts.push({ at, ...outcome });
+    record.roundAttempts += 1;
+    const context = { eventId: record.envelope.eventId, attempt: record.roundAttempts, ...outcome };
+    if (success) {
+      record.state = 'succeeded';
+      logger.info(context, 'webhook delivered');
+      return;
+    }
+    const delay = WEBHOOK_RETRY_DELAYS_MS[record.roundAttempts - 1];
+    if (delay === undefined) {
+      const last = outcome.error ?? `status ${outcome.statusCode}`;
+      exhaust(record, `all ${record.roundAttempts} attempts failed; last: ${last}`);
+      return;
+    }
+    logger.info({ ...context, retryInMs: delay }, 'webhook attempt failed');
+    if (closed) return;
+    record.nextAttemptAt = clock.now() + delay;
+    record.timer = clock.setTimer(() => {
+      if (!closed) track(attempt(record));
+    }, delay);
+  }
+
+  const dispatcher: Dispatcher = {
+    publish(envelope: WebhookEnvelope, eventRouting: EventRouting): void {
+      if (closed) {
+        logger.warn({ eventId: envelope.eventId }, 'dispatcher closed; event dropped');
+        return;
+      }
+      if (log.has(envelope.eventId)) {
+        logger.warn({ eventId: envelope.eventId }, 'event published twice; ignored');
+        return;
+      }
+      const record: DeliveryRecord = {
+        sequence: log.nextSequence(),
+        envelope,
+        body: JSON.stringify(envelope),
+        routing: eventRouting,
+        state: 'pending',
+        attempts: [],
+        roundAttempts: 0,
+        loggedAt: clock.now(),
+      };
+      log.add(record);
+      startRound(record);
+    },
+
+    createEndpoint(party, input) {
+      const isFirst = endpoints.list(party).length === 0;
+      const endpoint = endpoints.create(party, input);
+      const rules = rulesOf(party);
+      // SPEC.md 2.6: the first endpoint receives every category until the user routes otherwise.
+      if (isFirst && rules.inbound.length === 0 && rules.outbound.length === 0) {
+        for (const category of CATEGORIES) {
+          rules[category] = [{ target: endpoint.id, statusEventsForOwnChanges: true }];
+        }
+      }
+      return { endpoint: toEndpointView(endpoint), secret: endpoint.secret };
+    },
+
+    listEndpoints: (party) => endpoints.list(party).map(toEndpointView),
+
+    rotateSecret: (party, endpointId) => ({ secret: endpoints.rotate(party, endpointId) }),
+
+    deleteEndpoint(party, endpointId) {
+      endpoints.get(party, endpointId);
+      const rules = rulesOf(party);
+      const using = CATEGORIES.filter((c) => rules[c].some((rule) => rule.target === endpointId));
+      if (using.length > 0) throw new EndpointInUseError(endpointId, using);
+      endpoints.remove(party, endpointId);
+      for (const record of log.pending()) {
+        if (record.envelope.party === party && record.endpointId === endpointId && record.timer) {
+          record.timer.cancel();
+          exhaust(record, `endpoint ${endpointId} was deleted`);
+        }
+      }
+    },
+
+    setRules(party, category, inputs) {
+      if (!CATEGORIES.includes(category)) {
+        throw new RoutingRuleError(String(category), [`unknown category ${String(category)}`]);
+      }
+      const ids = new Set(endpoints.list(party).map((endpoint) => endpoint.id));
+      const { rules, violations } = validateRules(inputs, ids);
+      if (violations.length > 0) throw new RoutingRuleError(category, violations);
+      rulesOf(party)[category] = rules;
+    },
+
+    getRouting(party) {
+      const rules = rulesOf(party);
+      return {
+        inbound: rules.inbound.map((r) => ({ ...r })),
+        outbound: rules.outbound.map((r) => ({ ...r })),
+      };
+    },
+
+    deliveries: (party, filter) => log.list(party, filter).map(toDeliveryView),
+
+    delivery(eventId) {
+      const record = log.get(eventId);
+      return record === undefined ? undefined : toDeliveryView(record);
+    },
+
+    redeliver(eventId) {
+      const record = log.get(eventId);
+      if (record === undefined) throw new DeliveryNotFoundError(eventId);
+      if (record.state !== 'exhausted') throw new DeliveryStateError(eventId, record.state);
+      logger.info({ eventId }, 'redelivering exhausted event');
+      startRound(record);
+    },
+
+    async sendTestEvent(party, endpointId, input) {
+      const endpoint = endpoints.get(party, endpointId);
+      const rules = rulesOf(party);
+      const category =
+        input.category ??
+        CATEGORIES.find((c) => rules[c].some((rule) => rule.target === endpointId)) ??
+        'inbound';
+      if (!CATEGORIES.includes(category)) {
+        throw new TestEventError('category', `category must be one of ${CATEGORIES.join(', ')}`);
+      }
+      const action = input.action ?? DEFAULT_TEST_ACTION;
+      if (!CATEGORY_ACTIONS[category].includes(action)) {
+        throw new TestEventError(
+          'action',
+          `action ${action} does not belong to ${category}; use one of ${CATEGORY_ACTIONS[category].join(', ')}`,
+        );
+      }
+      const nowMs = clock.now();
+      const envelope = buildTestEnvelope({ party, category, action, randomId, nowMs });
+      const request = buildWebhookRequest({
+        envelope,
+        body: JSON.stringify(envelope),
+        endpoint,
+        nowMs,
+      });
+      const outcome = sendWebhook(request, { dispatcher: agent });
+      track(outcome.then(() => undefined));
+      return { ...(await outcome), request: { headers: request.headers, body: request.body } };
+    },
+
+    async idle() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+    },
+
+    close() {
+      if (closed) return;
+      closed = true;
+      for (const record of log.pending()) record.timer?.cancel();
+      agent
+        .close()
+        .catch((error: unknown) => logger.warn({ err: error }, 'closing the HTTP agent failed'));
+    },
+
+    router: () => createAdminRouter(dispatcher, logger),
+  };
+  return dispatcher;
+}

@@ -1,0 +1,103 @@
+/** Test events (SPEC.md section 4.3): straight to the chosen endpoint, routing not applied. */
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { verifySignature } from '../../../../src/protocol/index.ts';
+import type { ManualClock } from '../../../../src/provider/clock.ts';
+import type { Dispatcher } from '../../../../src/provider/webhooks/index.ts';
+import { makeDispatcher, PARTY } from './fixtures.ts';
+import { type RecordingEndpoint, startRecordingEndpoint } from './recording-endpoint.ts';
+
+let endpoint: RecordingEndpoint;
+let dispatcher: Dispatcher;
+let clock: ManualClock;
+
+beforeEach(async () => {
+  endpoint = await startRecordingEndpoint({ status: 202, body: 'queued for processing' });
+  ({ dispatcher, clock } = makeDispatcher());
+});
+
+afterEach(async () => {
+  dispatcher.close();
+  await endpoint.close();
+});
+
+it('goes to the chosen endpoint even when routing would not send it, signed and with test=true', async () => {
+  dispatcher.createEndpoint(PARTY, { name: 'first', url: `${endpoint.url}/first` });
+  const { endpoint: chosen, secret } = dispatcher.createEndpoint(PARTY, {
+    name: 'second',
+    url: endpoint.url,
+    credential: { type: 'bearer', token: 'tok' },
+  });
+  dispatcher.setRules(PARTY, 'inbound', [{ target: null }]);
+  dispatcher.setRules(PARTY, 'outbound', []);
+
+  const result = await dispatcher.sendTestEvent(PARTY, chosen.id, { action: 'deliveryNotified' });
+
+  expect(result).toMatchObject({
+    statusCode: 202,
+    success: true,
+    bodyStart: 'queued for processing',
+  });
+  expect(result.responseTimeMs).toBeGreaterThanOrEqual(0);
+  expect(endpoint.requests).toHaveLength(1);
+  const request = endpoint.requests[0];
+  expect(request?.path).toBe('/webhooks');
+  expect(request?.headers.authorization).toBe('Bearer tok');
+  expect(request?.body.toString('utf8')).toBe(result.request.body);
+  verifySignature({
+    header: request?.headers['svc-webhook-signature'] as string,
+    body: request?.body ?? '',
+    secrets: [secret],
+    toleranceSeconds: 300,
+    now: () => clock.now(),
+  });
+  const body = JSON.parse(result.request.body);
+  expect(body).toMatchObject({
+    test: true,
+    party: PARTY,
+    action: 'deliveryNotified',
+    transfer: 'inbound',
+  });
+  expect(body.data).toMatchObject({
+    uniqueId: body.messageId,
+    transfer: 'inbound',
+    status: 'pendingdelivery',
+  });
+  expect(body.data.documents[0]).toMatchObject({ name: 'Invoice', contentType: 'application/xml' });
+  expect(body.data.destinationParty.identifier).toBe(PARTY);
+  expect(result.request.headers['svc-webhook-event-id']).toBe(body.eventId);
+  // Test events are not part of the delivery log and are never retried.
+  expect(dispatcher.deliveries(PARTY)).toEqual([]);
+  expect(clock.pendingTimers()).toBe(0);
+});
+
+it('defaults the category to the first one routed to the endpoint and carries status data for status actions', async () => {
+  const first = dispatcher.createEndpoint(PARTY, { name: 'first', url: endpoint.url }).endpoint;
+  const second = dispatcher.createEndpoint(PARTY, { name: 'second', url: endpoint.url }).endpoint;
+  dispatcher.setRules(PARTY, 'inbound', [{ target: first.id }]);
+  dispatcher.setRules(PARTY, 'outbound', [{ target: second.id }]);
+  const result = await dispatcher.sendTestEvent(PARTY, second.id, {
+    action: 'lifecycleStatusChanged',
+  });
+  const body = JSON.parse(result.request.body);
+  expect(body.transfer).toBe('outbound');
+  expect(body.data).toEqual({ formerValue: 'none', newValue: 'paid' });
+  const created = JSON.parse((await dispatcher.sendTestEvent(PARTY, first.id, {})).request.body);
+  expect(created).toMatchObject({ action: 'created', transfer: 'inbound' });
+});
+
+it('reports a failure without retrying, and rejects actions outside the category', async () => {
+  endpoint.answer({ status: 401, body: 'bad signature' });
+  const { endpoint: view } = dispatcher.createEndpoint(PARTY, { name: 'e', url: endpoint.url });
+  const result = await dispatcher.sendTestEvent(PARTY, view.id, { category: 'outbound' });
+  expect(result).toMatchObject({ statusCode: 401, success: false, bodyStart: 'bad signature' });
+  expect(clock.pendingTimers()).toBe(0);
+  await expect(
+    dispatcher.sendTestEvent(PARTY, view.id, { action: 'invoiceEaten' }),
+  ).rejects.toMatchObject({
+    name: 'TestEventError',
+    field: 'action',
+  });
+  await expect(dispatcher.sendTestEvent(PARTY, 'nope', {})).rejects.toMatchObject({
+    name: 'EndpointNotFoundError',
+  });
+});
