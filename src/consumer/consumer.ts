@@ -1,16 +1,20 @@
 /**
- * Starts the consumer: store, HTTP app and listener, as one object with one close(). main.ts
+ * Starts the consumer: store, HTTP app and listener, worker, as one object with one close(). main.ts
  * calls it for production, scripts/dev.ts for the sandbox, and end-to-end tests directly.
  */
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
+import { type ApiClient, createApiClient } from './api/index.ts';
 import type { Config } from './config.ts';
 import { createApp } from './http/app.ts';
+import { createFileImporter, type Importer } from './importer/index.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
+import { createEventHandler } from './worker/handle-event.ts';
+import { createWorker, type Worker, type WorkerOptions } from './worker/worker.ts';
 
 export interface RunningConsumer {
   /** Base URL of the listener, e.g. http://127.0.0.1:3000 */
@@ -18,6 +22,8 @@ export interface RunningConsumer {
   port: number;
   store: Store;
   metrics: Metrics;
+  worker: Worker;
+  api: ApiClient;
   /**
    * Stops accepting connections, lets in-flight requests finish (at most
    * config.shutdownTimeoutMs, then cuts them), closes the store. Safe to call twice.
@@ -30,18 +36,51 @@ export async function startConsumer(options: {
   logger: Logger;
   host?: string;
   now?: () => number;
+  /** The fork point: your ERP import. @default the file importer writing to DOCUMENTS_DIR */
+  importer?: Importer;
+  /** Start the worker with the listener. Tests of the ingress alone turn it off. @default true */
+  startWorker?: boolean;
+  /** Worker tuning for tests (poll interval, retry delay). */
+  worker?: Pick<WorkerOptions, 'pollIntervalMs' | 'retryDelay' | 'leaseMs'>;
 }): Promise<RunningConsumer> {
   const { config, logger } = options;
+  const now = options.now ?? Date.now;
   const store = await openStore(config.databaseUrl);
   const metrics = createMetrics();
   metrics.trackInbox(store.events);
+  const api = createApiClient({
+    baseUrl: config.apiBaseUrl,
+    token: config.apiToken,
+    timeoutMs: config.apiTimeoutMs,
+    logger,
+  });
+  const importer =
+    options.importer ?? createFileImporter({ documentsDir: config.documentsDir, logger });
+  const worker = createWorker({
+    events: store.events,
+    handle: createEventHandler({ api, importer, messages: store.messages, logger, now }),
+    logger,
+    now,
+    concurrency: config.workerConcurrency,
+    maxAttempts: config.workerMaxAttempts,
+    ...options.worker,
+  });
   const app = createApp({
     config,
-    events: store.events,
+    store,
     logger,
     metrics,
-    readinessChecks: [{ name: 'store', check: () => store.checkWritable() }],
-    ...(options.now === undefined ? {} : { now: options.now }),
+    onEventStored: () => worker.notify(),
+    readinessChecks: [
+      { name: 'store', check: () => store.checkWritable() },
+      {
+        name: 'worker',
+        check: () => {
+          if (!worker.isRunning()) throw new Error('worker is not running');
+        },
+      },
+    ],
+    now,
   });
 
   const server: Server = app.listen(config.port, options.host ?? '0.0.0.0');
@@ -54,6 +93,7 @@ export async function startConsumer(options: {
   // Slow or idle clients must not hold a socket forever; the service answers in well under this.
   server.requestTimeout = 60_000;
   server.keepAliveTimeout = 65_000;
+  if (options.startWorker ?? true) await worker.start();
   const { port } = server.address() as AddressInfo;
   const host = options.host ?? '127.0.0.1';
   const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
@@ -75,11 +115,13 @@ export async function startConsumer(options: {
         server.closeAllConnections();
         await closed;
       }
+      await worker.stop();
+      await api.close();
       await store.close();
       logger.info({ forced }, 'consumer stopped');
       return { forced };
     })();
     return closing;
   };
-  return { url, port, store, metrics, close };
+  return { url, port, store, metrics, worker, api, close };
 }

@@ -1,4 +1,5 @@
 /** The message descriptor: GET /messages/:mid, and `data` of message events (SPEC.md section 2.2). */
+import { z } from 'zod';
 
 /** Identifiers of the standard a Core or Original document follows. */
 export interface DocumentTransaction {
@@ -42,4 +43,52 @@ export interface MessageDescriptor {
   originParty: Party;
   destinationParty: Party;
   documents: DocumentEntry[];
+}
+
+const partySchema = z.looseObject({
+  identifier: z.string(),
+  name: z.string(),
+  countryCode: z.string(),
+});
+
+const documentEntrySchema = z.looseObject({
+  index: z.number().int(),
+  name: z.string(),
+  contentType: z.string(),
+  attachmentType: z.string(),
+  isTransformed: z.boolean(),
+  transaction: z
+    .looseObject({
+      transactionKeyName: z.string(),
+      profileIdentifier: z.string(),
+      customizationIdentifier: z.string(),
+      documentIdentifier: z.string(),
+    })
+    .exactOptional(),
+});
+
+/**
+ * The descriptor's shape. Objects are loose: fields the service adds later (SPEC.md section 9)
+ * pass through untouched.
+ */
+export const messageDescriptorSchema = z.looseObject({
+  uniqueId: z.string().min(1),
+  timeReceived: z.string(),
+  documentNo: z.string(),
+  status: z.string(),
+  transfer: z.enum(['inbound', 'outbound']),
+  validationStatus: z.string(),
+  taxReportingStatus: z.string(),
+  lifecycleStatus: z.string(),
+  importStatus: z.string(),
+  action: z.string(),
+  originParty: partySchema,
+  destinationParty: partySchema,
+  documents: z.array(documentEntrySchema),
+}) satisfies z.ZodType<MessageDescriptor>;
+
+/** The descriptor in `value`, or undefined when it does not have the documented shape. */
+export function parseMessageDescriptor(value: unknown): MessageDescriptor | undefined {
+  const result = messageDescriptorSchema.safeParse(value);
+  return result.success ? result.data : undefined;
 }

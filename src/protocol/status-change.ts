@@ -1,4 +1,5 @@
 /** `data` of status events and the validation findings inside it (SPEC.md sections 2.4, 2.5). */
+import { z } from 'zod';
 
 export interface StatusChange {
   formerValue: string;
@@ -66,6 +67,30 @@ export function parseValidationResults(json: string | undefined): ValidationResu
     });
   }
   return sortValidationResults(results);
+}
+
+const statusChangeSchema = z.looseObject({
+  formerValue: z.string(),
+  newValue: z.string(),
+  properties: z.record(z.string(), z.unknown()).optional(),
+});
+
+/**
+ * The status change in `value`, or undefined without formerValue and newValue strings.
+ * Property values that are not strings are dropped (SPEC.md says all values are strings);
+ * unknown names are kept, never required.
+ */
+export function parseStatusChange(value: unknown): StatusChange | undefined {
+  const result = statusChangeSchema.safeParse(value);
+  if (!result.success) return undefined;
+  const { formerValue, newValue, properties } = result.data;
+  if (properties === undefined) return { formerValue, newValue };
+  const strings = Object.fromEntries(
+    Object.entries(properties).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
+  return { formerValue, newValue, properties: strings };
 }
 
 function rank(result: ValidationResult): number {

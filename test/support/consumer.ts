@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { type DestinationStream, pino } from 'pino';
 import { loadConfig } from '../../src/consumer/config.ts';
 import { type RunningConsumer, startConsumer } from '../../src/consumer/consumer.ts';
+import type { Importer } from '../../src/consumer/importer/index.ts';
 import type { SqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
+import type { WorkerOptions } from '../../src/consumer/worker/worker.ts';
 
 export const TEST_SECRET = 'whsec_integration_secret';
 
@@ -19,7 +21,13 @@ export interface TestConsumer extends RunningConsumer {
 
 export async function startTestConsumer(
   env: Record<string, string> = {},
-  options: { now?: () => number } = {},
+  options: {
+    now?: () => number;
+    /** Off by default: ingress tests look at rows the worker would otherwise move on. */
+    startWorker?: boolean;
+    importer?: Importer;
+    worker?: Pick<WorkerOptions, 'pollIntervalMs' | 'retryDelay' | 'leaseMs'>;
+  } = {},
 ): Promise<TestConsumer> {
   const dir = mkdtempSync(join(tmpdir(), 'consumer-test-'));
   const config = loadConfig({
@@ -43,7 +51,10 @@ export async function startTestConsumer(
     config,
     logger,
     host: '127.0.0.1',
+    startWorker: options.startWorker ?? false,
+    worker: { pollIntervalMs: 50, ...options.worker },
     ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.importer === undefined ? {} : { importer: options.importer }),
   });
   return {
     ...consumer,

@@ -4,48 +4,12 @@
  * are loose: fields the service adds later (SPEC.md section 9) pass through untouched.
  */
 import { z } from 'zod';
-import type { MessageDescriptor } from '../../protocol/index.ts';
+import { messageDescriptorSchema } from '../../protocol/index.ts';
 
-const party = z.looseObject({
-  identifier: z.string(),
-  name: z.string(),
-  countryCode: z.string(),
-});
-
-const documentEntry = z.looseObject({
-  index: z.number().int(),
-  name: z.string(),
-  contentType: z.string(),
-  attachmentType: z.string(),
-  isTransformed: z.boolean(),
-  transaction: z
-    .looseObject({
-      transactionKeyName: z.string(),
-      profileIdentifier: z.string(),
-      customizationIdentifier: z.string(),
-      documentIdentifier: z.string(),
-    })
-    .exactOptional(),
-});
-
-export const messageDescriptor = z.looseObject({
-  uniqueId: z.string().min(1),
-  timeReceived: z.string(),
-  documentNo: z.string(),
-  status: z.string(),
-  transfer: z.enum(['inbound', 'outbound']),
-  validationStatus: z.string(),
-  taxReportingStatus: z.string(),
-  lifecycleStatus: z.string(),
-  importStatus: z.string(),
-  action: z.string(),
-  originParty: party,
-  destinationParty: party,
-  documents: z.array(documentEntry),
-}) satisfies z.ZodType<MessageDescriptor>;
+export const messageDescriptor = messageDescriptorSchema;
 
 export const messageList = z.object({
-  items: z.array(messageDescriptor),
+  items: z.array(messageDescriptorSchema),
   nextCursor: z.string().min(1).nullable(),
 });
 

@@ -6,7 +6,8 @@ import { Router } from 'express';
 import {
   EVENT_STATES,
   type EventState,
-  type EventStore,
+  type MessageRecord,
+  type Store,
   type StoredEvent,
 } from '../store/store.ts';
 import { safeEqual } from './credential.ts';
@@ -14,7 +15,8 @@ import { sendProblem } from './problem.ts';
 
 export interface AdminRouteDeps {
   adminToken: string | undefined;
-  events: EventStore;
+  store: Store;
+  now: () => number;
 }
 
 const DEFAULT_LIMIT = 50;
@@ -62,8 +64,47 @@ export function createAdminRouter(deps: AdminRouteDeps): Router {
         });
       }
     }
-    const events = await deps.events.list({ state: state as EventState | undefined, limit: n });
+    const events = await deps.store.events.list({
+      state: state as EventState | undefined,
+      limit: n,
+    });
     res.json({ items: events.map(eventView) });
+  });
+
+  router.post('/admin/events/:eventId/replay', async (req, res) => {
+    const outcome = await deps.store.events.replay(req.params.eventId, deps.now());
+    if (outcome === 'replayed') {
+      res.status(202).json({ eventId: req.params.eventId, state: 'pending' });
+      return;
+    }
+    sendProblem(
+      res,
+      outcome === 'not_found'
+        ? { status: 404, title: 'Not Found', detail: 'No event with this eventId.' }
+        : {
+            status: 409,
+            title: 'Not replayable',
+            detail:
+              'Only dead, done or skipped events can be replayed; this one is pending or in processing.',
+          },
+    );
+  });
+
+  router.get('/admin/messages/:messageId', async (req, res) => {
+    const sides = await deps.store.messages.listSides(req.params.messageId);
+    if (sides.length === 0) {
+      sendProblem(res, { status: 404, title: 'Not Found', detail: 'No such message.' });
+      return;
+    }
+    const view = (transfer: 'inbound' | 'outbound') => {
+      const side = sides.find((candidate) => candidate.transfer === transfer);
+      return side === undefined ? null : messageView(side);
+    };
+    res.json({
+      messageId: req.params.messageId,
+      inbound: view('inbound'),
+      outbound: view('outbound'),
+    });
   });
 
   return router;
@@ -83,5 +124,21 @@ export function eventView(event: StoredEvent) {
     lastError: event.lastError,
     receivedAt: new Date(event.receivedAt).toISOString(),
     nextAttemptAt: event.state === 'pending' ? new Date(event.nextAttemptAt).toISOString() : null,
+  };
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The view of DESIGN.md section 4, which operators and acceptance checks read. */
+export function messageView(record: MessageRecord) {
+  return {
+    deliveryStatus: record.deliveryStatus,
+    taxReportingStatus: record.taxReportingStatus,
+    lifecycleStatus: record.lifecycleStatus,
+    validationStatus: record.validationStatus,
+    documentNo: record.documentNo,
+    importedAt: iso(record.importedAt),
+    acknowledgedAt: iso(record.acknowledgedAt),
+    lastEventAt: iso(record.lastEventAt),
   };
 }

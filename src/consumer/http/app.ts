@@ -3,7 +3,7 @@ import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
-import type { EventStore } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
 import { createAdminRouter } from './admin-routes.ts';
 import { createHealthRouter, type ReadinessCheck } from './health-routes.ts';
 import { sendProblem } from './problem.ts';
@@ -11,7 +11,9 @@ import { createWebhookRouter } from './webhook-route.ts';
 
 export interface AppDeps {
   config: Config;
-  events: EventStore;
+  store: Store;
+  /** Called after an event is committed, to wake the worker. */
+  onEventStored?: () => void;
   logger: Logger;
   metrics: Metrics;
   readinessChecks: readonly ReadinessCheck[];
@@ -20,15 +22,25 @@ export interface AppDeps {
 }
 
 export function createApp(deps: AppDeps): Express {
-  const { config, events, logger, metrics } = deps;
+  const { config, store, logger, metrics } = deps;
   const app = express();
   app.disable('x-powered-by');
   // Behind a gateway: the client address and protocol come from its X-Forwarded-* headers.
   app.set('trust proxy', true);
 
-  app.use(createWebhookRouter({ config, events, logger, metrics, now: deps.now ?? Date.now }));
+  const now = deps.now ?? Date.now;
+  app.use(
+    createWebhookRouter({
+      config,
+      events: store.events,
+      logger,
+      metrics,
+      now,
+      onEventStored: deps.onEventStored ?? (() => {}),
+    }),
+  );
   app.use(createHealthRouter({ checks: deps.readinessChecks, metrics, logger }));
-  app.use(createAdminRouter({ adminToken: config.adminToken, events }));
+  app.use(createAdminRouter({ adminToken: config.adminToken, store, now }));
 
   app.use((_req, res) => {
     sendProblem(res, { status: 404, title: 'Not Found', detail: 'No such route.' });

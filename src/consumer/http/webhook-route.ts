@@ -40,6 +40,7 @@ export interface WebhookRouteDeps {
   logger: Logger;
   metrics: Metrics;
   now: () => number;
+  onEventStored: () => void;
 }
 
 /** Per-request facts gathered on the way, logged once when the answer is sent. */
@@ -51,7 +52,7 @@ interface Outcome {
 }
 
 export function createWebhookRouter(deps: WebhookRouteDeps): Router {
-  const { config, events, logger, metrics, now } = deps;
+  const { config, events, logger, metrics, now, onEventStored } = deps;
   const credentialOk =
     config.webhookCredential === undefined
       ? () => true
@@ -199,6 +200,7 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
           },
         );
       }
+      if (stored === 'inserted') onEventStored();
       finish(req, res, started, {
         outcome: stored === 'inserted' ? 'stored' : 'duplicate',
         status: 204,

@@ -50,6 +50,14 @@ export interface StoredEvent extends NewEvent {
 
 export type InsertOutcome = 'inserted' | 'duplicate';
 
+/** How a claimed event ends its turn. */
+export type Settlement =
+  | { state: 'done' | 'skipped' }
+  | { state: 'pending'; nextAttemptAt: number; error: string }
+  | { state: 'dead'; error: string };
+
+export type ReplayOutcome = 'replayed' | 'not_found' | 'not_replayable';
+
 export interface EventStore {
   /** Resolves only once the row is durably committed; a duplicate eventId changes nothing. */
   insert(event: NewEvent): Promise<InsertOutcome>;
@@ -57,11 +65,98 @@ export interface EventStore {
   /** Newest first. */
   list(query: { state?: EventState | undefined; limit: number }): Promise<StoredEvent[]>;
   countByState(): Promise<Record<EventState, number>>;
+  /**
+   * Claims up to `limit` due events, at most one per message and none of a message that has
+   * an event in processing, oldest first; each claimed row is `processing` until `leaseMs`
+   * from now, with attempts incremented.
+   */
+  claimDue(query: { now: number; limit: number; leaseMs: number }): Promise<StoredEvent[]>;
+  settle(eventId: string, settlement: Settlement, now: number): Promise<void>;
+  /** Puts every processing event back to pending: for a single node starting after a crash. */
+  releaseClaims(now: number): Promise<number>;
+  /** A dead, done or skipped event back to pending, due now, attempts reset. */
+  replay(eventId: string, now: number): Promise<ReplayOutcome>;
+}
+
+export type StatusKind = 'delivery' | 'taxReporting' | 'lifecycle';
+export type Acknowledgement = 'delivered' | 'failed';
+
+/** The consumer's view of one side (transfer) of a message. Times are ms since the epoch. */
+export interface MessageRecord {
+  messageId: string;
+  transfer: 'inbound' | 'outbound';
+  documentNo: string | null;
+  businessAction: string | null;
+  validationStatus: string | null;
+  deliveryStatus: string | null;
+  deliveryAt: number | null;
+  taxReportingStatus: string | null;
+  taxReportingAt: number | null;
+  lifecycleStatus: string | null;
+  lifecycleAt: number | null;
+  importedAt: number | null;
+  importLocation: string | null;
+  acknowledgedAt: number | null;
+  acknowledgement: Acknowledgement | null;
+  failureReason: string | null;
+  lastEventAt: number;
+}
+
+export interface MessageKey {
+  messageId: string;
+  transfer: 'inbound' | 'outbound';
+}
+
+/** Descriptor fields the consumer keeps; statuses are applied only where `at` is newer. */
+export interface MessageSnapshot extends MessageKey {
+  documentNo?: string;
+  businessAction?: string;
+  validationStatus?: string;
+  statuses: Partial<Record<StatusKind, string>>;
+  /** occurredAt (ms) of the event or fetch the snapshot comes from. */
+  at: number;
+}
+
+export interface StatusChangeRecord extends MessageKey {
+  eventId: string;
+  kind: StatusKind;
+  formerValue: string;
+  newValue: string;
+  occurredAt: number;
+  properties: Record<string, string> | null;
+  validationResults: unknown[] | null;
+  outcome: 'applied' | 'stale' | 'refreshed';
+}
+
+export interface MessageStore {
+  get(key: MessageKey): Promise<MessageRecord | undefined>;
+  /** Both sides of a message (one for most messages, two for a self-send). */
+  listSides(messageId: string): Promise<MessageRecord[]>;
+  /** Creates the row if needed, keeps descriptor fields, applies each newer status. */
+  recordSnapshot(snapshot: MessageSnapshot, now: number): Promise<void>;
+  /** Applies one status value if `at` is newer than the kind's stored change; true if applied. */
+  applyStatus(
+    key: MessageKey,
+    change: { kind: StatusKind; value: string; at: number },
+    now: number,
+  ): Promise<boolean>;
+  recordStatusChange(change: StatusChangeRecord, now: number): Promise<void>;
+  statusChanges(key: MessageKey): Promise<StatusChangeRecord[]>;
+  markImported(key: MessageKey, location: string, now: number): Promise<void>;
+  markAcknowledged(
+    key: MessageKey,
+    acknowledgement: Acknowledgement,
+    reason: string | null,
+    now: number,
+  ): Promise<void>;
+  /** Sides whose last event is older than `before` and whose delivery status is not final. */
+  listStale(before: number, limit: number): Promise<MessageRecord[]>;
 }
 
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   readonly events: EventStore;
+  readonly messages: MessageStore;
   /** Throws unless the store accepts a write right now (readiness). */
   checkWritable(): Promise<void>;
   close(): Promise<void>;

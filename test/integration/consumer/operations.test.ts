@@ -26,7 +26,7 @@ async function deliver(envelope: ReturnType<typeof buildEnvelope>) {
 
 describe('health and metrics', () => {
   it('reports live and ready, and not ready when the store refuses writes', async () => {
-    consumer = await startTestConsumer();
+    consumer = await startTestConsumer({}, { startWorker: true });
     expect((await get('/healthz')).status).toBe(200);
     expect(JSON.parse((await get('/readyz')).text)).toEqual({ status: 'ready' });
 
@@ -36,6 +36,13 @@ describe('health and metrics', () => {
     expect(res.status).toBe(503);
     expect(JSON.parse(res.text).failures.store).toContain('disk I/O error');
     expect((await get('/healthz')).status).toBe(200);
+  });
+
+  it('is not ready while the worker is stopped', async () => {
+    consumer = await startTestConsumer({}, { startWorker: false });
+    const res = await get('/readyz');
+    expect(res.status).toBe(503);
+    expect(JSON.parse(res.text).failures).toEqual({ worker: 'worker is not running' });
   });
 
   it('counts webhook outcomes and inbox states in Prometheus text', async () => {

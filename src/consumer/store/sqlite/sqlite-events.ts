@@ -69,6 +69,48 @@ export function createSqliteEventStore(db: Database.Database): EventStore {
     'SELECT state, COUNT(*) AS n FROM events GROUP BY state',
   );
 
+  // One event per message, and none of a message another worker holds: events of the same
+  // message are never handled at once. An expired lease is a dead worker's claim; take it over.
+  const claim = db.prepare<{ now: number; limit: number; lockedUntil: number }, EventRow>(`
+    UPDATE events
+       SET state = 'processing', attempts = attempts + 1, locked_until = @lockedUntil,
+           updated_at = @now
+     WHERE event_id IN (
+       SELECT event_id FROM (
+         SELECT e.event_id, e.received_at, e.rowid AS seq,
+                ROW_NUMBER() OVER (PARTITION BY e.message_id ORDER BY e.received_at, e.rowid) AS n
+           FROM events e
+          WHERE ((e.state = 'pending' AND e.next_attempt_at <= @now)
+                 OR (e.state = 'processing' AND e.locked_until < @now))
+            AND NOT EXISTS (
+                  SELECT 1 FROM events busy
+                   WHERE busy.message_id = e.message_id
+                     AND busy.state = 'processing' AND busy.locked_until >= @now)
+       )
+        WHERE n = 1
+        ORDER BY received_at, seq
+        LIMIT @limit)
+    RETURNING *`);
+  const settleRow = db.prepare<{
+    eventId: string;
+    state: string;
+    nextAttemptAt: number | null;
+    error: string | null;
+    now: number;
+  }>(`
+    UPDATE events
+       SET state = @state, locked_until = NULL, last_error = @error, updated_at = @now,
+           next_attempt_at = COALESCE(@nextAttemptAt, next_attempt_at)
+     WHERE event_id = @eventId AND state = 'processing'`);
+  const release = db.prepare<[number]>(
+    "UPDATE events SET state = 'pending', locked_until = NULL, updated_at = ? WHERE state = 'processing'",
+  );
+  const replayRow = db.prepare<[number, string]>(`
+    UPDATE events
+       SET state = 'pending', attempts = 0, next_attempt_at = ?1, locked_until = NULL,
+           updated_at = ?1
+     WHERE event_id = ?2 AND state IN ('dead', 'done', 'skipped')`);
+
   const write = (event: NewEvent): InsertOutcome =>
     insertRow.run({ ...event, testInt: event.test ? 1 : 0 }).changes === 1
       ? 'inserted'
@@ -93,6 +135,25 @@ export function createSqliteEventStore(db: Database.Database): EventStore {
     async list({ state, limit }) {
       const rows = state === undefined ? listAll.all(limit) : listByState.all(state, limit);
       return rows.map(toStoredEvent);
+    },
+    async claimDue({ now, limit, leaseMs }) {
+      return claim.all({ now, limit, lockedUntil: now + leaseMs }).map(toStoredEvent);
+    },
+    async settle(eventId, settlement, now) {
+      settleRow.run({
+        eventId,
+        state: settlement.state,
+        nextAttemptAt: settlement.state === 'pending' ? settlement.nextAttemptAt : null,
+        error: 'error' in settlement ? settlement.error : null,
+        now,
+      });
+    },
+    async releaseClaims(now) {
+      return release.run(now).changes;
+    },
+    async replay(eventId, now) {
+      if (replayRow.run(now, eventId).changes === 1) return 'replayed';
+      return getRow.get(eventId) === undefined ? 'not_found' : 'not_replayable';
     },
     async countByState() {
       const counts = Object.fromEntries(EVENT_STATES.map((s) => [s, 0])) as Record<

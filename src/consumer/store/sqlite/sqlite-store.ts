@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import type { Store } from '../store.ts';
 import { migrate } from './migrate.ts';
 import { createSqliteEventStore } from './sqlite-events.ts';
+import { createSqliteMessageStore } from './sqlite-messages.ts';
 
 export interface SqliteStore extends Store {
   readonly kind: 'sqlite';
@@ -30,6 +31,7 @@ export function openSqliteStore(path: string): SqliteStore {
     kind: 'sqlite',
     db,
     events: createSqliteEventStore(db),
+    messages: createSqliteMessageStore(db),
     async checkWritable() {
       touch.run(Date.now());
     },

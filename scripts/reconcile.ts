@@ -1,0 +1,47 @@
+/**
+ * `npm run reconcile`: one reconciliation run, for cron. Prints one summary line and exits 0
+ * when everything went well, 1 when a message could not be handled, 2 on a configuration or
+ * start-up error. Safe to run while the consumer runs.
+ */
+import 'dotenv/config';
+import { createApiClient } from '../src/consumer/api/index.ts';
+import { ConfigError, loadConfig } from '../src/consumer/config.ts';
+import { createFileImporter } from '../src/consumer/importer/index.ts';
+import { createLogger } from '../src/consumer/logger.ts';
+import { createReconciler, formatSummary } from '../src/consumer/reconcile.ts';
+import { openStore } from '../src/consumer/store/open-store.ts';
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig(process.env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(2);
+}
+const logger = createLogger(config.logLevel);
+try {
+  const store = await openStore(config.databaseUrl);
+  const api = createApiClient({
+    baseUrl: config.apiBaseUrl,
+    token: config.apiToken,
+    timeoutMs: config.apiTimeoutMs,
+    logger,
+  });
+  const reconcile = createReconciler({
+    api,
+    importer: createFileImporter({ documentsDir: config.documentsDir, logger }),
+    messages: store.messages,
+    logger,
+    now: Date.now,
+  });
+  const summary = await reconcile();
+  await api.close();
+  await store.close();
+  console.log(`reconcile: ${formatSummary(summary)}`);
+  process.exitCode = summary.failed > 0 ? 1 : 0;
+} catch (error) {
+  logger.fatal({ err: error }, 'reconcile failed');
+  console.error(`reconcile: failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+}

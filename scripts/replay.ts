@@ -1,0 +1,38 @@
+/**
+ * `npm run replay -- <eventId>... | --dead`: puts dead-lettered (or done/skipped) events back
+ * to pending; the running consumer's worker picks them up. Exit 0 when all were replayed.
+ */
+import 'dotenv/config';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../src/consumer/config.ts';
+import { openStore } from '../src/consumer/store/open-store.ts';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { dead: { type: 'boolean', default: false } },
+});
+if (positionals.length === 0 && !values.dead) {
+  console.error('usage: npm run replay -- <eventId>...   or   npm run replay -- --dead');
+  process.exit(2);
+}
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig(process.env);
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(2);
+}
+const store = await openStore(config.databaseUrl);
+const ids = values.dead
+  ? (await store.events.list({ state: 'dead', limit: 1000 })).map((e) => e.eventId)
+  : positionals;
+let failures = 0;
+for (const eventId of ids) {
+  const outcome = await store.events.replay(eventId, Date.now());
+  if (outcome !== 'replayed') failures += 1;
+  console.log(`${eventId}: ${outcome}`);
+}
+await store.close();
+console.log(`replay: ${ids.length - failures} replayed, ${failures} not`);
+process.exitCode = failures > 0 ? 1 : 0;

@@ -1,0 +1,213 @@
+/** The consumer's per-message view on SQLite (see migrations/002_messages.sql). */
+import type Database from 'better-sqlite3';
+import type {
+  Acknowledgement,
+  MessageKey,
+  MessageRecord,
+  MessageStore,
+  StatusChangeRecord,
+  StatusKind,
+} from '../store.ts';
+
+const COLUMNS: Record<StatusKind, { value: string; at: string }> = {
+  delivery: { value: 'delivery_status', at: 'delivery_at' },
+  taxReporting: { value: 'tax_reporting_status', at: 'tax_reporting_at' },
+  lifecycle: { value: 'lifecycle_status', at: 'lifecycle_at' },
+};
+const KINDS = Object.keys(COLUMNS) as StatusKind[];
+
+interface MessageRow {
+  message_id: string;
+  transfer: 'inbound' | 'outbound';
+  document_no: string | null;
+  business_action: string | null;
+  validation_status: string | null;
+  delivery_status: string | null;
+  delivery_at: number | null;
+  tax_reporting_status: string | null;
+  tax_reporting_at: number | null;
+  lifecycle_status: string | null;
+  lifecycle_at: number | null;
+  imported_at: number | null;
+  import_location: string | null;
+  acknowledged_at: number | null;
+  acknowledgement: Acknowledgement | null;
+  failure_reason: string | null;
+  last_event_at: number;
+}
+
+interface StatusChangeRow {
+  event_id: string;
+  message_id: string;
+  transfer: 'inbound' | 'outbound';
+  kind: StatusKind;
+  former_value: string;
+  new_value: string;
+  occurred_at: number;
+  properties: string | null;
+  validation_results: string | null;
+  outcome: StatusChangeRecord['outcome'];
+}
+
+function toRecord(row: MessageRow): MessageRecord {
+  return {
+    messageId: row.message_id,
+    transfer: row.transfer,
+    documentNo: row.document_no,
+    businessAction: row.business_action,
+    validationStatus: row.validation_status,
+    deliveryStatus: row.delivery_status,
+    deliveryAt: row.delivery_at,
+    taxReportingStatus: row.tax_reporting_status,
+    taxReportingAt: row.tax_reporting_at,
+    lifecycleStatus: row.lifecycle_status,
+    lifecycleAt: row.lifecycle_at,
+    importedAt: row.imported_at,
+    importLocation: row.import_location,
+    acknowledgedAt: row.acknowledged_at,
+    acknowledgement: row.acknowledgement,
+    failureReason: row.failure_reason,
+    lastEventAt: row.last_event_at,
+  };
+}
+
+export function createSqliteMessageStore(db: Database.Database): MessageStore {
+  // last_event_at moves with news about the message (an event, a fresh descriptor), not with
+  // the consumer's own import and acknowledgement, so reconciliation can find silent ones.
+  const touch = db.prepare<{ messageId: string; transfer: string; now: number }>(`
+    INSERT INTO messages (message_id, transfer, last_event_at, created_at, updated_at)
+    VALUES (@messageId, @transfer, @now, @now, @now)
+    ON CONFLICT (message_id, transfer) DO UPDATE SET last_event_at = @now, updated_at = @now`);
+  const ensure = db.prepare<{ messageId: string; transfer: string; now: number }>(`
+    INSERT INTO messages (message_id, transfer, last_event_at, created_at, updated_at)
+    VALUES (@messageId, @transfer, @now, @now, @now)
+    ON CONFLICT (message_id, transfer) DO NOTHING`);
+  const keepFields = db.prepare(`
+    UPDATE messages
+       SET document_no = COALESCE(@documentNo, document_no),
+           business_action = COALESCE(@businessAction, business_action),
+           validation_status = COALESCE(@validationStatus, validation_status)
+     WHERE message_id = @messageId AND transfer = @transfer`);
+  // The ordering rule of SPEC.md 6.3 in one statement: a value lands only if its change is
+  // newer than the one that set the current value.
+  const applyKind = Object.fromEntries(
+    KINDS.map((kind) => {
+      const { value, at } = COLUMNS[kind];
+      return [
+        kind,
+        db.prepare<{
+          messageId: string;
+          transfer: string;
+          value: string;
+          at: number;
+          now: number;
+        }>(`
+          UPDATE messages SET ${value} = @value, ${at} = @at, updated_at = @now
+           WHERE message_id = @messageId AND transfer = @transfer
+             AND (${at} IS NULL OR ${at} < @at)`),
+      ];
+    }),
+  ) as Record<StatusKind, Database.Statement>;
+  const getRow = db.prepare<[string, string], MessageRow>(
+    'SELECT * FROM messages WHERE message_id = ? AND transfer = ?',
+  );
+  const sides = db.prepare<[string], MessageRow>(
+    "SELECT * FROM messages WHERE message_id = ? ORDER BY transfer = 'outbound'",
+  );
+  const insertChange = db.prepare(`
+    INSERT INTO status_changes (event_id, message_id, transfer, kind, former_value, new_value,
+                                occurred_at, properties, validation_results, outcome, recorded_at)
+    VALUES (@eventId, @messageId, @transfer, @kind, @formerValue, @newValue, @occurredAt,
+            @properties, @validationResults, @outcome, @now)
+    ON CONFLICT (event_id) DO NOTHING`);
+  const changes = db.prepare<[string, string], StatusChangeRow>(
+    'SELECT * FROM status_changes WHERE message_id = ? AND transfer = ? ORDER BY occurred_at',
+  );
+  const imported = db.prepare(`
+    UPDATE messages SET imported_at = COALESCE(imported_at, @now), import_location = @location,
+                        updated_at = @now
+     WHERE message_id = @messageId AND transfer = @transfer`);
+  const acknowledged = db.prepare(`
+    UPDATE messages SET acknowledged_at = @now, acknowledgement = @acknowledgement,
+                        failure_reason = @reason, updated_at = @now
+     WHERE message_id = @messageId AND transfer = @transfer`);
+  const stale = db.prepare<[number, number], MessageRow>(`
+    SELECT * FROM messages
+     WHERE last_event_at < ?
+       AND (delivery_status IS NULL OR delivery_status NOT IN ('delivered', 'failed', 'parked'))
+     ORDER BY last_event_at LIMIT ?`);
+
+  const ensureRow = (key: MessageKey, now: number) => ensure.run({ ...key, now });
+  const touchRow = (key: MessageKey, now: number) => touch.run({ ...key, now });
+
+  return {
+    async get({ messageId, transfer }) {
+      const row = getRow.get(messageId, transfer);
+      return row === undefined ? undefined : toRecord(row);
+    },
+    async listSides(messageId) {
+      return sides.all(messageId).map(toRecord);
+    },
+    async recordSnapshot(snapshot, now) {
+      const key = { messageId: snapshot.messageId, transfer: snapshot.transfer };
+      db.transaction(() => {
+        touchRow(key, now);
+        keepFields.run({
+          ...key,
+          documentNo: snapshot.documentNo ?? null,
+          businessAction: snapshot.businessAction ?? null,
+          validationStatus: snapshot.validationStatus ?? null,
+        });
+        for (const kind of KINDS) {
+          const value = snapshot.statuses[kind];
+          if (value !== undefined) applyKind[kind].run({ ...key, value, at: snapshot.at, now });
+        }
+      })();
+    },
+    async applyStatus(key, { kind, value, at }, now) {
+      return db.transaction(() => {
+        touchRow(key, now);
+        return applyKind[kind].run({ ...key, value, at, now }).changes === 1;
+      })();
+    },
+    async recordStatusChange(change, now) {
+      insertChange.run({
+        ...change,
+        properties: change.properties === null ? null : JSON.stringify(change.properties),
+        validationResults:
+          change.validationResults === null ? null : JSON.stringify(change.validationResults),
+        now,
+      });
+    },
+    async statusChanges({ messageId, transfer }) {
+      return changes.all(messageId, transfer).map((row) => ({
+        eventId: row.event_id,
+        messageId: row.message_id,
+        transfer: row.transfer,
+        kind: row.kind,
+        formerValue: row.former_value,
+        newValue: row.new_value,
+        occurredAt: row.occurred_at,
+        properties: row.properties === null ? null : JSON.parse(row.properties),
+        validationResults:
+          row.validation_results === null ? null : JSON.parse(row.validation_results),
+        outcome: row.outcome,
+      }));
+    },
+    async markImported(key, location, now) {
+      db.transaction(() => {
+        ensureRow(key, now);
+        imported.run({ ...key, location, now });
+      })();
+    },
+    async markAcknowledged(key, acknowledgement, reason, now) {
+      db.transaction(() => {
+        ensureRow(key, now);
+        acknowledged.run({ ...key, acknowledgement, reason, now });
+      })();
+    },
+    async listStale(before, limit) {
+      return stale.all(before, limit).map(toRecord);
+    },
+  };
+}
