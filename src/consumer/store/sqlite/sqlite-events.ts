@@ -105,11 +105,11 @@ export function createSqliteEventStore(db: Database.Database): EventStore {
   const release = db.prepare<[number]>(
     "UPDATE events SET state = 'pending', locked_until = NULL, updated_at = ? WHERE state = 'processing'",
   );
-  const replayRow = db.prepare<[number, string]>(`
+  const replayRow = db.prepare<{ now: number; eventId: string }>(`
     UPDATE events
-       SET state = 'pending', attempts = 0, next_attempt_at = ?1, locked_until = NULL,
-           updated_at = ?1
-     WHERE event_id = ?2 AND state IN ('dead', 'done', 'skipped')`);
+       SET state = 'pending', attempts = 0, next_attempt_at = @now, locked_until = NULL,
+           updated_at = @now
+     WHERE event_id = @eventId AND state IN ('dead', 'done', 'skipped')`);
 
   const write = (event: NewEvent): InsertOutcome =>
     insertRow.run({ ...event, testInt: event.test ? 1 : 0 }).changes === 1
@@ -137,7 +137,11 @@ export function createSqliteEventStore(db: Database.Database): EventStore {
       return rows.map(toStoredEvent);
     },
     async claimDue({ now, limit, leaseMs }) {
-      return claim.all({ now, limit, lockedUntil: now + leaseMs }).map(toStoredEvent);
+      // RETURNING gives no order; the worker starts the oldest first.
+      return claim
+        .all({ now, limit, lockedUntil: now + leaseMs })
+        .map(toStoredEvent)
+        .sort((a, b) => a.receivedAt - b.receivedAt);
     },
     async settle(eventId, settlement, now) {
       settleRow.run({
@@ -152,7 +156,7 @@ export function createSqliteEventStore(db: Database.Database): EventStore {
       return release.run(now).changes;
     },
     async replay(eventId, now) {
-      if (replayRow.run(now, eventId).changes === 1) return 'replayed';
+      if (replayRow.run({ now, eventId }).changes === 1) return 'replayed';
       return getRow.get(eventId) === undefined ? 'not_found' : 'not_replayable';
     },
     async countByState() {
