@@ -26,10 +26,12 @@ export async function startTestConsumer(
     /** Off by default: ingress tests look at rows the worker would otherwise move on. */
     startWorker?: boolean;
     importer?: Importer;
+    /** Reuse a folder (database, documents) of an earlier consumer: a restart. */
+    dir?: string;
     worker?: Pick<WorkerOptions, 'pollIntervalMs' | 'retryDelay' | 'leaseMs'>;
   } = {},
 ): Promise<TestConsumer> {
-  const dir = mkdtempSync(join(tmpdir(), 'consumer-test-'));
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'consumer-test-'));
   const config = loadConfig({
     PORT: '0',
     WEBHOOK_SECRETS: TEST_SECRET,

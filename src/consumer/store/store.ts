@@ -132,9 +132,9 @@ export interface MessageStore {
   get(key: MessageKey): Promise<MessageRecord | undefined>;
   /** Both sides of a message (one for most messages, two for a self-send). */
   listSides(messageId: string): Promise<MessageRecord[]>;
-  /** Creates the row if needed, keeps descriptor fields, applies each newer status. */
+  /** Creates the row if needed, keeps descriptor fields, applies each status not older. */
   recordSnapshot(snapshot: MessageSnapshot, now: number): Promise<void>;
-  /** Applies one status value if `at` is newer than the kind's stored change; true if applied. */
+  /** Applies one status value unless `at` is older than the kind's stored change; true if applied. */
   applyStatus(
     key: MessageKey,
     change: { kind: StatusKind; value: string; at: number },

@@ -2,7 +2,9 @@
  * Applying status events that arrive duplicated and in any order (SPEC.md 6.3). Per message,
  * transfer and status kind the store keeps the value and the occurredAt of the change that
  * set it:
- *   - an event not newer than the stored change is recorded as `stale` and changes nothing;
+ *   - an event older than the stored change is recorded as `stale` and changes nothing; so is
+ *     one of the same millisecond unless it continues from the stored value (occurredAt has
+ *     millisecond resolution, and two changes of one status can share it);
  *   - when the stored value is not the event's formerValue (a change was missed, or this is
  *     the first news of the message), the current value is fetched with GET /messages/:mid
  *     and stored as of the event's occurredAt (`refreshed`);
@@ -63,7 +65,10 @@ export function createStatusEventHandler(deps: {
       record === undefined ? [null, null] : STORED_VALUE[kind](record);
 
     let outcome: 'applied' | 'stale' | 'refreshed';
-    if (storedAt !== null && at <= storedAt) {
+    const older =
+      storedAt !== null &&
+      (at < storedAt || (at === storedAt && storedValue !== change.formerValue));
+    if (older) {
       outcome = 'stale';
     } else if (storedValue !== change.formerValue) {
       const descriptor = await api.getMessage(event.messageId, { transfer: event.transfer });

@@ -89,7 +89,8 @@ export function createSqliteMessageStore(db: Database.Database): MessageStore {
            validation_status = COALESCE(@validationStatus, validation_status)
      WHERE message_id = @messageId AND transfer = @transfer`);
   // The ordering rule of SPEC.md 6.3 in one statement: a value lands only if its change is
-  // newer than the one that set the current value.
+  // not older than the one that set the current value (same-millisecond ties are decided by
+  // the caller, which knows formerValue).
   const applyKind = Object.fromEntries(
     KINDS.map((kind) => {
       const { value, at } = COLUMNS[kind];
@@ -104,7 +105,7 @@ export function createSqliteMessageStore(db: Database.Database): MessageStore {
         }>(`
           UPDATE messages SET ${value} = @value, ${at} = @at, updated_at = @now
            WHERE message_id = @messageId AND transfer = @transfer
-             AND (${at} IS NULL OR ${at} < @at)`),
+             AND (${at} IS NULL OR ${at} <= @at)`),
       ];
     }),
   ) as Record<StatusKind, Database.Statement>;
