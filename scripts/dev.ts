@@ -1,53 +1,116 @@
 /**
- * `npm run dev`: the consumer in sandbox mode on an embedded SQLite file, with a generated
- * signing secret unless WEBHOOK_SECRETS is set, and instructions to send it a signed request.
+ * `npm run dev`: the whole flow on one machine. The provider simulator (messaging API and
+ * webhook sender) on PROVIDER_PORT, the consumer on PORT with an embedded SQLite file, the
+ * provider's first endpoint pointing at the consumer, and demo traffic: an invoice from a
+ * demo supplier every DEMO_INTERVAL_SECONDS, which the consumer imports into DOCUMENTS_DIR
+ * and acknowledges, followed by a payment registration.
  */
 import 'dotenv/config';
 import { randomBytes } from 'node:crypto';
+import { pino } from 'pino';
 import { ConfigError, loadConfig } from '../src/consumer/config.ts';
 import { startConsumer } from '../src/consumer/consumer.ts';
 import { createLogger } from '../src/consumer/logger.ts';
+import { loadProviderConfig } from '../src/provider/config.ts';
+import { startProvider } from '../src/provider/provider.ts';
 
-const secret = process.env.WEBHOOK_SECRETS ?? `whsec_${randomBytes(24).toString('base64url')}`;
+const env = process.env;
+const secret =
+  env.WEBHOOK_SECRETS?.split(',')[0]?.trim() || `whsec_${randomBytes(24).toString('base64url')}`;
+const demoSeconds = Number(env.DEMO_INTERVAL_SECONDS ?? '20');
 let config: ReturnType<typeof loadConfig>;
+let providerConfig: ReturnType<typeof loadProviderConfig>;
 try {
+  if (!(demoSeconds >= 0))
+    throw new ConfigError([
+      `DEMO_INTERVAL_SECONDS must be a number of seconds (got ${JSON.stringify(env.DEMO_INTERVAL_SECONDS)})`,
+    ]);
+  providerConfig = loadProviderConfig({ PROVIDER_TIME_SCALE: '60', ...env });
   config = loadConfig({
-    API_BASE_URL: 'http://127.0.0.1:4000',
-    API_TOKEN: 'sandbox-token',
+    API_BASE_URL: `http://127.0.0.1:${providerConfig.port}`,
+    API_TOKEN: providerConfig.apiToken,
     DATABASE_URL: 'sqlite:./data/dev.db',
     ADMIN_TOKEN: 'dev-admin',
-    ...process.env,
+    ...env,
     WEBHOOK_SECRETS: secret,
   });
 } catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
+  console.error(error instanceof Error ? error.message : String(error));
   process.exit(1);
 }
-const logger = createLogger(config.logLevel);
-const consumer = await startConsumer({ config, logger });
-const url = `${consumer.url}${config.webhookPath}`;
-const firstSecret = config.webhookSecrets[0] ?? '';
+
+const provider = await startProvider({
+  port: providerConfig.port,
+  host: '127.0.0.1',
+  apiToken: providerConfig.apiToken,
+  party: providerConfig.party,
+  timeScale: providerConfig.timeScale,
+  logger: pino({ level: 'warn' }),
+});
+const consumer = await startConsumer({
+  config,
+  logger: createLogger(config.logLevel),
+  host: '127.0.0.1',
+});
+const webhookUrl = `${consumer.url}${config.webhookPath}`;
+provider.provider.dispatcher.createEndpoint(providerConfig.party, {
+  name: 'local consumer',
+  url: webhookUrl,
+  secret,
+});
 
 console.log(`
-  Consumer (sandbox) listening on ${url}
-  Signing secret:  ${firstSecret}
-  Admin API:       curl -H 'Authorization: Bearer ${config.adminToken}' ${consumer.url}/admin/events
+  Sandbox running
+    provider (messaging API)  ${provider.url}        admin API: ${provider.url}/admin
+    consumer webhook          ${webhookUrl}
+    signing secret            ${secret}
+    participant               ${providerConfig.party}
+    documents land in         ${config.documentsDir}/inbound/<messageId>/
+    consumer view             curl -H 'Authorization: Bearer ${config.adminToken}' ${consumer.url}/admin/events
 
-  Send a signed test event:
-    body='{"eventId":"evt-1","action":"created","transfer":"inbound","occurredAt":"2026-01-01T00:00:00.000Z","test":true,"party":"0192:999999999","messageId":"m-1","data":{}}'
-    t=$(date +%s)
-    sig=$(printf '%s.%s' "$t" "$body" | openssl dgst -sha256 -hmac '${firstSecret}' | sed 's/.*= //')
-    curl -i -X POST ${url} -H "SVC-Webhook-Signature: t=$t,v0=$sig" -H 'Content-Type: application/json' --data "$body"
-  An unsigned request gets 401:
-    curl -i -X POST ${url} --data "$body"
+  Send an invoice to yourself from the demo supplier:
+    curl -X POST ${provider.url}/admin/messages/inbound -H 'Content-Type: application/json' -d '{}'
 `);
+
+async function admin(path: string, body: unknown) {
+  const res = await fetch(`${provider.url}/admin${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { messageId: string };
+}
+
+async function demoInvoice() {
+  try {
+    const { messageId } = await admin('/messages/inbound', {});
+    console.log(`demo: invoice ${messageId} sent by the demo supplier`);
+    // Once the consumer has acknowledged it, the supplier registers a payment.
+    setTimeout(() => {
+      admin(`/messages/${messageId}/payment`, {
+        paidAmount: '1250.00',
+        paymentDate: new Date().toISOString().slice(0, 10),
+        actor: '0192:111111111',
+      }).then(
+        () => console.log(`demo: payment registered for ${messageId}`),
+        (error: unknown) => console.error(`demo: payment failed: ${String(error)}`),
+      );
+    }, 3000).unref();
+  } catch (error) {
+    console.error(`demo: could not send an invoice: ${String(error)}`);
+  }
+}
+await demoInvoice();
+const demo = demoSeconds > 0 ? setInterval(demoInvoice, demoSeconds * 1000) : undefined;
 
 let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
+  clearInterval(demo);
   const { forced } = await consumer.close();
+  await provider.close();
   process.exit(forced ? 1 : 0);
 };
 process.on('SIGINT', stop);

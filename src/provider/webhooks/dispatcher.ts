@@ -119,12 +119,16 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     inFlight.add(tracked);
   }
 
-  function exhaust(record: DeliveryRecord, reason: string): void {
+  /** `expected` for events routing sends nowhere: configuration, not a failure worth a warning. */
+  function exhaust(record: DeliveryRecord, reason: string, expected = false): void {
     record.state = 'exhausted';
     record.reason = reason;
     delete record.nextAttemptAt;
     delete record.timer;
-    logger.warn({ eventId: record.envelope.eventId, reason }, 'webhook event exhausted');
+    logger[expected ? 'debug' : 'warn'](
+      { eventId: record.envelope.eventId, reason },
+      'webhook event exhausted',
+    );
   }
 
   function startRound(record: DeliveryRecord): void {
@@ -136,7 +140,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     );
     if (!decision.send) {
       delete record.endpointId;
-      exhaust(record, decision.reason);
+      exhaust(record, decision.reason, true);
       return;
     }
     record.state = 'pending';

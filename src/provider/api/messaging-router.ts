@@ -1,0 +1,150 @@
+/**
+ * The messaging API (SPEC.md section 4.1, shapes from DESIGN.md section 2), acting as the
+ * sandbox participant. Calls pass, in order: the call log, injected faults, the bearer check.
+ */
+import express, { type Request, Router } from 'express';
+import { TRANSFERS, type Transfer, transactionPath } from '../../protocol/index.ts';
+import { InvalidRequestError, MessageNotFoundError, StateConflictError } from '../errors.ts';
+import type { FaultInjector } from '../faults.ts';
+import { isPlainObject, type SubmitInvoiceBody } from '../invoice.ts';
+import { describe, type ProviderModel } from '../model/index.ts';
+import { renderUblInvoice } from '../ubl-invoice.ts';
+import { createBearerAuth } from './bearer-auth.ts';
+import type { CallLog } from './call-log.ts';
+
+export interface MessagingRouterOptions {
+  model: ProviderModel;
+  apiToken: string;
+  faults: FaultInjector;
+  callLog: CallLog;
+}
+
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 1000;
+
+function queryString(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new InvalidRequestError(`${name} must be given once`, name);
+  return value;
+}
+
+function queryTransfer(req: Request): Transfer | undefined {
+  const value = queryString(req, 'transfer');
+  if (value === undefined || (TRANSFERS as readonly string[]).includes(value)) {
+    return value as Transfer | undefined;
+  }
+  throw new InvalidRequestError('transfer must be inbound or outbound', 'transfer');
+}
+
+function queryMore(req: Request): boolean {
+  const value = queryString(req, 'more');
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new InvalidRequestError('more must be true or false', 'more');
+}
+
+function queryLimit(req: Request): number {
+  const value = queryString(req, 'limit');
+  if (value === undefined) return DEFAULT_LIMIT;
+  const limit = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(limit >= 1 && limit <= MAX_LIMIT)) {
+    throw new InvalidRequestError(`limit must be an integer from 1 to ${MAX_LIMIT}`, 'limit');
+  }
+  return limit;
+}
+
+function requiredMessageId(req: Request): string {
+  const id = queryString(req, 'messageId');
+  if (id === undefined || id === '')
+    throw new InvalidRequestError('messageId is required', 'messageId');
+  return id;
+}
+
+export function createMessagingRouter(options: MessagingRouterOptions): Router {
+  const { model } = options;
+  const messages = model.messages;
+  const party = model.participants.sandbox.identifier;
+  const router = Router();
+  router.use(
+    options.callLog.middleware(),
+    options.faults.middleware(),
+    createBearerAuth(options.apiToken),
+  );
+
+  // Any content type is read as JSON: a client that forgets the header still gets a precise 400.
+  const jsonBody = express.json({ type: () => true, limit: '25mb' });
+  const optionalJson = express.json({ limit: '1mb' });
+
+  router.post('/transactions/submit-invoice', jsonBody, (req, res) => {
+    const more = queryMore(req);
+    if (!isPlainObject(req.body)) throw new InvalidRequestError('The body must be a JSON object.');
+    const message = messages.submitInvoice({ sender: party, body: req.body, more });
+    res.locals.messageId = message.id;
+    res.status(201).json({ messageId: message.id, status: message.sides.outbound?.status });
+  });
+
+  // One handler for every transaction route: a message answers only at its own action's path.
+  router.get('/transactions/:route', (req, res) => {
+    const id = requiredMessageId(req);
+    const { message } = messages.sideFor(id, party, queryTransfer(req));
+    if (transactionPath(message.action) !== `/transactions/${req.params.route}`) {
+      throw new MessageNotFoundError(id);
+    }
+    res.json(message.body);
+  });
+
+  router.get('/messages', (req, res) => {
+    res.json(
+      messages.list(party, {
+        status: queryString(req, 'status'),
+        transfer: queryTransfer(req),
+        cursor: queryString(req, 'cursor'),
+        limit: queryLimit(req),
+      }),
+    );
+  });
+
+  router.get('/messages/:mid', (req, res) => {
+    const { message, transfer } = messages.sideFor(req.params.mid, party, queryTransfer(req));
+    res.json(describe(message, transfer));
+  });
+
+  router.get('/messages/:mid/status', (req, res) => {
+    const { message, transfer } = messages.sideFor(req.params.mid, party, queryTransfer(req));
+    res.json({ status: message.sides[transfer]?.status });
+  });
+
+  router.get('/messages/:mid/documents/core', (req, res) => {
+    const { message } = messages.sideFor(req.params.mid, party, queryTransfer(req));
+    if (message.validationStatus !== 'approved') {
+      throw new StateConflictError(
+        message.id,
+        `Message ${message.id} has no core document: it has not passed validation.`,
+      );
+    }
+    res
+      .type('application/xml')
+      .send(renderUblInvoice(message.body as unknown as SubmitInvoiceBody));
+  });
+
+  router.post('/messages/:mid/mark-as-delivered', (req, res) => {
+    messages.markAsDelivered(req.params.mid, party);
+    res.status(204).end();
+  });
+
+  router.post('/messages/:mid/mark-as-failed', optionalJson, (req, res) => {
+    const body: unknown = req.body ?? {};
+    const reason = isPlainObject(body) ? body.reason : undefined;
+    if (!isPlainObject(body) || (reason !== undefined && typeof reason !== 'string')) {
+      throw new InvalidRequestError(
+        'The body, when given, must be {"reason": "<text>"}.',
+        'reason',
+      );
+    }
+    messages.markAsFailed(req.params.mid, party, reason);
+    res.status(204).end();
+  });
+
+  return router;
+}

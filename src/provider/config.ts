@@ -1,0 +1,87 @@
+/**
+ * Configuration of `npm run provider` (DESIGN.md section 4) as a pure function of an
+ * environment record. A bad value throws an error naming the variable; nothing falls back to
+ * a default on garbage, because a silently ignored PROVIDER_PORT is a long debugging session.
+ */
+import { DEFAULT_API_TOKEN, DEFAULT_PARTY } from './provider.ts';
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable}: ${message}`);
+  }
+}
+
+export interface ProviderConfig {
+  /** @default 4000 */
+  port: number;
+  /** @default 'sandbox-token' */
+  apiToken: string;
+  /** @default '0192:999999999' */
+  party: string;
+  /** @default undefined (no endpoint is created) */
+  webhookUrl: string | undefined;
+  /** @default undefined (generated at start and printed once) */
+  webhookSecret: string | undefined;
+  /** @default 1 */
+  timeScale: number;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function port(env: Env, name: string, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value >= 0 && value <= 65535)) {
+    throw new ConfigError(name, `${JSON.stringify(raw)} is not a port number (0 to 65535).`);
+  }
+  return value;
+}
+
+function positiveNumber(env: Env, name: string, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!(value > 0)) throw new ConfigError(name, `${JSON.stringify(raw)} is not a positive number.`);
+  return value;
+}
+
+export function loadProviderConfig(env: Env): Readonly<ProviderConfig> {
+  const party = read(env, 'PROVIDER_PARTY') ?? DEFAULT_PARTY;
+  if (!/^[0-9A-Za-z]+:[^\s:]+$/.test(party)) {
+    throw new ConfigError(
+      'PROVIDER_PARTY',
+      `${JSON.stringify(party)} is not of the form <scheme>:<number>.`,
+    );
+  }
+  const webhookUrl = read(env, 'PROVIDER_WEBHOOK_URL');
+  if (webhookUrl !== undefined && !/^https?:\/\//.test(webhookUrl)) {
+    throw new ConfigError(
+      'PROVIDER_WEBHOOK_URL',
+      `${JSON.stringify(webhookUrl)} is not an http(s) URL.`,
+    );
+  }
+  if (webhookUrl !== undefined && !URL.canParse(webhookUrl)) {
+    throw new ConfigError(
+      'PROVIDER_WEBHOOK_URL',
+      `${JSON.stringify(webhookUrl)} is not a valid URL.`,
+    );
+  }
+  return Object.freeze({
+    port: port(env, 'PROVIDER_PORT', 4000),
+    apiToken: read(env, 'PROVIDER_API_TOKEN') ?? DEFAULT_API_TOKEN,
+    party,
+    webhookUrl,
+    webhookSecret: read(env, 'PROVIDER_WEBHOOK_SECRET'),
+    timeScale: positiveNumber(env, 'PROVIDER_TIME_SCALE', 1),
+  });
+}

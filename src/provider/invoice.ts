@@ -1,0 +1,117 @@
+/**
+ * The submit-invoice request body (SPEC.md section 2.1) and a valid sample of it, which the
+ * scenario admin API and the tests start from.
+ */
+
+export interface InvoiceAddress {
+  streetNameAndNumber: string;
+  city: string;
+  postalZone: string;
+  countryCode: string;
+}
+
+export interface InvoiceLine {
+  itemNo: string;
+  name: string;
+  quantity: number;
+  unitOfMeasure: { unit: string };
+  unitPriceAmount: number;
+  taxCategoryType: string;
+  taxableAmount: number;
+  taxAmount: number;
+  taxPercentage: number;
+}
+
+/** The mandatory elements; a real body may carry more, which the simulator keeps as sent. */
+export interface SubmitInvoiceBody {
+  messageHandling: { receiverIdentifier: string; fallbackEmailAddress: string };
+  invoice: {
+    invoiceNo: string;
+    issueDate: string;
+    currencyCode: string;
+    orderReference: { documentNo: string; issueDate: string };
+    supplier: { vatNumber: string; name: string; identifier: string; address: InvoiceAddress };
+    customer: { name: string; identifier: string; address: InvoiceAddress };
+    invoiceLines: InvoiceLine[];
+  };
+}
+
+export interface SampleParty {
+  identifier: string;
+  name: string;
+  countryCode: string;
+}
+
+/** A minimal valid body from `supplier` to `customer`; `invoiceNo` keeps samples apart. */
+export function sampleInvoice(options: {
+  supplier: SampleParty;
+  customer: SampleParty;
+  invoiceNo: string;
+  issueDate: string;
+}): SubmitInvoiceBody {
+  const { supplier, customer } = options;
+  return {
+    messageHandling: {
+      receiverIdentifier: customer.identifier,
+      fallbackEmailAddress: 'invoices@example.com',
+    },
+    invoice: {
+      invoiceNo: options.invoiceNo,
+      issueDate: options.issueDate,
+      currencyCode: 'NOK',
+      orderReference: { documentNo: `PO-${options.invoiceNo}`, issueDate: options.issueDate },
+      supplier: {
+        vatNumber: `${supplier.countryCode}${supplier.identifier.split(':')[1] ?? ''}MVA`,
+        name: supplier.name,
+        identifier: supplier.identifier,
+        address: {
+          streetNameAndNumber: 'Storgata 1',
+          city: 'Oslo',
+          postalZone: '0155',
+          countryCode: supplier.countryCode,
+        },
+      },
+      customer: {
+        name: customer.name,
+        identifier: customer.identifier,
+        address: {
+          streetNameAndNumber: 'Kongens gate 2',
+          city: 'Bergen',
+          postalZone: '5003',
+          countryCode: customer.countryCode,
+        },
+      },
+      invoiceLines: [
+        {
+          itemNo: 'ITEM-1',
+          name: 'Coffee beans',
+          quantity: 2,
+          unitOfMeasure: { unit: 'kilogram' },
+          unitPriceAmount: 150,
+          taxCategoryType: 'standard',
+          taxableAmount: 300,
+          taxAmount: 75,
+          taxPercentage: 25,
+        },
+      ],
+    },
+  };
+}
+
+/**
+ * Deep-merges `overrides` into `base`: objects merge key by key, anything else (arrays too)
+ * replaces. `null` removes a key, so a test can build an invalid body by naming one element.
+ */
+export function mergeOverrides(base: unknown, overrides: unknown): unknown {
+  if (!isPlainObject(base) || !isPlainObject(overrides)) return overrides;
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === null) delete merged[key];
+    else merged[key] = mergeOverrides(base[key], value);
+  }
+  return merged;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,183 @@
+/**
+ * Wiring of the provider simulator: model, webhook dispatcher, messaging API and admin API.
+ * `createProvider` builds the express app without listening (tests and `npm run dev` mount
+ * or listen it themselves); `startProvider` is the listening sandbox that consumer tests use.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type Express } from 'express';
+import { type Logger, pino } from 'pino';
+import { createAdminRouter } from './admin/admin-router.ts';
+import { type CallLog, createCallLog } from './api/call-log.ts';
+import { createMessagingRouter } from './api/messaging-router.ts';
+import { type Clock, createSystemClock } from './clock.ts';
+import type { EventPublisher } from './events.ts';
+import { createFaultInjector, type FaultInjector } from './faults.ts';
+import { createProviderModel, type ProviderModel } from './model/index.ts';
+import { createProblemHandler, sendProblem } from './problem.ts';
+import { createDispatcher, type Dispatcher } from './webhooks/index.ts';
+
+export interface ProviderOptions {
+  /** The sandbox participant's identifier. @default '0192:999999999' */
+  party?: string;
+  /** The sandbox participant's name. @default 'Sandbox Participant AS' */
+  partyName?: string;
+  /** @default 'NO' */
+  partyCountryCode?: string;
+  /** Bearer token the messaging API accepts. @default 'sandbox-token' */
+  apiToken?: string;
+  /** Divides every delay of the system clock; ignored when `clock` is given. @default 1 */
+  timeScale?: number;
+  /** @default createSystemClock({ timeScale }) */
+  clock?: Clock;
+  /** @default pino at level info */
+  logger?: Logger;
+  /** Message, event, endpoint and action-message ids. @default crypto.randomUUID */
+  randomId?: () => string;
+  /** How long a failing message delivery retries before it fails. @default WEBHOOK_RETRY_WINDOW_MS */
+  deliveryRetryWindowMs?: number;
+  /** Sees every event besides the dispatcher; tests record events with it. */
+  tap?: EventPublisher;
+}
+
+export interface Provider {
+  /** The whole HTTP surface: messaging API at `/`, admin API at `/admin`. Never listens. */
+  app: Express;
+  dispatcher: Dispatcher;
+  model: ProviderModel;
+  faults: FaultInjector;
+  callLog: CallLog;
+  clock: Clock;
+  /** Cancels timers and ends hanging calls; the caller closes its own server. */
+  close(): void;
+}
+
+export const DEFAULT_PARTY = '0192:999999999';
+export const DEFAULT_API_TOKEN = 'sandbox-token';
+
+export function createProvider(options: ProviderOptions = {}): Provider {
+  const clock = options.clock ?? createSystemClock({ timeScale: options.timeScale ?? 1 });
+  const logger = options.logger ?? pino({ level: 'info' });
+  const ids = options.randomId === undefined ? {} : { randomId: options.randomId };
+  const dispatcher = createDispatcher({ clock, logger, ...ids });
+  const tap = options.tap;
+  const publisher: EventPublisher =
+    tap === undefined
+      ? dispatcher
+      : {
+          publish(envelope, routing) {
+            tap.publish(envelope, routing);
+            dispatcher.publish(envelope, routing);
+          },
+        };
+  const model = createProviderModel({
+    clock,
+    publisher,
+    sandbox: {
+      identifier: options.party ?? DEFAULT_PARTY,
+      name: options.partyName ?? 'Sandbox Participant AS',
+      countryCode: options.partyCountryCode ?? 'NO',
+    },
+    ...ids,
+    ...(options.deliveryRetryWindowMs === undefined
+      ? {}
+      : { deliveryRetryWindowMs: options.deliveryRetryWindowMs }),
+  });
+  const faults = createFaultInjector();
+  const callLog = createCallLog(clock);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use('/admin', createAdminRouter({ model, clock, faults, callLog }));
+  app.use('/admin', dispatcher.router());
+  app.use('/admin', (req, res) =>
+    sendProblem(res, 404, `No admin route ${req.method} ${req.path}.`),
+  );
+  app.use(
+    createMessagingRouter({
+      model,
+      apiToken: options.apiToken ?? DEFAULT_API_TOKEN,
+      faults,
+      callLog,
+    }),
+  );
+  app.use((req, res) => sendProblem(res, 404, `No route ${req.method} ${req.path}.`));
+  app.use(createProblemHandler(logger));
+
+  return {
+    app,
+    dispatcher,
+    model,
+    faults,
+    callLog,
+    clock,
+    close() {
+      faults.close();
+      model.messages.close();
+      dispatcher.close();
+    },
+  };
+}
+
+export interface StartProviderOptions extends ProviderOptions {
+  /** 0 picks a free port. @default 0 */
+  port?: number;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** When given, the sandbox participant's first endpoint (so it receives every category). */
+  webhookUrl?: string;
+  /** That endpoint's signing secret. @default generated */
+  webhookSecret?: string;
+}
+
+export interface RunningProvider {
+  /** Base URL of the messaging API; the admin API is at `${url}/admin`. */
+  url: string;
+  /** The first endpoint's signing secret, when `webhookUrl` was given. */
+  secret?: string;
+  provider: Provider;
+  close(): Promise<void>;
+}
+
+export async function startProvider(options: StartProviderOptions = {}): Promise<RunningProvider> {
+  const provider = createProvider(options);
+  let secret: string | undefined;
+  if (options.webhookUrl !== undefined) {
+    const created = provider.dispatcher.createEndpoint(
+      provider.model.participants.sandbox.identifier,
+      {
+        name: 'Default endpoint',
+        url: options.webhookUrl,
+        ...(options.webhookSecret === undefined ? {} : { secret: options.webhookSecret }),
+      },
+    );
+    secret = created.secret;
+  }
+  const host = options.host ?? '127.0.0.1';
+  const server = await listen(provider.app, options.port ?? 0, host);
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${port}`,
+    ...(secret === undefined ? {} : { secret }),
+    provider,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        provider.close();
+        server.close(() => resolve());
+        // Keep-alive sockets and hanging calls would hold close() open indefinitely.
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}
+
+function listen(app: Express, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host, (error?: Error) =>
+      error ? reject(error) : resolve(server),
+    );
+  });
+}

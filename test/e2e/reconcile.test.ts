@@ -1,0 +1,143 @@
+/**
+ * The consumer is down for longer than the provider's two hours of retries (sped up here);
+ * afterwards `npm run reconcile` (the script, as cron runs it) finds the never-acknowledged
+ * message, imports it and acknowledges it.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { request } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
+
+const SCRIPT = join(import.meta.dirname, '../../scripts/reconcile.ts');
+const TSX = import.meta.resolve('tsx');
+const PARTY = '0192:999999999';
+
+let provider: RunningProvider;
+let dir: string;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'reconcile-e2e-'));
+  // 2 hours of retries pass in about 70 ms.
+  provider = await startProvider({ logger: pino({ level: 'silent' }), timeScale: 100_000 });
+  // The consumer's address, with nothing listening: it is down.
+  provider.provider.dispatcher.createEndpoint(PARTY, {
+    name: 'down',
+    url: 'http://127.0.0.1:9/webhooks',
+  });
+});
+afterEach(async () => {
+  await provider.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function reconcile() {
+  const child = spawn(process.execPath, ['--import', TSX, SCRIPT], {
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH ?? '',
+      WEBHOOK_SECRETS: 'whsec_unused_here',
+      API_BASE_URL: provider.url,
+      API_TOKEN: 'sandbox-token',
+      API_TIMEOUT_MS: '500',
+      DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
+      DOCUMENTS_DIR: join(dir, 'documents'),
+      LOG_LEVEL: 'silent',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c) => {
+    output += c;
+  });
+  child.stderr.on('data', (c) => {
+    output += c;
+  });
+  const [code] = await once(child, 'exit');
+  return { code: code as number, output };
+}
+
+/** The provider's admin API; each call site names the fields it reads. */
+async function admin<T = { messageId: string; sides: { inbound: { status: string } } }>(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await request(`${provider.url}/admin${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return (await res.body.json()) as T;
+}
+
+async function exhausted(messageId: string) {
+  for (let i = 0; i < 200; i++) {
+    const log = provider.provider.dispatcher.deliveries(PARTY, { messageId, state: 'exhausted' });
+    if (log.some((d) => d.action === 'deliveryNotified')) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('the provider never exhausted its retries');
+}
+
+describe('npm run reconcile', () => {
+  it('acknowledges what the consumer missed during an outage, then finds nothing', async () => {
+    const { messageId } = await admin('POST', '/messages/inbound', {});
+    await exhausted(messageId);
+    expect((await admin('GET', `/messages/${messageId}`)).sides.inbound.status).toBe(
+      'pendingdelivery',
+    );
+
+    const first = await reconcile();
+    expect(first.output).toContain(
+      'reconcile: found=1 imported=1 acknowledged=1 rejected=0 refreshed=0 failed=0',
+    );
+    expect(first.code).toBe(0);
+    expect((await admin('GET', `/messages/${messageId}`)).sides.inbound.status).toBe('delivered');
+    expect(existsSync(join(dir, 'documents', 'inbound', messageId, 'manifest.json'))).toBe(true);
+
+    const second = await reconcile();
+    expect(second.output).toContain('found=0');
+    expect(second.code).toBe(0);
+  });
+
+  it('exits non-zero when a message cannot be handled, and succeeds on the next run', async () => {
+    const { messageId } = await admin('POST', '/messages/inbound', {});
+    await exhausted(messageId);
+    await admin('POST', '/faults', {
+      count: 1000,
+      mode: '503',
+      pathPrefix: `/messages/${messageId}/documents`,
+    });
+
+    const failing = await reconcile();
+    expect(failing.output).toContain(
+      'found=1 imported=0 acknowledged=0 rejected=0 refreshed=0 failed=1',
+    );
+    expect(failing.code).toBe(1);
+
+    await request(`${provider.url}/admin/faults`, { method: 'DELETE' }).then((r) => r.body.text());
+    const retried = await reconcile();
+    expect(retried.output).toContain('found=1 imported=1 acknowledged=1');
+    expect(retried.code).toBe(0);
+  });
+
+  it('exits 2 naming the variable when the configuration is wrong', async () => {
+    const child = spawn(process.execPath, ['--import', TSX, SCRIPT], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', API_TOKEN: 't' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stderr.on('data', (c) => {
+      output += c;
+    });
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(2);
+    expect(output).toContain('API_BASE_URL is required');
+  });
+});

@@ -1,0 +1,81 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startTestProvider, type TestProvider } from './helpers.ts';
+
+let provider: TestProvider;
+beforeEach(async () => {
+  provider = await startTestProvider();
+});
+afterEach(() => provider.close());
+
+async function statuses(path: string, times: number): Promise<number[]> {
+  const result: number[] = [];
+  for (let i = 0; i < times; i++) result.push((await provider.api(path)).status);
+  return result;
+}
+
+describe('fault injection', () => {
+  it('answers the next N calls with 500, then normally', async () => {
+    expect((await provider.admin('/faults', { count: 2, mode: '500' })).status).toBe(201);
+    expect(await statuses('/messages', 3)).toEqual([500, 500, 200]);
+  });
+
+  it('503 carries Retry-After only when configured', async () => {
+    await provider.admin('/faults', { count: 1, mode: '503', retryAfterSeconds: 7 });
+    await provider.admin('/faults', { count: 1, mode: '503' });
+    const first = await provider.api('/messages');
+    const second = await provider.api('/messages');
+    expect([first.status, first.headers.get('retry-after')]).toEqual([503, '7']);
+    expect([second.status, second.headers.get('retry-after')]).toEqual([503, null]);
+    expect(second.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect((await provider.api('/messages')).status).toBe(200);
+  });
+
+  it('429 carries Retry-After seconds and affects only the path prefix', async () => {
+    await provider.admin('/faults', {
+      count: 1,
+      mode: '429',
+      retryAfterSeconds: 3,
+      pathPrefix: '/messages/',
+    });
+    expect((await provider.api('/messages')).status).toBe(200);
+    const limited = await provider.api('/messages/some-id');
+    expect([limited.status, limited.headers.get('retry-after')]).toEqual([429, '3']);
+    expect((await provider.api('/messages/some-id')).status).toBe(404);
+  });
+
+  it('hang never answers until the client gives up, and hangMs delays the answer', async () => {
+    await provider.admin('/faults', { count: 1, mode: 'hang' });
+    await expect(provider.api('/messages', { signal: AbortSignal.timeout(200) })).rejects.toThrow();
+    expect((await provider.api('/messages')).status).toBe(200);
+
+    await provider.admin('/faults', { count: 1, mode: 'hang', hangMs: 150 });
+    const started = Date.now();
+    expect((await provider.api('/messages')).status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it('a hanging call does not keep the server from closing', async () => {
+    await provider.admin('/faults', { count: 1, mode: 'hang' });
+    const pending = provider.api('/messages').catch((error: unknown) => error);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await provider.close();
+    expect(await pending).toBeInstanceOf(Error);
+  });
+
+  it('DELETE /admin/faults clears what is left; faulted calls are recorded', async () => {
+    await provider.admin('/faults', { count: 5, mode: '500' });
+    expect((await provider.api('/messages')).status).toBe(500);
+    expect((await provider.admin('/faults', undefined, 'DELETE')).status).toBe(204);
+    expect((await provider.api('/messages')).status).toBe(200);
+    const { items } = (await (await provider.admin('/api-calls', undefined, 'GET')).json()) as {
+      items: { status: number }[];
+    };
+    expect(items.map((c) => c.status)).toEqual([500, 200]);
+  });
+
+  it('rejects a fault with a bad mode, naming the field', async () => {
+    const res = await provider.admin('/faults', { count: 1, mode: '418' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ field: 'mode' });
+  });
+});

@@ -1,0 +1,128 @@
+/** A provider on a free port with a manual clock and a recording publisher, for these tests. */
+import { pino } from 'pino';
+import type { WebhookEnvelope } from '../../../src/protocol/index.ts';
+import { createManualClock, type ManualClock } from '../../../src/provider/clock.ts';
+import type { EventRouting } from '../../../src/provider/events.ts';
+import {
+  type RunningProvider,
+  type StartProviderOptions,
+  startProvider,
+} from '../../../src/provider/provider.ts';
+
+export const SANDBOX = '0192:999999999';
+export const SUPPLIER = '0192:111111111';
+export const TOKEN = 'sandbox-token';
+
+export interface RecordedEvent {
+  envelope: WebhookEnvelope;
+  routing: EventRouting;
+}
+
+export interface TestProvider extends RunningProvider {
+  clock: ManualClock;
+  /** Every event the model published, in order: the recording publisher (a test double). */
+  events: RecordedEvent[];
+  api(path: string, init?: RequestInit): Promise<Response>;
+  admin(path: string, body?: unknown, method?: string): Promise<Response>;
+  /** Runs the work the model scheduled "on the next tick" (validation and delivery). */
+  settle(): void;
+  eventsOf(messageId: string, filter?: { transfer?: string; party?: string }): WebhookEnvelope[];
+}
+
+export async function startTestProvider(options: StartProviderOptions = {}): Promise<TestProvider> {
+  const clock = createManualClock();
+  const events: RecordedEvent[] = [];
+  const running = await startProvider({
+    clock,
+    logger: pino({ level: 'silent' }),
+    tap: { publish: (envelope, routing) => events.push({ envelope, routing }) },
+    ...options,
+  });
+  return {
+    ...running,
+    clock,
+    events,
+    api: (path, init = {}) =>
+      fetch(`${running.url}${path}`, {
+        ...init,
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          'content-type': 'application/json',
+          ...init.headers,
+        },
+      }),
+    admin: (path, body, method = 'POST') =>
+      fetch(`${running.url}/admin${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      }),
+    settle: () => clock.advance(0),
+    eventsOf: (messageId, filter = {}) =>
+      events
+        .map((e) => e.envelope)
+        .filter(
+          (e) =>
+            e.messageId === messageId &&
+            (filter.transfer === undefined || e.transfer === filter.transfer) &&
+            (filter.party === undefined || e.party === filter.party),
+        ),
+  };
+}
+
+/** The minimum valid submit-invoice body of SPEC.md section 2.1, and nothing more. */
+export function minimalInvoice(receiver: string) {
+  const address = {
+    streetNameAndNumber: 'Main Street 1',
+    city: 'Oslo',
+    postalZone: '0150',
+    countryCode: 'NO',
+  };
+  return {
+    messageHandling: { receiverIdentifier: receiver, fallbackEmailAddress: 'ap@example.com' },
+    invoice: {
+      invoiceNo: 'INV-1001',
+      issueDate: '2026-01-05T08:00:00.000Z',
+      currencyCode: 'NOK',
+      orderReference: { documentNo: 'PO-77', issueDate: '2026-01-02T10:00:00.000Z' },
+      supplier: {
+        vatNumber: 'NO999999999MVA',
+        name: 'Sandbox Participant AS',
+        identifier: SANDBOX,
+        address,
+      },
+      customer: { name: 'Buyer & Sons <AS>', identifier: receiver, address },
+      invoiceLines: [
+        {
+          itemNo: 'A-1',
+          name: 'Salt',
+          quantity: 3,
+          unitOfMeasure: { unit: 'kilogram' },
+          unitPriceAmount: 10,
+          taxCategoryType: 'standard',
+          taxableAmount: 30,
+          taxAmount: 7.5,
+          taxPercentage: 25,
+        },
+      ],
+    },
+  };
+}
+
+/** The status-change `data` of an event, typed for assertions. */
+export function change(event: WebhookEnvelope | undefined) {
+  return (event?.data ?? {}) as {
+    formerValue?: string;
+    newValue?: string;
+    properties?: Record<string, string>;
+  };
+}
+
+export function summary(events: readonly WebhookEnvelope[]): string[] {
+  return events.map((e) => {
+    const d = change(e);
+    return d.newValue === undefined
+      ? `${e.transfer}:${e.action}`
+      : `${e.transfer}:${e.action}:${d.formerValue}->${d.newValue}`;
+  });
+}

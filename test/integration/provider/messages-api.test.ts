@@ -1,0 +1,133 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SANDBOX, SUPPLIER, startTestProvider, type TestProvider } from './helpers.ts';
+
+let provider: TestProvider;
+beforeEach(async () => {
+  provider = await startTestProvider();
+});
+afterEach(() => provider.close());
+
+async function inbound(body: unknown = {}): Promise<string> {
+  const res = await provider.admin('/messages/inbound', body);
+  const { messageId } = (await res.json()) as { messageId: string };
+  provider.settle();
+  return messageId;
+}
+
+interface Page {
+  items: { uniqueId: string; status: string; transfer: string }[];
+  nextCursor: string | null;
+}
+
+/** Checks that tags balance and every `&` starts an entity: enough to call the XML well-formed here. */
+function assertWellFormed(xml: string): void {
+  const body = xml.replace(/^<\?xml[^?]*\?>\s*/, '');
+  const stack: string[] = [];
+  for (const match of body.matchAll(/<(\/?)([A-Za-z][\w:.-]*)([^>]*?)(\/?)>/g)) {
+    const [, closing, name, attributes, selfClosing] = match;
+    expect(attributes ?? '').toMatch(/^(\s+[\w:.-]+="[^"<]*")*\s*$/);
+    if (closing) expect(stack.pop()).toBe(name);
+    else if (!selfClosing) stack.push(name as string);
+  }
+  expect(stack).toEqual([]);
+  expect(body.replace(/<[^>]*>/g, '')).not.toMatch(/[<>]|&(?!(amp|lt|gt|quot|apos);)/);
+}
+
+describe('messaging API reads', () => {
+  it('GET /messages/:mid answers exactly the descriptor fields of SPEC 2.2', async () => {
+    const messageId = await inbound();
+    const res = await provider.api(`/messages/${messageId}`);
+    const descriptor = (await res.json()) as Record<string, unknown>;
+    expect(Object.keys(descriptor)).toEqual([
+      'uniqueId',
+      'timeReceived',
+      'documentNo',
+      'status',
+      'transfer',
+      'validationStatus',
+      'taxReportingStatus',
+      'lifecycleStatus',
+      'importStatus',
+      'action',
+      'originParty',
+      'destinationParty',
+      'documents',
+    ]);
+    expect(descriptor).toMatchObject({
+      uniqueId: messageId,
+      status: 'pendingdelivery',
+      transfer: 'inbound',
+      validationStatus: 'approved',
+      taxReportingStatus: 'none',
+      lifecycleStatus: 'none',
+      importStatus: 'NotSet',
+      action: 'SubmitInvoice',
+      originParty: { identifier: SUPPLIER, name: 'Demo Supplier AS', countryCode: 'NO' },
+      destinationParty: { identifier: SANDBOX },
+    });
+    expect(descriptor.timeReceived).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(descriptor.documents).toContainEqual(
+      expect.objectContaining({
+        index: 0,
+        name: 'Invoice',
+        contentType: 'application/xml',
+        attachmentType: 'Core',
+        isTransformed: false,
+      }),
+    );
+    expect((await provider.api('/messages/unknown')).status).toBe(404);
+  });
+
+  it('GET /messages/:mid/documents/core is well-formed UBL with the invoice number, escaped', async () => {
+    const messageId = await inbound({
+      invoice: { invoiceNo: 'INV-<7>&"8"', customer: { name: "O'Brien & Co" } },
+    });
+    const res = await provider.api(`/messages/${messageId}/documents/core`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/xml/);
+    const xml = await res.text();
+    assertWellFormed(xml);
+    expect(xml).toContain('xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"');
+    expect(xml).toContain('<cbc:ID>INV-&lt;7&gt;&amp;&quot;8&quot;</cbc:ID>');
+    expect(xml).toContain('O&apos;Brien &amp; Co');
+  });
+
+  it('GET /messages pages with a stable cursor and filters by status and transfer', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await inbound());
+    await provider.api(`/messages/${ids[1]}/mark-as-delivered`, { method: 'POST' });
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const query: string = `?status=pendingdelivery&transfer=inbound&limit=2${cursor ? `&cursor=${cursor}` : ''}`;
+      const page = (await (await provider.api(`/messages${query}`)).json()) as Page;
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.items.map((m) => m.uniqueId));
+      cursor = page.nextCursor;
+      // A message arriving while paging appears on a later page, never shifting earlier ones.
+      if (seen.length === 2) ids.push(await inbound());
+    } while (cursor !== null);
+    expect(seen).toEqual(ids.filter((id) => id !== ids[1]));
+
+    const all = (await (await provider.api('/messages')).json()) as Page;
+    expect(all.items).toHaveLength(6);
+    expect(all.nextCursor).toBeNull();
+    expect((await (await provider.api('/messages?transfer=outbound')).json()) as Page).toEqual({
+      items: [],
+      nextCursor: null,
+    });
+  });
+
+  it.each([
+    ['limit=0', 'limit'],
+    ['limit=1001', 'limit'],
+    ['limit=ten', 'limit'],
+    ['transfer=sideways', 'transfer'],
+    ['cursor=garbage', 'cursor'],
+  ])('answers 400 naming the parameter for %s', async (query, field) => {
+    const res = await provider.api(`/messages?${query}`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ status: 400, field });
+  });
+});

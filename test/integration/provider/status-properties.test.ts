@@ -1,0 +1,197 @@
+/** One test per row of SPEC.md 2.4 "Which properties accompany which event". */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { parseValidationResults, type WebhookEnvelope } from '../../../src/protocol/index.ts';
+import { change, SANDBOX, SUPPLIER, startTestProvider, type TestProvider } from './helpers.ts';
+
+let provider: TestProvider;
+beforeEach(async () => {
+  provider = await startTestProvider();
+});
+afterEach(() => provider.close());
+
+/** An invoice from the demo supplier to the sandbox participant, validated and delivered. */
+async function inbound(body: unknown = {}): Promise<string> {
+  const res = await provider.admin('/messages/inbound', body);
+  const { messageId } = (await res.json()) as { messageId: string };
+  provider.settle();
+  return messageId;
+}
+
+async function act(messageId: string, action: string, body: unknown): Promise<WebhookEnvelope[]> {
+  const res = await provider.admin(`/messages/${messageId}/${action}`, body);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { events: WebhookEnvelope[] }).events;
+}
+
+const props = (event: WebhookEnvelope | undefined) => change(event).properties ?? {};
+
+describe('properties of status events', () => {
+  it('validation warnings: pendingdelivery carries validationResults, inbound and outbound alike', async () => {
+    const messageId = await inbound({ warnings: true });
+    const toPending = provider
+      .eventsOf(messageId)
+      .filter(
+        (e) => e.action === 'messageStatusChanged' && change(e).newValue === 'pendingdelivery',
+      );
+    expect(toPending.map((e) => e.transfer)).toEqual(['outbound', 'inbound']);
+    for (const event of toPending) {
+      expect(Object.keys(props(event))).toEqual(['validationResults']);
+      expect(parseValidationResults(props(event).validationResults)).toEqual([
+        expect.objectContaining({ type: 'warning', code: 'BR-CO-17' }),
+      ]);
+    }
+  });
+
+  it('delivery failure: retrying with the first failure, then failed with the final error', async () => {
+    const messageId = await inbound();
+    const retrying = await act(messageId, 'fail', {
+      errorMessage: 'receiver AP timed out',
+      finalError: 'receiver AP gone',
+      afterMs: 1000,
+    });
+    expect(retrying.map((e) => [e.transfer, change(e).newValue, props(e)])).toEqual([
+      ['outbound', 'retrying', { errorMessage: 'receiver AP timed out' }],
+    ]);
+    // A second failure of the same delivery sends no event.
+    expect(await act(messageId, 'fail', { errorMessage: 'again', afterMs: 1000 })).toEqual([]);
+    provider.clock.advance(1000);
+    expect(change(provider.eventsOf(messageId).at(-1))).toEqual({
+      formerValue: 'retrying',
+      newValue: 'failed',
+      properties: { errorMessage: 'again' },
+    });
+  });
+
+  it('a retrying message the receiver confirms becomes delivered', async () => {
+    const messageId = await inbound();
+    await act(messageId, 'fail', {});
+    const events = await act(messageId, 'deliver', {});
+    expect(events.map((e) => [e.transfer, change(e).formerValue, change(e).newValue])).toEqual([
+      ['inbound', 'pendingdelivery', 'delivered'],
+      ['outbound', 'retrying', 'delivered'],
+    ]);
+    // The scheduled end of the retries was cancelled: nothing turns it into failed later.
+    provider.clock.advance(24 * 3600_000);
+    expect(provider.eventsOf(messageId).at(-1)?.eventId).toBe(events.at(-1)?.eventId);
+  });
+
+  it('tax reporting: action first and only for the actor; jurisdiction and role for both', async () => {
+    const messageId = await inbound();
+    const events = await act(messageId, 'tax-report', {
+      jurisdiction: 'Croatia',
+      status: 'electronic',
+    });
+    const supplier = events.find((e) => e.party === SUPPLIER);
+    const mine = events.find((e) => e.party === SANDBOX);
+    expect(supplier?.action).toBe('taxReportingStatusChanged');
+    expect(change(supplier)).toMatchObject({ formerValue: 'none', newValue: 'electronic' });
+    expect(Object.keys(props(supplier))).toEqual([
+      'actionMessageId',
+      'actionName',
+      'jurisdiction',
+      'role',
+    ]);
+    expect(props(supplier)).toMatchObject({
+      actionName: 'RegisterFiscalEvidence',
+      jurisdiction: 'Croatia',
+      role: 'Supplier',
+    });
+    expect(props(mine)).toEqual({ jurisdiction: 'Croatia', role: 'Supplier' });
+  });
+
+  it('tax reporting failed: errorCode and errorMessage besides the action', async () => {
+    const messageId = await inbound();
+    const events = await act(messageId, 'tax-report', {
+      jurisdiction: 'Slovakia',
+      status: 'failed',
+      errorCode: 'SK-E042',
+      errorMessage: 'Unknown VAT number',
+      role: 'Customer',
+    });
+    const mine = events.find((e) => e.party === SANDBOX);
+    expect(change(mine).newValue).toBe('failed');
+    expect(Object.keys(props(mine))).toEqual([
+      'actionMessageId',
+      'actionName',
+      'jurisdiction',
+      'role',
+      'errorCode',
+      'errorMessage',
+    ]);
+    expect(props(mine)).toMatchObject({
+      actionName: 'RegisterTaxableDelivery',
+      role: 'Customer',
+      errorCode: 'SK-E042',
+    });
+    expect(props(events.find((e) => e.party === SUPPLIER)).actionMessageId).toBeUndefined();
+  });
+
+  it('payment: the supplier reports it; paidAmount and paymentDate; no actionMessageId for the customer', async () => {
+    const messageId = await inbound();
+    const events = await act(messageId, 'payment', {
+      paidAmount: '375.00',
+      paymentDate: '2026-01-20',
+    });
+    const supplier = events.find((e) => e.party === SUPPLIER);
+    const mine = events.find((e) => e.party === SANDBOX);
+    expect(mine?.action).toBe('lifecycleStatusChanged');
+    expect(change(mine)).toMatchObject({ formerValue: 'none', newValue: 'paid' });
+    expect(Object.keys(props(supplier)).slice(0, 2)).toEqual(['actionMessageId', 'actionName']);
+    expect(props(supplier)).toMatchObject({
+      actionName: 'RegisterPayment',
+      role: 'Supplier',
+      paidAmount: '375.00',
+      paymentDate: '2026-01-20',
+    });
+    expect(props(mine).actionMessageId).toBeUndefined();
+    expect(props(mine)).toMatchObject({ paidAmount: '375.00', paymentDate: '2026-01-20' });
+  });
+
+  it('rejection by the participant itself: its event names the action, with rejectionType and reason', async () => {
+    const messageId = await inbound();
+    const events = await act(messageId, 'rejection', {
+      rejectionType: 'MismatchAffectingTaxes',
+      reason: 'wrong VAT rate',
+    });
+    const mine = events.find((e) => e.party === SANDBOX);
+    expect(change(mine)).toMatchObject({ formerValue: 'none', newValue: 'rejected' });
+    expect(Object.keys(props(mine)).slice(0, 2)).toEqual(['actionMessageId', 'actionName']);
+    expect(props(mine)).toMatchObject({
+      actionName: 'RegisterRejection',
+      role: 'Customer',
+      rejectionType: 'MismatchAffectingTaxes',
+      reason: 'wrong VAT rate',
+    });
+    expect(
+      provider.events.find((e) => e.envelope.eventId === mine?.eventId)?.routing.ownChange,
+    ).toBe(true);
+    expect(props(events.find((e) => e.party === SUPPLIER)).actionMessageId).toBeUndefined();
+    // The same change again is no change: no event.
+    expect(await act(messageId, 'rejection', { rejectionType: 'Other', reason: 'x' })).toEqual([]);
+  });
+
+  it('parked: messageStatusChanged with the reason', async () => {
+    const messageId = await inbound();
+    const events = await act(messageId, 'park', {
+      reason: 'held for manual review',
+      transfer: 'inbound',
+    });
+    expect(events).toHaveLength(1);
+    expect(change(events[0])).toEqual({
+      formerValue: 'pendingdelivery',
+      newValue: 'parked',
+      properties: { reason: 'held for manual review' },
+    });
+  });
+
+  it('rejects an admin body with a bad field, naming it', async () => {
+    const messageId = await inbound();
+    const res = await provider.admin(`/messages/${messageId}/tax-report`, {
+      jurisdiction: 'Norway',
+      status: 'electronic',
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(await res.json()).toMatchObject({ status: 400, field: 'jurisdiction' });
+  });
+});
