@@ -1,0 +1,89 @@
+/** `npm run replay` as an operator runs it against the consumer's database. */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
+import { newEvent } from '../support/sqlite.ts';
+
+const SCRIPT = join(import.meta.dirname, '../../scripts/replay.ts');
+const TSX = import.meta.resolve('tsx');
+let dir: string;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'replay-e2e-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function replay(args: string[]) {
+  const child = spawn(process.execPath, ['--import', TSX, SCRIPT, ...args], {
+    cwd: dir,
+    env: {
+      PATH: process.env.PATH ?? '',
+      WEBHOOK_SECRETS: 's',
+      API_BASE_URL: 'http://127.0.0.1:9',
+      API_TOKEN: 't',
+      DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (c) => {
+    output += c;
+  });
+  child.stderr.on('data', (c) => {
+    output += c;
+  });
+  const [code] = await once(child, 'exit');
+  return { code: code as number, output };
+}
+
+async function seedDeadEvents(count: number) {
+  const store = openSqliteStore(join(dir, 'consumer.db'));
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const event = newEvent();
+    await store.events.insert(event);
+    await store.events.claimDue({ now: Date.now(), limit: 1, leaseMs: 1000 });
+    await store.events.settle(event.eventId, { state: 'dead', error: 'HTTP 409' }, Date.now());
+    ids.push(event.eventId);
+  }
+  await store.close();
+  return ids;
+}
+
+async function states() {
+  const store = openSqliteStore(join(dir, 'consumer.db'));
+  const counts = await store.events.countByState();
+  await store.close();
+  return counts;
+}
+
+describe('npm run replay', () => {
+  it('puts the named dead events back to pending', async () => {
+    const [first, second] = await seedDeadEvents(2);
+    const { code, output } = await replay([first as string]);
+    expect(output).toContain(`${first}: replayed`);
+    expect(code).toBe(0);
+    expect(await states()).toMatchObject({ pending: 1, dead: 1 });
+    expect((await replay([second as string, 'no-such-event'])).code).toBe(1);
+  });
+
+  it('replays every dead event with --dead', async () => {
+    await seedDeadEvents(3);
+    const { code, output } = await replay(['--dead']);
+    expect(output).toContain('replay: 3 replayed, 0 not');
+    expect(code).toBe(0);
+    expect(await states()).toMatchObject({ pending: 3, dead: 0 });
+  });
+
+  it('explains its usage without arguments', async () => {
+    const { code, output } = await replay([]);
+    expect(code).toBe(2);
+    expect(output).toContain('usage: npm run replay');
+  });
+});

@@ -1,0 +1,65 @@
+/** An event that keeps failing ends in dead-letter, visible and replayable by an operator. */
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually, type Sandbox, startSandbox } from '../../support/sandbox.ts';
+
+let sandbox: Sandbox;
+afterEach(async () => {
+  await sandbox.stop();
+});
+
+async function consumerAdmin(method: 'GET' | 'POST', path: string) {
+  const res = await request(`${sandbox.consumer.url}/admin${path}`, {
+    method,
+    headers: { authorization: 'Bearer admin' },
+  });
+  const text = await res.body.text();
+  return { status: res.statusCode, body: text === '' ? undefined : JSON.parse(text) };
+}
+
+describe('dead-letter and replay', () => {
+  it('dead-letters after WORKER_MAX_ATTEMPTS, then a replay delivers it', async () => {
+    sandbox = await startSandbox({ consumerEnv: { WORKER_MAX_ATTEMPTS: '2' } });
+    // The core document cannot be fetched for now (for every message).
+    await sandbox.admin('POST', '/faults', {
+      count: 10_000,
+      mode: '503',
+      pathPrefix: '/messages/',
+    });
+    const messageId = await sandbox.sendInboundInvoice();
+
+    const dead = await eventually(
+      async () => {
+        const { body } = await consumerAdmin('GET', '/events?state=dead');
+        return body.items.find(
+          (e: { messageId: string; action: string }) =>
+            e.messageId === messageId && e.action === 'deliveryNotified',
+        );
+      },
+      'the event to be dead-lettered',
+      20_000,
+    );
+    expect(dead).toMatchObject({ state: 'dead', attempts: 2 });
+    expect(dead.lastError).toContain('503');
+
+    await sandbox.admin('DELETE', '/faults');
+    expect((await consumerAdmin('POST', `/events/${dead.eventId}/replay`)).status).toBe(202);
+    const status = async () =>
+      (
+        await sandbox.admin<{ sides: { inbound?: { status: string } } }>(
+          'GET',
+          `/messages/${messageId}`,
+        )
+      ).sides.inbound?.status;
+    await eventually(async () => (await status()) === 'delivered', 'delivery after the replay');
+    expect((await consumerAdmin('POST', `/events/${dead.eventId}/replay`)).status).toBe(202);
+    expect((await consumerAdmin('POST', '/events/no-such-event/replay')).status).toBe(404);
+  });
+
+  it('answers 404 for a message the consumer never heard of', async () => {
+    sandbox = await startSandbox();
+    expect(
+      (await consumerAdmin('GET', '/messages/00000000-0000-0000-0000-000000000000')).status,
+    ).toBe(404);
+  });
+});
