@@ -1,17 +1,15 @@
 /** The consumer as an operator runs it: a process, its environment, its exit code. */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startScript } from '../support/processes.ts';
 import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
 
 const MAIN = join(import.meta.dirname, '../../src/main.ts');
-// Resolved here: the child runs in a temporary folder that has no node_modules.
-const TSX = import.meta.resolve('tsx');
 const children: ChildProcess[] = [];
 const dirs: string[] = [];
 
@@ -29,24 +27,13 @@ function freePort(): Promise<number> {
   });
 }
 
+/** main.ts in a folder of its own: no .env file, only the environment the test gives. */
 function run(env: Record<string, string>) {
   const dir = mkdtempSync(join(tmpdir(), 'consumer-e2e-'));
   dirs.push(dir);
-  const child = spawn(process.execPath, ['--import', TSX, MAIN], {
-    // cwd without a .env file, and a clean environment: only what the test gives.
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += chunk;
-  });
-  return { child, dir, output: () => output };
+  const running = startScript(MAIN, { cwd: dir, env });
+  children.push(running.child);
+  return running;
 }
 
 async function waitFor(check: () => boolean, what: string) {
@@ -59,8 +46,8 @@ async function waitFor(check: () => boolean, what: string) {
 
 describe('consumer process', () => {
   it('exits non-zero naming each bad variable', async () => {
-    const { child, output } = run({ PORT: 'eighty', API_TOKEN: 't' });
-    const [code] = await once(child, 'exit');
+    const { exited, output } = run({ PORT: 'eighty', API_TOKEN: 't' });
+    const code = await exited();
     expect(code).not.toBe(0);
     expect(output()).toContain('PORT must be an integer');
     expect(output()).toContain('WEBHOOK_SECRETS is required');
@@ -69,7 +56,7 @@ describe('consumer process', () => {
 
   it('serves signed webhooks and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
-    const { child, output } = run({
+    const { child, exited, output } = run({
       PORT: String(port),
       WEBHOOK_SECRETS: 'whsec_e2e',
       API_BASE_URL: 'http://127.0.0.1:9',
@@ -87,7 +74,7 @@ describe('consumer process', () => {
     await unsigned.body.text();
 
     child.kill('SIGTERM');
-    const [code] = await once(child, 'exit');
+    const code = await exited();
     expect(code).toBe(0);
     expect(output()).toContain('consumer stopped');
   });

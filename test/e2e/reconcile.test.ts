@@ -3,8 +3,6 @@
  * afterwards `npm run reconcile` (the script, as cron runs it) finds the never-acknowledged
  * message, imports it and acknowledges it.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,9 +10,9 @@ import { pino } from 'pino';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
+import { runScript } from '../support/processes.ts';
 
 const SCRIPT = join(import.meta.dirname, '../../scripts/reconcile.ts');
-const TSX = import.meta.resolve('tsx');
 const PARTY = '0192:999999999';
 
 let provider: RunningProvider;
@@ -35,11 +33,10 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function reconcile() {
-  const child = spawn(process.execPath, ['--import', TSX, SCRIPT], {
+function reconcile(env: Record<string, string> = {}) {
+  return runScript(SCRIPT, {
     cwd: dir,
     env: {
-      PATH: process.env.PATH ?? '',
       WEBHOOK_SECRETS: 'whsec_unused_here',
       API_BASE_URL: provider.url,
       API_TOKEN: 'sandbox-token',
@@ -47,18 +44,9 @@ async function reconcile() {
       DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
       DOCUMENTS_DIR: join(dir, 'documents'),
       LOG_LEVEL: 'silent',
+      ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout.on('data', (c) => {
-    output += c;
-  });
-  child.stderr.on('data', (c) => {
-    output += c;
-  });
-  const [code] = await once(child, 'exit');
-  return { code: code as number, output };
 }
 
 /** The provider's admin API; each call site names the fields it reads. */
@@ -127,16 +115,7 @@ describe('npm run reconcile', () => {
   });
 
   it('exits 2 naming the variable when the configuration is wrong', async () => {
-    const child = spawn(process.execPath, ['--import', TSX, SCRIPT], {
-      cwd: dir,
-      env: { PATH: process.env.PATH ?? '', API_TOKEN: 't' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stderr.on('data', (c) => {
-      output += c;
-    });
-    const [code] = await once(child, 'exit');
+    const { code, output } = await runScript(SCRIPT, { cwd: dir, env: { API_TOKEN: 't' } });
     expect(code).toBe(2);
     expect(output).toContain('API_BASE_URL is required');
   });

@@ -1,15 +1,13 @@
 /** `npm run replay` as an operator runs it against the consumer's database. */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
+import { runScript } from '../support/processes.ts';
 import { newEvent } from '../support/sqlite.ts';
 
 const SCRIPT = join(import.meta.dirname, '../../scripts/replay.ts');
-const TSX = import.meta.resolve('tsx');
 let dir: string;
 
 beforeEach(() => {
@@ -19,27 +17,17 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function replay(args: string[]) {
-  const child = spawn(process.execPath, ['--import', TSX, SCRIPT, ...args], {
+function replay(args: string[]) {
+  return runScript(SCRIPT, {
+    args,
     cwd: dir,
     env: {
-      PATH: process.env.PATH ?? '',
       WEBHOOK_SECRETS: 's',
       API_BASE_URL: 'http://127.0.0.1:9',
       API_TOKEN: 't',
       DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout.on('data', (c) => {
-    output += c;
-  });
-  child.stderr.on('data', (c) => {
-    output += c;
-  });
-  const [code] = await once(child, 'exit');
-  return { code: code as number, output };
 }
 
 async function seedDeadEvents(count: number) {
