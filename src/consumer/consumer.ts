@@ -63,6 +63,7 @@ export async function startConsumer(options: {
     now,
     concurrency: config.workerConcurrency,
     maxAttempts: config.workerMaxAttempts,
+    onSettled: (event, state, seconds) => metrics.eventSettled(state, event.action, seconds),
     ...options.worker,
   });
   const app = createApp({
@@ -102,21 +103,26 @@ export async function startConsumer(options: {
   let closing: Promise<{ forced: boolean }> | undefined;
   const close = () => {
     closing ??= (async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      // One deadline for the listener and the worker together: an orchestrator kills the
+      // process soon after SIGTERM. Work cut off here is safe: a claimed event goes back to
+      // pending at the next start, and imports and acknowledgements are idempotent.
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<'deadline'>((resolve) => {
         timer = setTimeout(() => resolve('deadline'), config.shutdownTimeoutMs);
       });
-      const forced = (await Promise.race([closed, deadline])) === 'deadline';
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const stopped = Promise.all([closed, worker.stop()]);
+      const forced = (await Promise.race([stopped, deadline])) === 'deadline';
       clearTimeout(timer);
       if (forced) {
-        logger.warn('shutdown deadline reached; closing remaining connections');
+        logger.warn('shutdown deadline reached; cutting connections and events in hand');
         server.closeAllConnections();
         await closed;
       }
-      await worker.stop();
-      await api.close();
+      // A request still hanging would hold a graceful close; after the deadline, don't wait.
+      if (forced) void api.close();
+      else await api.close();
       await store.close();
       logger.info({ forced }, 'consumer stopped');
       return { forced };

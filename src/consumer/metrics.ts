@@ -1,5 +1,6 @@
 /** Prometheus metrics of the consumer, on a registry of its own (no global state). */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { isKnownAction } from '../protocol/index.ts';
 import type { EventStore } from './store/store.ts';
 
 export type WebhookOutcome =
@@ -14,6 +15,12 @@ export type WebhookOutcome =
 export interface Metrics {
   readonly registry: Registry;
   webhookReceived(outcome: WebhookOutcome, seconds: number): void;
+  /** One handled event: how it ended its turn and how long the handler took. */
+  eventSettled(
+    state: 'done' | 'skipped' | 'pending' | 'dead',
+    action: string,
+    seconds: number,
+  ): void;
   /** Gauges read on scrape; set by whoever owns the store. */
   trackInbox(events: EventStore): void;
 }
@@ -33,8 +40,25 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  const settled = new Counter({
+    name: 'worker_events_total',
+    help: 'Events the worker handled, by the state they ended their turn in (pending = will retry)',
+    labelNames: ['state', 'action'] as const,
+    registers: [registry],
+  });
+  const handling = new Histogram({
+    name: 'worker_event_duration_seconds',
+    help: 'Time to handle one event, including messaging API calls and the import',
+    buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
+  });
   return {
     registry,
+    eventSettled(state, action, seconds) {
+      // Unknown actions are not a label value: the service may invent many.
+      settled.inc({ state, action: isKnownAction(action) ? action : 'unknown' });
+      handling.observe(seconds);
+    },
     webhookReceived(outcome, seconds) {
       requests.inc({ outcome });
       duration.observe(seconds);

@@ -12,7 +12,7 @@
  */
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
-import type { EventStore, StoredEvent } from '../store/store.ts';
+import type { EventStore, Settlement, StoredEvent } from '../store/store.ts';
 import { type BackoffOptions, eventRetryDelay } from './backoff.ts';
 import { describeError, isPermanent } from './errors.ts';
 import type { EventHandler } from './handle-event.ts';
@@ -33,6 +33,8 @@ export interface WorkerOptions {
   pollIntervalMs?: number;
   /** Delay before retrying a failed event. @default eventRetryDelay */
   retryDelay?: (attempt: number, options?: BackoffOptions) => number;
+  /** Told how each event ended its turn (metrics). @default nothing */
+  onSettled?: (event: StoredEvent, state: Settlement['state'], seconds: number) => void;
 }
 
 export interface Worker {
@@ -72,7 +74,11 @@ export function createWorker(options: WorkerOptions): Worker {
       wake = done;
     });
 
+  const onSettled = options.onSettled ?? (() => {});
+
   async function run(event: StoredEvent) {
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
     const log = logger.child({
       eventId: event.eventId,
       action: event.action,
@@ -81,11 +87,13 @@ export function createWorker(options: WorkerOptions): Worker {
     try {
       const state = await handle(event);
       await events.settle(event.eventId, { state }, now());
+      onSettled(event, state, seconds());
       log.debug({ state }, 'event handled');
     } catch (error) {
       const message = describeError(error);
       if (isPermanent(error) || event.attempts >= maxAttempts) {
         await events.settle(event.eventId, { state: 'dead', error: message }, now());
+        onSettled(event, 'dead', seconds());
         log.error({ err: error, attempts: event.attempts }, 'event dead-lettered');
       } else {
         const nextAttemptAt = now() + retryDelay(event.attempts);
@@ -94,6 +102,7 @@ export function createWorker(options: WorkerOptions): Worker {
           { state: 'pending', nextAttemptAt, error: message },
           now(),
         );
+        onSettled(event, 'pending', seconds());
         log.warn(
           { attempts: event.attempts, error: message, nextAttemptAt },
           'event will be retried',

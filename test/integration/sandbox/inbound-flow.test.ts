@@ -1,6 +1,7 @@
 /** The consumer's duties for inbound messages, against the embedded provider over real HTTP. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createFileImporter,
@@ -85,6 +86,8 @@ describe('inbound invoice', () => {
     const calls = await apiCalls(messageId);
     expect(calls.filter((c) => c.path.endsWith('/mark-as-delivered'))).toHaveLength(1);
     expect(calls.filter((c) => c.path.endsWith('/mark-as-failed'))).toHaveLength(0);
+    const metrics = await (await request(`${sandbox.consumer.url}/metrics`)).body.text();
+    expect(metrics).toMatch(/worker_events_total\{state="done",action="deliveryNotified"\} 1/);
   });
 
   it('imports once when the same deliveryNotified arrives three times at once', async () => {
@@ -185,6 +188,27 @@ describe('inbound invoice', () => {
     );
     expect(counts.get(messageId)).toBe(1);
     expect(countEvents(sandbox.consumer.store)).toBeGreaterThan(0);
+  });
+
+  it('stops within SHUTDOWN_TIMEOUT_MS even while an API call hangs', async () => {
+    sandbox = await startSandbox({
+      consumerEnv: { SHUTDOWN_TIMEOUT_MS: '300', API_TIMEOUT_MS: '60000' },
+    });
+    await sandbox.admin('POST', '/faults', { count: 1, mode: 'hang', hangMs: 60_000 });
+    const messageId = await sandbox.sendInboundInvoice();
+    await eventually(
+      async () => (await apiCalls(messageId)).some((c) => c.status === null),
+      'a hanging call',
+    );
+
+    expect(await sandbox.consumer.close()).toEqual({ forced: true });
+    // The claimed event is taken again after a restart, and the message delivered.
+    await sandbox.admin('DELETE', '/faults');
+    await sandbox.restartConsumer();
+    await eventually(
+      async () => (await providerStatus(messageId)) === 'delivered',
+      'delivery after the restart',
+    );
   });
 
   it('stores test events and unknown actions, answers 204, imports nothing', async () => {
