@@ -25,14 +25,6 @@ async function submit(receiver: string): Promise<string> {
   return messageId;
 }
 
-async function inbound(body: unknown = {}): Promise<string> {
-  const res = await provider.admin('/messages/inbound', body);
-  expect(res.status).toBe(201);
-  const { messageId } = (await res.json()) as { messageId: string };
-  provider.settle();
-  return messageId;
-}
-
 describe('self-send', () => {
   it('produces each event twice, once outbound and once inbound', async () => {
     const messageId = await submit(SANDBOX);
@@ -83,7 +75,7 @@ describe('self-send', () => {
 
 describe('acknowledging an inbound message', () => {
   it('mark-as-delivered moves pendingdelivery to delivered once, as an own change', async () => {
-    const messageId = await inbound();
+    const messageId = await provider.inbound();
     expect(await (await provider.api(`/messages/${messageId}/status`)).json()).toEqual({
       status: 'pendingdelivery',
     });
@@ -114,7 +106,7 @@ describe('acknowledging an inbound message', () => {
   });
 
   it('mark-as-failed puts the reason in errorMessage and is idempotent', async () => {
-    const messageId = await inbound();
+    const messageId = await provider.inbound();
     const res = await provider.api(`/messages/${messageId}/mark-as-failed`, {
       method: 'POST',
       body: JSON.stringify({ reason: 'importer rejected the amounts' }),
@@ -149,7 +141,7 @@ describe('acknowledging an inbound message', () => {
   });
 
   it('records every messaging API call', async () => {
-    const messageId = await inbound();
+    const messageId = await provider.inbound();
     await provider.api(`/messages/${messageId}/documents/core`);
     await provider.api(`/messages/${messageId}/mark-as-delivered`, { method: 'POST' });
     const res = await provider.admin(`/api-calls?messageId=${messageId}`, undefined, 'GET');

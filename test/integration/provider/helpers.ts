@@ -26,6 +26,8 @@ export interface TestProvider extends RunningProvider {
   admin(path: string, body?: unknown, method?: string): Promise<Response>;
   /** Runs the work the model scheduled "on the next tick" (validation and delivery). */
   settle(): void;
+  /** An invoice from the demo supplier to the sandbox participant, validated and delivered. */
+  inbound(body?: unknown): Promise<string>;
   eventsOf(messageId: string, filter?: { transfer?: string; party?: string }): WebhookEnvelope[];
 }
 
@@ -38,10 +40,24 @@ export async function startTestProvider(options: StartProviderOptions = {}): Pro
     tap: { publish: (envelope, routing) => events.push({ envelope, routing }) },
     ...options,
   });
+  const admin = (path: string, body?: unknown, method = 'POST') =>
+    fetch(`${running.url}/admin${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
   return {
     ...running,
     clock,
     events,
+    admin,
+    async inbound(body = {}) {
+      const res = await admin('/messages/inbound', body);
+      if (res.status !== 201) throw new Error(`POST /admin/messages/inbound: ${res.status}`);
+      const { messageId } = (await res.json()) as { messageId: string };
+      clock.advance(0);
+      return messageId;
+    },
     api: (path, init = {}) =>
       fetch(`${running.url}${path}`, {
         ...init,
@@ -50,12 +66,6 @@ export async function startTestProvider(options: StartProviderOptions = {}): Pro
           'content-type': 'application/json',
           ...init.headers,
         },
-      }),
-    admin: (path, body, method = 'POST') =>
-      fetch(`${running.url}/admin${path}`, {
-        method,
-        headers: { 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       }),
     settle: () => clock.advance(0),
     eventsOf: (messageId, filter = {}) =>

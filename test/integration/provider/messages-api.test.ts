@@ -7,13 +7,6 @@ beforeEach(async () => {
 });
 afterEach(() => provider.close());
 
-async function inbound(body: unknown = {}): Promise<string> {
-  const res = await provider.admin('/messages/inbound', body);
-  const { messageId } = (await res.json()) as { messageId: string };
-  provider.settle();
-  return messageId;
-}
-
 interface Page {
   items: { uniqueId: string; status: string; transfer: string }[];
   nextCursor: string | null;
@@ -35,7 +28,7 @@ function assertWellFormed(xml: string): void {
 
 describe('messaging API reads', () => {
   it('GET /messages/:mid answers exactly the descriptor fields of SPEC 2.2', async () => {
-    const messageId = await inbound();
+    const messageId = await provider.inbound();
     const res = await provider.api(`/messages/${messageId}`);
     const descriptor = (await res.json()) as Record<string, unknown>;
     expect(Object.keys(descriptor)).toEqual([
@@ -79,7 +72,7 @@ describe('messaging API reads', () => {
   });
 
   it('GET /messages/:mid/documents/core is well-formed UBL with the invoice number, escaped', async () => {
-    const messageId = await inbound({
+    const messageId = await provider.inbound({
       invoice: { invoiceNo: 'INV-<7>&"8"', customer: { name: "O'Brien & Co" } },
     });
     const res = await provider.api(`/messages/${messageId}/documents/core`);
@@ -94,7 +87,7 @@ describe('messaging API reads', () => {
 
   it('GET /messages pages with a stable cursor and filters by status and transfer', async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push(await inbound());
+    for (let i = 0; i < 5; i++) ids.push(await provider.inbound());
     await provider.api(`/messages/${ids[1]}/mark-as-delivered`, { method: 'POST' });
 
     const seen: string[] = [];
@@ -106,7 +99,7 @@ describe('messaging API reads', () => {
       seen.push(...page.items.map((m) => m.uniqueId));
       cursor = page.nextCursor;
       // A message arriving while paging appears on a later page, never shifting earlier ones.
-      if (seen.length === 2) ids.push(await inbound());
+      if (seen.length === 2) ids.push(await provider.inbound());
     } while (cursor !== null);
     expect(seen).toEqual(ids.filter((id) => id !== ids[1]));
 

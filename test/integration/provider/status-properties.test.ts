@@ -9,14 +9,6 @@ beforeEach(async () => {
 });
 afterEach(() => provider.close());
 
-/** An invoice from the demo supplier to the sandbox participant, validated and delivered. */
-async function inbound(body: unknown = {}): Promise<string> {
-  const res = await provider.admin('/messages/inbound', body);
-  const { messageId } = (await res.json()) as { messageId: string };
-  provider.settle();
-  return messageId;
-}
-
 async function act(messageId: string, action: string, body: unknown): Promise<WebhookEnvelope[]> {
   const res = await provider.admin(`/messages/${messageId}/${action}`, body);
   expect(res.status).toBe(200);
@@ -27,7 +19,7 @@ const props = (event: WebhookEnvelope | undefined) => change(event).properties ?
 
 describe('properties of status events', () => {
   it('validation warnings: pendingdelivery carries validationResults, inbound and outbound alike', async () => {
-    const messageId = await inbound({ warnings: true });
+    const messageId = await provider.inbound({ warnings: true });
     const toPending = provider
       .eventsOf(messageId)
       .filter(
@@ -43,7 +35,7 @@ describe('properties of status events', () => {
   });
 
   it('delivery failure: retrying with the first failure, then failed with the final error', async () => {
-    const messageId = await inbound();
+    const messageId = await provider.inbound();
     const retrying = await act(messageId, 'fail', {
       errorMessage: 'receiver AP timed out',
       finalError: 'receiver AP gone',
@@ -63,7 +55,7 @@ describe('properties of status events', () => {
   });
 
   it('a retrying message the receiver confirms becomes delivered', async () => {
-    const messageId = await inbound();
+    const messageId = await provider.inbound();
     await act(messageId, 'fail', {});
     const events = await act(messageId, 'deliver', {});
     expect(events.map((e) => [e.transfer, change(e).formerValue, change(e).newValue])).toEqual([
@@ -76,7 +68,7 @@ describe('properties of status events', () => {
   });
 
   it('tax reporting: action first and only for the actor; jurisdiction and role for both', async () => {
-    const messageId = await inbound();
+    const messageId = await provider.inbound();
     const events = await act(messageId, 'tax-report', {
       jurisdiction: 'Croatia',
       status: 'electronic',
@@ -100,7 +92,7 @@ describe('properties of status events', () => {
   });
 
   it('tax reporting failed: errorCode and errorMessage besides the action', async () => {
-    const messageId = await inbound();
+    const messageId = await provider.inbound();
     const events = await act(messageId, 'tax-report', {
       jurisdiction: 'Slovakia',
       status: 'failed',
@@ -127,7 +119,7 @@ describe('properties of status events', () => {
   });
 
   it('payment: the supplier reports it; paidAmount and paymentDate; no actionMessageId for the customer', async () => {
-    const messageId = await inbound();
+    const messageId = await provider.inbound();
     const events = await act(messageId, 'payment', {
       paidAmount: '375.00',
       paymentDate: '2026-01-20',
@@ -148,7 +140,7 @@ describe('properties of status events', () => {
   });
 
   it('rejection by the participant itself: its event names the action, with rejectionType and reason', async () => {
-    const messageId = await inbound();
+    const messageId = await provider.inbound();
     const events = await act(messageId, 'rejection', {
       rejectionType: 'MismatchAffectingTaxes',
       reason: 'wrong VAT rate',
@@ -171,7 +163,7 @@ describe('properties of status events', () => {
   });
 
   it('parked: messageStatusChanged with the reason', async () => {
-    const messageId = await inbound();
+    const messageId = await provider.inbound();
     const events = await act(messageId, 'park', {
       reason: 'held for manual review',
       transfer: 'inbound',
@@ -185,7 +177,7 @@ describe('properties of status events', () => {
   });
 
   it('rejects an admin body with a bad field, naming it', async () => {
-    const messageId = await inbound();
+    const messageId = await provider.inbound();
     const res = await provider.admin(`/messages/${messageId}/tax-report`, {
       jurisdiction: 'Norway',
       status: 'electronic',
