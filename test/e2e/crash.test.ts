@@ -1,0 +1,179 @@
+/**
+ * The consumer killed with SIGKILL, as an OOM killer or a power cut would: no event that got a
+ * 204 is lost, and a message imported but not yet acknowledged is acknowledged after the
+ * restart without a second import.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { Agent, request } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
+import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
+import { type RunningScript, startScript } from '../support/processes.ts';
+import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
+
+const MAIN = join(import.meta.dirname, '../../src/main.ts');
+const SECRET = 'whsec_crash_test';
+const PARTY = '0192:999999999';
+
+let dir: string;
+let port: number;
+let provider: RunningProvider | undefined;
+const running: RunningScript[] = [];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = server.address() as { port: number };
+      server.close(() => resolve(free));
+    });
+  });
+}
+
+async function startConsumerProcess(apiBaseUrl = 'http://127.0.0.1:9') {
+  const consumer = startScript(MAIN, {
+    cwd: dir,
+    env: {
+      PORT: String(port),
+      WEBHOOK_SECRETS: SECRET,
+      API_BASE_URL: apiBaseUrl,
+      API_TOKEN: 'sandbox-token',
+      DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
+      DOCUMENTS_DIR: join(dir, 'documents'),
+      LOG_LEVEL: 'info',
+    },
+  });
+  running.push(consumer);
+  for (let i = 0; i < 200 && !consumer.output().includes('consumer listening'); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  if (!consumer.output().includes('consumer listening')) throw new Error(consumer.output());
+  return consumer;
+}
+
+async function kill(consumer: RunningScript) {
+  consumer.child.kill('SIGKILL');
+  expect(await consumer.exited()).toBeNull();
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'crash-e2e-'));
+  port = await freePort();
+});
+afterEach(async () => {
+  for (const consumer of running.splice(0))
+    if (consumer.child.exitCode === null) consumer.child.kill('SIGKILL');
+  await provider?.close();
+  provider = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('SIGKILL', () => {
+  it('loses no event that was answered 204', async () => {
+    const consumer = await startConsumerProcess();
+    const url = `http://127.0.0.1:${port}/webhooks`;
+    const agent = new Agent({ connections: 20 });
+    const acknowledged: string[] = [];
+    let stop = false;
+    const sender = async () => {
+      while (!stop) {
+        const envelope = buildEnvelope();
+        const req = signedRequest(envelope, { secrets: [SECRET] });
+        try {
+          const res = await request(url, {
+            method: 'POST',
+            body: req.body,
+            headers: req.headers,
+            dispatcher: agent,
+          });
+          await res.body.text();
+          if (res.statusCode === 204) acknowledged.push(envelope.eventId);
+        } catch {
+          return; // the process is gone
+        }
+      }
+    };
+    const senders = Array.from({ length: 20 }, sender);
+    while (acknowledged.length < 500) await new Promise((r) => setTimeout(r, 10));
+    await kill(consumer);
+    stop = true;
+    await Promise.all(senders);
+    await agent.close();
+
+    const store = openSqliteStore(join(dir, 'consumer.db'));
+    const stored = new Set(
+      (store.db.prepare('SELECT event_id FROM events').all() as { event_id: string }[]).map(
+        (r) => r.event_id,
+      ),
+    );
+    await store.close();
+    expect(acknowledged.length).toBeGreaterThanOrEqual(500);
+    expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+  });
+
+  it('between import and mark-as-delivered: acknowledged after the restart, imported once', async () => {
+    provider = await startProvider({ logger: pino({ level: 'silent' }) });
+    const admin = async (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) => {
+      const res = await request(`${provider?.url}/admin${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.body.text();
+      return text === '' ? undefined : JSON.parse(text);
+    };
+    // The message exists before the consumer hears of it, so the fault can name it: its
+    // acknowledgement hangs, which is where the process will die.
+    const { messageId } = await admin('POST', '/messages/inbound', {});
+    await admin('POST', '/faults', {
+      count: 1,
+      mode: 'hang',
+      hangMs: 60_000,
+      pathPrefix: `/messages/${messageId}/mark-as-delivered`,
+    });
+    const consumer = await startConsumerProcess(provider.url);
+    provider.provider.dispatcher.createEndpoint(PARTY, {
+      name: 'consumer',
+      url: `http://127.0.0.1:${port}/webhooks`,
+      secret: SECRET,
+    });
+    const notified = provider.provider.dispatcher
+      .deliveries(PARTY, { messageId, state: 'exhausted' })
+      .find((d) => d.action === 'deliveryNotified');
+    if (notified === undefined) throw new Error('deliveryNotified was not held back');
+    provider.provider.dispatcher.redeliver(notified.eventId);
+
+    const calls = async () =>
+      (await admin('GET', `/api-calls?messageId=${messageId}`)).items as {
+        path: string;
+        status: number | null;
+      }[];
+    let hanging = false;
+    for (let i = 0; i < 200 && !hanging; i++) {
+      hanging = (await calls()).some(
+        (c) => c.path.endsWith('/mark-as-delivered') && c.status === null,
+      );
+      if (!hanging) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(hanging).toBe(true);
+    const manifest = join(dir, 'documents', 'inbound', messageId, 'manifest.json');
+    const importedAt = JSON.parse(readFileSync(manifest, 'utf8')).importedAt;
+    const manifestTime = statSync(manifest).mtimeMs;
+    await kill(consumer);
+
+    await startConsumerProcess(provider.url);
+    let status = '';
+    for (let i = 0; i < 200 && status !== 'delivered'; i++) {
+      status = (await admin('GET', `/messages/${messageId}`)).sides.inbound.status;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(status).toBe('delivered');
+    expect(JSON.parse(readFileSync(manifest, 'utf8')).importedAt).toBe(importedAt);
+    expect(statSync(manifest).mtimeMs).toBe(manifestTime);
+    const fetches = (await calls()).filter((c) => c.path.endsWith('/documents/core'));
+    expect(fetches).toHaveLength(1);
+  });
+});
