@@ -6,12 +6,21 @@ export class MalformedEventError extends Error {
 }
 
 /**
+ * 401 and 403 say the consumer's credentials are wrong (API_TOKEN), not that the event is:
+ * retrying until an operator fixes the token beats dead-lettering every event meanwhile.
+ */
+const CONFIGURATION_STATUSES: ReadonlySet<number> = new Set([401, 403]);
+
+/**
  * The one place the worker decides retry or dead-letter. A transient API or network failure
- * is retried; a rejection by the service (4xx other than 429) or a malformed event is not.
+ * is retried; a rejection by the service (4xx other than 429, 401 and 403) or a malformed
+ * event is not.
  */
 export function isPermanent(error: unknown): boolean {
   if (error instanceof MalformedEventError) return true;
-  if (error instanceof ApiError) return !error.retryable;
+  if (error instanceof ApiError) {
+    return !error.retryable && !CONFIGURATION_STATUSES.has(error.status ?? 0);
+  }
   return false;
 }
 

@@ -56,6 +56,20 @@ describe('dead-letter and replay', () => {
     expect((await consumerAdmin('POST', '/events/no-such-event/replay')).status).toBe(404);
   });
 
+  it('keeps retrying, not dead-lettering, while the service rejects API_TOKEN', async () => {
+    sandbox = await startSandbox({ consumerEnv: { API_TOKEN: 'revoked-token' } });
+    const messageId = await sandbox.sendInboundInvoice();
+    const event = await eventually(async () => {
+      const { body } = await consumerAdmin('GET', '/events');
+      return body.items.find(
+        (e: { messageId: string; action: string; attempts: number }) =>
+          e.messageId === messageId && e.action === 'deliveryNotified' && e.attempts >= 2,
+      );
+    }, 'a second attempt');
+    expect(event.state).not.toBe('dead');
+    expect(event.lastError).toContain('401');
+  });
+
   it('answers 404 for a message the consumer never heard of', async () => {
     sandbox = await startSandbox();
     expect(
