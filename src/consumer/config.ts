@@ -48,8 +48,10 @@ export interface Config {
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
-  constructor(readonly problems: readonly string[]) {
+  readonly problems: readonly string[];
+  constructor(problems: readonly string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.problems = problems;
   }
 }
 

@@ -22,11 +22,10 @@ export type SignatureFailure =
 /** Why a request failed verification. `reason` is stable; `message` says what to check. */
 export class SignatureError extends Error {
   override readonly name = 'SignatureError';
-  constructor(
-    readonly reason: SignatureFailure,
-    message: string,
-  ) {
+  readonly reason: SignatureFailure;
+  constructor(reason: SignatureFailure, message: string) {
     super(message);
+    this.reason = reason;
   }
 }
 

@@ -7,11 +7,10 @@ import { DEFAULT_API_TOKEN, DEFAULT_PARTY } from './provider.ts';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
-  constructor(
-    readonly variable: string,
-    message: string,
-  ) {
+  readonly variable: string;
+  constructor(variable: string, message: string) {
     super(`${variable}: ${message}`);
+    this.variable = variable;
   }
 }
 

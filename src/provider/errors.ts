@@ -6,37 +6,39 @@
 /** The message does not exist, or is not visible to the participant asking. */
 export class MessageNotFoundError extends Error {
   override readonly name = 'MessageNotFoundError';
-  constructor(readonly messageId: string) {
+  readonly messageId: string;
+  constructor(messageId: string) {
     super(`No message ${messageId} for this participant.`);
+    this.messageId = messageId;
   }
 }
 
 /** The requested change does not fit the message's current state (a final status, say). */
 export class StateConflictError extends Error {
   override readonly name = 'StateConflictError';
-  constructor(
-    readonly messageId: string,
-    message: string,
-  ) {
+  readonly messageId: string;
+  constructor(messageId: string, message: string) {
     super(message);
+    this.messageId = messageId;
   }
 }
 
 /** The request itself is unusable; `field` names the culprit when there is one. */
 export class InvalidRequestError extends Error {
   override readonly name = 'InvalidRequestError';
-  constructor(
-    message: string,
-    readonly field?: string,
-  ) {
+  readonly field: string | undefined;
+  constructor(message: string, field?: string) {
     super(message);
+    this.field = field;
   }
 }
 
 export class ParticipantExistsError extends Error {
   override readonly name = 'ParticipantExistsError';
-  constructor(readonly identifier: string) {
+  readonly identifier: string;
+  constructor(identifier: string) {
     super(`Participant ${identifier} already exists.`);
+    this.identifier = identifier;
   }
 }
 

@@ -41,11 +41,10 @@ export interface Importer {
  */
 export class PermanentImportError extends Error {
   override readonly name = 'PermanentImportError';
-  constructor(
-    /** Sent to the service as the mark-as-failed reason: say what the sender must fix. */
-    readonly reason: string,
-    options?: { cause?: unknown },
-  ) {
+  /** Sent to the service as the mark-as-failed reason: say what the sender must fix. */
+  readonly reason: string;
+  constructor(reason: string, options?: { cause?: unknown }) {
     super(reason, options);
+    this.reason = reason;
   }
 }

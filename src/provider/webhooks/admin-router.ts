@@ -64,8 +64,10 @@ const PARTY = /^[^\s:/]+:[^\s/]+$/;
 /** Bad input found before the dispatcher is called; `violations` name each field. */
 class BadRequestError extends Error {
   override readonly name = 'BadRequestError';
-  constructor(readonly violations: readonly string[]) {
+  readonly violations: readonly string[];
+  constructor(violations: readonly string[]) {
     super(violations.join('; '));
+    this.violations = violations;
   }
 }
 

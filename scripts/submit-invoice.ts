@@ -1,0 +1,50 @@
+/**
+ * `npm run submit-invoice -- <file.json> [--more]`: submits an invoice's metadata JSON
+ * (SPEC.md section 2.1) through the messaging API, as your ERP would, and prints the message
+ * id. A successful submit does not mean validation passed: the outbound deliveryNotified
+ * event says that. Try it with scripts/examples/invoice.json against `npm run dev`.
+ */
+import 'dotenv/config';
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { ApiError, createApiClient } from '../src/consumer/api/index.ts';
+import { ConfigError, loadConfig } from '../src/consumer/config.ts';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { more: { type: 'boolean', default: false } },
+});
+const [file] = positionals;
+if (file === undefined || positionals.length > 1) {
+  console.error('usage: npm run submit-invoice -- <invoice.json> [--more]');
+  process.exit(2);
+}
+let config: ReturnType<typeof loadConfig>;
+try {
+  // Only the API settings matter here; the webhook secret is not needed to submit.
+  config = loadConfig({ WEBHOOK_SECRETS: 'unused-by-submit', ...process.env });
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(error.message);
+  process.exit(2);
+}
+let invoice: unknown;
+try {
+  invoice = JSON.parse(await readFile(file, 'utf8'));
+} catch (error) {
+  console.error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(2);
+}
+const api = createApiClient({ baseUrl: config.apiBaseUrl, token: config.apiToken });
+try {
+  const { messageId, status } = await api.submitInvoice(invoice, { more: values.more });
+  console.log(`submitted: messageId=${messageId} status=${status}`);
+} catch (error) {
+  if (!(error instanceof ApiError)) throw error;
+  console.error(
+    `submit failed: ${error.message}${error.problem?.detail ? ` (${error.problem.detail})` : ''}`,
+  );
+  process.exitCode = 1;
+} finally {
+  await api.close();
+}
