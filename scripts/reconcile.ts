@@ -6,7 +6,7 @@
 import 'dotenv/config';
 import { createApiClient } from '../src/consumer/api/index.ts';
 import { ConfigError, loadConfig } from '../src/consumer/config.ts';
-import { createFileImporter } from '../src/consumer/importer/index.ts';
+import { createImporter } from '../src/consumer/importer/index.ts';
 import { createLogger } from '../src/consumer/logger.ts';
 import { createReconciler, formatSummary } from '../src/consumer/reconcile.ts';
 import { openStore } from '../src/consumer/store/open-store.ts';
@@ -30,7 +30,7 @@ try {
   });
   const reconcile = createReconciler({
     api,
-    importer: createFileImporter({ documentsDir: config.documentsDir, logger }),
+    importer: createImporter(config, logger),
     messages: store.messages,
     logger,
     now: Date.now,

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import { type ApiClient, createApiClient } from './api/index.ts';
 import type { Config } from './config.ts';
 import { createApp } from './http/app.ts';
-import { createFileImporter, type Importer } from './importer/index.ts';
+import { createImporter, type Importer } from './importer/index.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
@@ -36,7 +36,7 @@ export async function startConsumer(options: {
   logger: Logger;
   host?: string;
   now?: () => number;
-  /** The fork point: your ERP import. @default the file importer writing to DOCUMENTS_DIR */
+  /** Overrides createImporter() (tests use this). @default createImporter(config, logger) */
   importer?: Importer;
   /** Start the worker with the listener. Tests of the ingress alone turn it off. @default true */
   startWorker?: boolean;
@@ -54,8 +54,7 @@ export async function startConsumer(options: {
     timeoutMs: config.apiTimeoutMs,
     logger,
   });
-  const importer =
-    options.importer ?? createFileImporter({ documentsDir: config.documentsDir, logger });
+  const importer = options.importer ?? createImporter(config, logger);
   const worker = createWorker({
     events: store.events,
     handle: createEventHandler({ api, importer, messages: store.messages, logger, now }),

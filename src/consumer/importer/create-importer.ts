@@ -1,0 +1,12 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import { createFileImporter } from './file-importer.ts';
+import type { Importer } from './importer.ts';
+
+/**
+ * The importer this deployment uses. Both the consumer and `npm run reconcile` call this, so
+ * this function is the one place a fork plugs in its ERP import (see README.md).
+ */
+export function createImporter(config: Pick<Config, 'documentsDir'>, logger: Logger): Importer {
+  return createFileImporter({ documentsDir: config.documentsDir, logger });
+}
