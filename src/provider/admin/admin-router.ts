@@ -15,6 +15,7 @@ import {
   failSchema,
   faultSchema,
   inboundSchema,
+  manualFailureSchema,
   parkSchema,
   parseBody,
   participantSchema,
@@ -106,6 +107,30 @@ export function createAdminRouter(options: AdminRouterOptions): Router {
   router.post('/messages/:mid/park', json, (req, res) => {
     const input = parseBody(parkSchema, req.body);
     res.json(changed(req, (m) => messages.park(m.id, input.reason, input.transfer)));
+  });
+
+  router.post('/messages/:mid/pending-failure', json, (req, res) => {
+    const { errorMessage, transfer } = parseBody(manualFailureSchema, req.body);
+    res.json(
+      changed(req, (m) =>
+        messages.holdFailure(m.id, {
+          ...(errorMessage === undefined ? {} : { errorMessage }),
+          ...(transfer === undefined ? {} : { transfer }),
+        }),
+      ),
+    );
+  });
+
+  router.post('/messages/:mid/conclude-failure', json, (req, res) => {
+    const { errorMessage, transfer } = parseBody(manualFailureSchema, req.body);
+    res.json(
+      changed(req, (m) =>
+        messages.concludeFailure(m.id, {
+          ...(errorMessage === undefined ? {} : { errorMessage }),
+          ...(transfer === undefined ? {} : { transfer }),
+        }),
+      ),
+    );
   });
 
   router.post('/messages/:mid/retry', json, (req, res) => {

@@ -30,6 +30,11 @@ export const failSchema = z.object({
   afterMs: z.number().int().min(0).optional(),
 });
 
+export const manualFailureSchema = z.object({
+  errorMessage: z.string().min(1).optional(),
+  transfer: transfer.optional(),
+});
+
 export const parkSchema = z.object({ reason: z.string().min(1), transfer: transfer.optional() });
 export const retrySchema = z.object({ transfer: transfer.optional() });
 

@@ -89,6 +89,10 @@ export interface MessageModel {
   confirmDelivery(id: string): boolean;
   failDelivery(id: string, options: FailDeliveryOptions): void;
   park(id: string, reason: string, transfer?: Transfer): boolean;
+  /** A failing delivery handed to manual handling: pendingfailure (not final). */
+  holdFailure(id: string, options: { errorMessage?: string; transfer?: Transfer }): void;
+  /** Manual handling concludes and the failure stays: pendingfailure -> failed. */
+  concludeFailure(id: string, options: { errorMessage?: string; transfer?: Transfer }): void;
   retry(id: string, transfer?: Transfer): void;
   close(): void;
 }
@@ -355,6 +359,37 @@ export function createMessageModel(options: MessageModelOptions): MessageModel {
           changed;
       }
       return changed;
+    },
+
+    holdFailure(
+      id,
+      { errorMessage = 'delivery failed; under manual handling', transfer = 'outbound' },
+    ) {
+      const message = get(id);
+      const status = message.sides[transfer]?.status;
+      if (status !== 'pendingdelivery' && status !== 'retrying') {
+        throw new StateConflictError(
+          id,
+          `Message ${id} is ${status ?? 'not'} ${transfer}; only a delivery in progress can be held for manual handling.`,
+        );
+      }
+      // Automatic retries stop: a person decides now (retry succeeds, or the failure stays).
+      cancelDeliveryTimer(message);
+      emitter.changeStatus(message, transfer, 'status', 'pendingfailure', {
+        properties: { errorMessage },
+      });
+    },
+
+    concludeFailure(id, { errorMessage = 'delivery failed', transfer = 'outbound' }) {
+      const message = get(id);
+      const status = message.sides[transfer]?.status;
+      if (status !== 'pendingfailure') {
+        throw new StateConflictError(
+          id,
+          `Message ${id} is ${status ?? 'not'} ${transfer}; only a pendingfailure can be concluded.`,
+        );
+      }
+      emitter.changeStatus(message, transfer, 'status', 'failed', { properties: { errorMessage } });
     },
 
     retry(id, transfer) {

@@ -199,3 +199,57 @@ describe('delivery to a receiver the service does not know', () => {
     ]);
   });
 });
+
+describe('manual handling of a failing delivery (pendingfailure)', () => {
+  const RECEIVER = '0192:111111111';
+
+  async function held(): Promise<string> {
+    const messageId = await submit(RECEIVER);
+    const res = await provider.admin(`/messages/${messageId}/pending-failure`, {
+      errorMessage: 'receiver access point rejected the document',
+    });
+    expect(res.status).toBe(200);
+    return messageId;
+  }
+
+  it('goes to pendingfailure, not final, with the failure in errorMessage', async () => {
+    const messageId = await held();
+    const last = provider.eventsOf(messageId, { party: SANDBOX }).at(-1);
+    expect(summary(last === undefined ? [] : [last])).toEqual([
+      'outbound:messageStatusChanged:pendingdelivery->pendingfailure',
+    ]);
+    expect(change(last).properties).toEqual({
+      errorMessage: 'receiver access point rejected the document',
+    });
+    const res = await provider.api(`/messages/${messageId}/status?transfer=outbound`);
+    expect(await res.json()).toEqual({ status: 'pendingfailure' });
+  });
+
+  it('pendingfailure -> delivered when a retry succeeds', async () => {
+    const messageId = await held();
+    expect((await provider.admin(`/messages/${messageId}/deliver`, {})).status).toBe(200);
+    expect(summary(provider.eventsOf(messageId, { party: SANDBOX }).slice(-1))).toEqual([
+      'outbound:messageStatusChanged:pendingfailure->delivered',
+    ]);
+  });
+
+  it('pendingfailure -> failed when manual handling concludes and the failure stays', async () => {
+    const messageId = await held();
+    const res = await provider.admin(`/messages/${messageId}/conclude-failure`, {
+      errorMessage: 'receiver unknown in the network',
+    });
+    expect(res.status).toBe(200);
+    const last = provider.eventsOf(messageId, { party: SANDBOX }).at(-1);
+    expect(summary(last === undefined ? [] : [last])).toEqual([
+      'outbound:messageStatusChanged:pendingfailure->failed',
+    ]);
+    expect(change(last).properties?.errorMessage).toBe('receiver unknown in the network');
+  });
+
+  it('refuses to conclude what is not pendingfailure, or to hold a final message', async () => {
+    const messageId = await submit(RECEIVER);
+    expect((await provider.admin(`/messages/${messageId}/conclude-failure`, {})).status).toBe(409);
+    await provider.admin(`/messages/${messageId}/deliver`, {});
+    expect((await provider.admin(`/messages/${messageId}/pending-failure`, {})).status).toBe(409);
+  });
+});
