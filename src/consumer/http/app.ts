@@ -25,8 +25,6 @@ export function createApp(deps: AppDeps): Express {
   const { config, store, logger, metrics } = deps;
   const app = express();
   app.disable('x-powered-by');
-  // Behind a gateway: the client address and protocol come from its X-Forwarded-* headers.
-  app.set('trust proxy', true);
 
   const now = deps.now ?? Date.now;
   app.use(
