@@ -5,20 +5,18 @@
  */
 import 'dotenv/config';
 import { createApiClient } from '../src/consumer/api/index.ts';
-import { ConfigError, loadConfig } from '../src/consumer/config.ts';
+import { readConfig } from '../src/consumer/config.ts';
 import { createImporter } from '../src/consumer/importer/index.ts';
 import { createLogger } from '../src/consumer/logger.ts';
 import { createReconciler, formatSummary } from '../src/consumer/reconcile.ts';
 import { openStore } from '../src/consumer/store/open-store.ts';
 
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig(process.env);
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
+const read = readConfig(process.env);
+if ('error' in read) {
+  console.error(read.error);
   process.exit(2);
 }
+const { config } = read;
 const logger = createLogger(config.logLevel);
 try {
   const store = await openStore(config.databaseUrl);

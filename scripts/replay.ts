@@ -4,7 +4,7 @@
  */
 import 'dotenv/config';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../src/consumer/config.ts';
+import { readConfig } from '../src/consumer/config.ts';
 import { openStore } from '../src/consumer/store/open-store.ts';
 
 const { values, positionals } = parseArgs({
@@ -15,14 +15,12 @@ if (positionals.length === 0 && !values.dead) {
   console.error('usage: npm run replay -- <eventId>...   or   npm run replay -- --dead');
   process.exit(2);
 }
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig(process.env);
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
+const read = readConfig(process.env);
+if ('error' in read) {
+  console.error(read.error);
   process.exit(2);
 }
+const { config } = read;
 const store = await openStore(config.databaseUrl);
 const ids = values.dead
   ? (await store.events.list({ state: 'dead', limit: 1000 })).map((e) => e.eventId)

@@ -8,7 +8,7 @@ import 'dotenv/config';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ApiError, createApiClient } from '../src/consumer/api/index.ts';
-import { ConfigError, loadConfig } from '../src/consumer/config.ts';
+import { readConfig } from '../src/consumer/config.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -19,15 +19,13 @@ if (file === undefined || positionals.length > 1) {
   console.error('usage: npm run submit-invoice -- <invoice.json> [--more]');
   process.exit(2);
 }
-let config: ReturnType<typeof loadConfig>;
-try {
-  // Only the API settings matter here; the webhook secret is not needed to submit.
-  config = loadConfig({ WEBHOOK_SECRETS: 'unused-by-submit', ...process.env });
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
+// Only the API settings matter here; the webhook secret is not needed to submit.
+const read = readConfig({ WEBHOOK_SECRETS: 'unused-by-submit', ...process.env });
+if ('error' in read) {
+  console.error(read.error);
   process.exit(2);
 }
+const { config } = read;
 let invoice: unknown;
 try {
   invoice = JSON.parse(await readFile(file, 'utf8'));

@@ -3,18 +3,16 @@
  * it loads .env, validates the configuration, starts the consumer and stops it on a signal.
  */
 import 'dotenv/config';
-import { ConfigError, loadConfig } from './consumer/config.ts';
+import { readConfig } from './consumer/config.ts';
 import { startConsumer } from './consumer/consumer.ts';
 import { createLogger } from './consumer/logger.ts';
 
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig(process.env);
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(error.message);
+const read = readConfig(process.env);
+if ('error' in read) {
+  console.error(read.error);
   process.exit(1);
 }
+const { config } = read;
 
 const logger = createLogger(config.logLevel);
 const consumer = await startConsumer({ config, logger }).catch((error: unknown) => {

@@ -105,6 +105,19 @@ export function loadConfig(env: Env): Readonly<Config> {
   return Object.freeze(config);
 }
 
+/**
+ * For entry points: the configuration, or the message to print before exiting with the code
+ * the entry point chooses. Errors other than configuration errors still throw.
+ */
+export function readConfig(env: Env): { config: Readonly<Config> } | { error: string } {
+  try {
+    return { config: loadConfig(env) };
+  } catch (error) {
+    if (error instanceof ConfigError) return { error: error.message };
+    throw error;
+  }
+}
+
 /** Parses `bearer:<token>`, `basic:<user>:<password>` or `header:<Name>:<value>`. */
 function parseCredential(raw: string): { value: Credential } | { problem: string } {
   const [type, ...rest] = raw.split(':');

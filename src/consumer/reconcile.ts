@@ -17,6 +17,7 @@ import type { Importer } from './importer/index.ts';
 import type { MessageStore } from './store/store.ts';
 import { describeError } from './worker/errors.ts';
 import { createInboundDelivery } from './worker/inbound-delivery.ts';
+import { descriptorSnapshot } from './worker/message-snapshot.ts';
 
 export interface ReconcileSummary {
   /** Inbound messages the service still lists as pendingdelivery. */
@@ -79,22 +80,8 @@ export function createReconciler(deps: {
       const key = { messageId: stale.messageId, transfer: stale.transfer };
       try {
         const descriptor = await api.getMessage(stale.messageId, { transfer: stale.transfer });
-        await messages.recordSnapshot(
-          {
-            ...key,
-            documentNo: descriptor.documentNo,
-            businessAction: descriptor.action,
-            validationStatus: descriptor.validationStatus,
-            statuses: {
-              delivery: descriptor.status,
-              taxReporting: descriptor.taxReportingStatus,
-              lifecycle: descriptor.lifecycleStatus,
-            },
-            // The fetch reflects every change up to now; older events arriving later are stale.
-            at: now(),
-          },
-          now(),
-        );
+        // The fetch reflects every change up to now; older events arriving later are stale.
+        await messages.recordSnapshot(descriptorSnapshot(key, descriptor, now()), now());
         summary.refreshed += 1;
       } catch (error) {
         summary.failed += 1;

@@ -5,12 +5,16 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
-import { type MessageDescriptor, type Transfer, transactionPath } from '../../protocol/index.ts';
+import {
+  type MessageDescriptor,
+  messageDescriptorSchema,
+  type Transfer,
+  transactionPath,
+} from '../../protocol/index.ts';
 import { ApiError, ERROR_BODY_LIMIT } from './api-error.ts';
 import { type ApiClientOptions, resolveApiClientOptions } from './options.ts';
 import {
   describeIssues,
-  messageDescriptor,
   messageList,
   messageStatus,
   submitInvoiceResult,
@@ -104,7 +108,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           query: { transfer: getOptions.transfer },
           retry: 'idempotent',
         },
-        messageDescriptor,
+        messageDescriptorSchema,
         'a message descriptor',
       ),
 

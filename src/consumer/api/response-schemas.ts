@@ -6,8 +6,6 @@
 import { z } from 'zod';
 import { messageDescriptorSchema } from '../../protocol/index.ts';
 
-export const messageDescriptor = messageDescriptorSchema;
-
 export const messageList = z.object({
   items: z.array(messageDescriptorSchema),
   nextCursor: z.string().min(1).nullable(),

@@ -110,7 +110,7 @@ export function createAdminRouter(deps: AdminRouteDeps): Router {
   return router;
 }
 
-export function eventView(event: StoredEvent) {
+function eventView(event: StoredEvent) {
   return {
     eventId: event.eventId,
     action: event.action,
@@ -130,7 +130,7 @@ export function eventView(event: StoredEvent) {
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The view of DESIGN.md section 4, which operators and acceptance checks read. */
-export function messageView(record: MessageRecord) {
+function messageView(record: MessageRecord) {
   return {
     deliveryStatus: record.deliveryStatus,
     taxReportingStatus: record.taxReportingStatus,

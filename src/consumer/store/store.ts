@@ -11,6 +11,7 @@
  *   dead|done|skipped -> pending  replay
  * A processing row whose lease has ended belongs to a worker that died; it is claimable again.
  */
+import type { StatusKind } from '../../protocol/index.ts';
 
 export type EventState = 'pending' | 'processing' | 'done' | 'skipped' | 'dead';
 export const EVENT_STATES: readonly EventState[] = [
@@ -78,7 +79,6 @@ export interface EventStore {
   replay(eventId: string, now: number): Promise<ReplayOutcome>;
 }
 
-export type StatusKind = 'delivery' | 'taxReporting' | 'lifecycle';
 export type Acknowledgement = 'delivered' | 'failed';
 
 /** The consumer's view of one side (transfer) of a message. Times are ms since the epoch. */

@@ -14,9 +14,10 @@ import {
 } from '../../protocol/index.ts';
 import type { ApiClient } from '../api/index.ts';
 import type { Importer } from '../importer/index.ts';
-import type { MessageSnapshot, MessageStore, StoredEvent } from '../store/store.ts';
+import type { MessageStore, StoredEvent } from '../store/store.ts';
 import { MalformedEventError } from './errors.ts';
 import { createInboundDelivery } from './inbound-delivery.ts';
+import { descriptorSnapshot } from './message-snapshot.ts';
 import { createStatusEventHandler } from './status-events.ts';
 
 export type HandleOutcome = 'done' | 'skipped';
@@ -33,24 +34,17 @@ export function createEventHandler(deps: {
   const inbound = createInboundDelivery(deps);
   const applyStatusEvent = createStatusEventHandler(deps);
 
-  const recordDescriptor = (event: StoredEvent, descriptor: MessageDescriptor | undefined) => {
-    const snapshot: MessageSnapshot = {
-      messageId: event.messageId,
-      transfer: event.transfer,
-      at: Date.parse(event.occurredAt),
-      statuses: {},
-    };
-    if (descriptor !== undefined) {
-      snapshot.documentNo = descriptor.documentNo;
-      snapshot.businessAction = descriptor.action;
-      snapshot.validationStatus = descriptor.validationStatus;
-      snapshot.statuses = {
-        delivery: descriptor.status,
-        taxReporting: descriptor.taxReportingStatus,
-        lifecycle: descriptor.lifecycleStatus,
-      };
-    }
-    return messages.recordSnapshot(snapshot, now());
+  const recordDescriptor = (
+    event: StoredEvent,
+    descriptor: MessageDescriptor | undefined,
+    validationStatus?: string,
+  ) => {
+    const key = { messageId: event.messageId, transfer: event.transfer };
+    const snapshot = descriptorSnapshot(key, descriptor, Date.parse(event.occurredAt));
+    return messages.recordSnapshot(
+      validationStatus === undefined ? snapshot : { ...snapshot, validationStatus },
+      now(),
+    );
   };
 
   return async (event) => {
@@ -73,19 +67,13 @@ export function createEventHandler(deps: {
       return 'done';
     }
     if (event.action === 'deliveryNotified') {
-      await recordDescriptor(event, descriptor);
-      // Outbound, this event is the service's word that validation passed (SPEC.md 6.1 rule 2).
-      if (event.transfer === 'outbound' && descriptor === undefined) {
-        await messages.recordSnapshot(
-          {
-            ...event,
-            at: Date.parse(event.occurredAt),
-            validationStatus: 'approved',
-            statuses: {},
-          },
-          now(),
-        );
-      }
+      // Outbound, this event is the service's word that validation passed (SPEC.md 6.1 rule 2),
+      // whatever its data says.
+      await recordDescriptor(
+        event,
+        descriptor,
+        event.transfer === 'outbound' ? (descriptor?.validationStatus ?? 'approved') : undefined,
+      );
       if (event.transfer === 'inbound') await inbound.deliver(event.messageId, descriptor);
       return 'done';
     }

@@ -13,7 +13,6 @@
  */
 import type { Logger } from 'pino';
 import {
-  type MessageDescriptor,
   parseStatusChange,
   parseValidationResults,
   type StatusAction,
@@ -23,6 +22,7 @@ import {
 import type { ApiClient } from '../api/index.ts';
 import type { MessageRecord, MessageStore } from '../store/store.ts';
 import { MalformedEventError } from './errors.ts';
+import { descriptorStatuses } from './message-snapshot.ts';
 
 export interface StatusEventInput {
   eventId: string;
@@ -37,12 +37,6 @@ const STORED_VALUE: Record<StatusKind, (r: MessageRecord) => [string | null, num
   delivery: (r) => [r.deliveryStatus, r.deliveryAt],
   taxReporting: (r) => [r.taxReportingStatus, r.taxReportingAt],
   lifecycle: (r) => [r.lifecycleStatus, r.lifecycleAt],
-};
-
-export const DESCRIPTOR_VALUE: Record<StatusKind, (d: MessageDescriptor) => string> = {
-  delivery: (d) => d.status,
-  taxReporting: (d) => d.taxReportingStatus,
-  lifecycle: (d) => d.lifecycleStatus,
 };
 
 export function createStatusEventHandler(deps: {
@@ -72,7 +66,7 @@ export function createStatusEventHandler(deps: {
       outcome = 'stale';
     } else if (storedValue !== change.formerValue) {
       const descriptor = await api.getMessage(event.messageId, { transfer: event.transfer });
-      const value = DESCRIPTOR_VALUE[kind](descriptor);
+      const value = descriptorStatuses(descriptor)[kind];
       await messages.applyStatus(key, { kind, value, at }, now());
       outcome = 'refreshed';
       logger.info(

@@ -30,7 +30,7 @@ interface EventRow {
   updated_at: number;
 }
 
-export function toStoredEvent(row: EventRow): StoredEvent {
+function toStoredEvent(row: EventRow): StoredEvent {
   return {
     eventId: row.event_id,
     action: row.action,

@@ -1,12 +1,12 @@
 /** The consumer's per-message view on SQLite (see migrations/002_messages.sql). */
 import type Database from 'better-sqlite3';
+import type { StatusKind } from '../../../protocol/index.ts';
 import type {
   Acknowledgement,
   MessageKey,
   MessageRecord,
   MessageStore,
   StatusChangeRecord,
-  StatusKind,
 } from '../store.ts';
 
 const COLUMNS: Record<StatusKind, { value: string; at: string }> = {

@@ -1,0 +1,32 @@
+/** What the consumer keeps of a message descriptor: one mapping for events, refreshes and reconcile. */
+import type { MessageDescriptor, StatusKind } from '../../protocol/index.ts';
+import type { MessageKey, MessageSnapshot } from '../store/store.ts';
+
+/** The descriptor's value of each status kind. */
+export function descriptorStatuses(descriptor: MessageDescriptor): Record<StatusKind, string> {
+  return {
+    delivery: descriptor.status,
+    taxReporting: descriptor.taxReportingStatus,
+    lifecycle: descriptor.lifecycleStatus,
+  };
+}
+
+/**
+ * A snapshot as of `at` (ms). Without a descriptor (an event whose data was not one) it only
+ * records that the message was heard of.
+ */
+export function descriptorSnapshot(
+  key: MessageKey,
+  descriptor: MessageDescriptor | undefined,
+  at: number,
+): MessageSnapshot {
+  if (descriptor === undefined) return { ...key, at, statuses: {} };
+  return {
+    ...key,
+    at,
+    documentNo: descriptor.documentNo,
+    businessAction: descriptor.action,
+    validationStatus: descriptor.validationStatus,
+    statuses: descriptorStatuses(descriptor),
+  };
+}
