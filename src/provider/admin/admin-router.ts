@@ -110,27 +110,13 @@ export function createAdminRouter(options: AdminRouterOptions): Router {
   });
 
   router.post('/messages/:mid/pending-failure', json, (req, res) => {
-    const { errorMessage, transfer } = parseBody(manualFailureSchema, req.body);
-    res.json(
-      changed(req, (m) =>
-        messages.holdFailure(m.id, {
-          ...(errorMessage === undefined ? {} : { errorMessage }),
-          ...(transfer === undefined ? {} : { transfer }),
-        }),
-      ),
-    );
+    const input = parseBody(manualFailureSchema, req.body);
+    res.json(changed(req, (m) => messages.holdFailure(m.id, input)));
   });
 
   router.post('/messages/:mid/conclude-failure', json, (req, res) => {
-    const { errorMessage, transfer } = parseBody(manualFailureSchema, req.body);
-    res.json(
-      changed(req, (m) =>
-        messages.concludeFailure(m.id, {
-          ...(errorMessage === undefined ? {} : { errorMessage }),
-          ...(transfer === undefined ? {} : { transfer }),
-        }),
-      ),
-    );
+    const input = parseBody(manualFailureSchema, req.body);
+    res.json(changed(req, (m) => messages.concludeFailure(m.id, input)));
   });
 
   router.post('/messages/:mid/retry', json, (req, res) => {

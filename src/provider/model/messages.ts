@@ -66,6 +66,13 @@ export interface FailDeliveryOptions {
   afterMs?: number | undefined;
 }
 
+export interface ManualFailureOptions {
+  /** In the status event. */
+  errorMessage?: string | undefined;
+  /** @default 'outbound' */
+  transfer?: Transfer | undefined;
+}
+
 export interface MessageModel {
   submitInvoice(input: {
     sender: string;
@@ -90,9 +97,9 @@ export interface MessageModel {
   failDelivery(id: string, options: FailDeliveryOptions): void;
   park(id: string, reason: string, transfer?: Transfer): boolean;
   /** A failing delivery handed to manual handling: pendingfailure (not final). */
-  holdFailure(id: string, options: { errorMessage?: string; transfer?: Transfer }): void;
+  holdFailure(id: string, options: ManualFailureOptions): void;
   /** Manual handling concludes and the failure stays: pendingfailure -> failed. */
-  concludeFailure(id: string, options: { errorMessage?: string; transfer?: Transfer }): void;
+  concludeFailure(id: string, options: ManualFailureOptions): void;
   retry(id: string, transfer?: Transfer): void;
   close(): void;
 }
