@@ -79,9 +79,16 @@ export function createReconciler(deps: {
     for (const stale of await messages.listStale(now() - staleAfterMs, 1000)) {
       const key = { messageId: stale.messageId, transfer: stale.transfer };
       try {
-        const descriptor = await api.getMessage(stale.messageId, { transfer: stale.transfer });
-        // The fetch reflects every change up to now; older events arriving later are stale.
-        await messages.recordSnapshot(descriptorSnapshot(key, descriptor, now()), now());
+        const { descriptor, servedAt } = await api.getMessage(stale.messageId, {
+          transfer: stale.transfer,
+        });
+        // The fetch reflects every change up to when the service answered; events from before
+        // then that arrive later are stale. Without the service's Date header, the local clock
+        // stands in for it (it assumes clocks in sync, as the signature tolerance does).
+        await messages.recordSnapshot(
+          descriptorSnapshot(key, descriptor, servedAt ?? now(), 'fetch'),
+          now(),
+        );
         summary.refreshed += 1;
       } catch (error) {
         summary.failed += 1;

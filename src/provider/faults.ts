@@ -1,13 +1,14 @@
 /**
  * Fault injection for consumer tests: the next N messaging API calls (optionally only those
- * under a path prefix) answer 500, 503, 429 or hang. A consumer's client must retry 5xx and
- * 429 (honouring Retry-After) and time out on a hang; these faults let a test prove it.
+ * under a path prefix) answer 500, 503, 429, hang, or answer normally but without a Date
+ * header. A consumer's client must retry 5xx and 429 (honouring Retry-After), time out on a
+ * hang, and not depend on a Date header; these faults let a test prove it.
  * Hangs use wall time, not the provider clock: they exercise the client's own timeouts.
  */
 import type { RequestHandler, Response } from 'express';
 import { sendProblem } from './problem.ts';
 
-export type FaultMode = '500' | '503' | '429' | 'hang';
+export type FaultMode = '500' | '503' | '429' | 'hang' | 'undated';
 
 export interface FaultInput {
   /** How many matching calls the fault answers. */
@@ -66,6 +67,10 @@ export function createFaultInjector(): FaultInjector {
           case '429':
             res.set('Retry-After', String(fault.retryAfterSeconds ?? 1));
             return sendProblem(res, 429, 'Injected fault: too many requests.');
+          case 'undated':
+            res.removeHeader('Date');
+            res.sendDate = false;
+            return next();
           case 'hang': {
             hanging.add(res);
             res.on('close', () => hanging.delete(res));

@@ -88,6 +88,13 @@ export function createProvider(options: ProviderOptions = {}): Provider {
 
   const app = express();
   app.disable('x-powered-by');
+  // Answers are dated by the simulator's clock, the one occurredAt comes from, as the service's
+  // answers and events share its clock; a consumer may use the Date of GET /messages/:mid to
+  // tell which events a fetch already reflects.
+  app.use((_req, res, next) => {
+    res.setHeader('Date', new Date(clock.now()).toUTCString());
+    next();
+  });
   app.use('/admin', createAdminRouter({ model, clock, faults, callLog }));
   app.use('/admin', dispatcher.router());
   app.use('/admin', (req, res) =>

@@ -37,6 +37,16 @@ export interface MessagePage {
   nextCursor: string | null;
 }
 
+export interface FetchedMessage {
+  descriptor: MessageDescriptor;
+  /**
+   * When the service made the answer (its Date header, whole seconds, ms since the epoch), on
+   * the same clock as occurredAt: every change that occurred up to then is in `descriptor`.
+   * Undefined when the answer had no valid Date header.
+   */
+  servedAt: number | undefined;
+}
+
 export interface FetchedDocument {
   /** The Content-Type the service sent, `application/octet-stream` when it sent none. */
   contentType: string;
@@ -45,7 +55,7 @@ export interface FetchedDocument {
 
 export interface ApiClient {
   /** GET /messages/:mid. `transfer` picks the side of a message a participant sent itself. */
-  getMessage(messageId: string, options?: { transfer?: Transfer }): Promise<MessageDescriptor>;
+  getMessage(messageId: string, options?: { transfer?: Transfer }): Promise<FetchedMessage>;
   /** GET /messages/:mid/status. */
   getMessageStatus(messageId: string): Promise<{ status: string }>;
   /** GET /messages/:mid/documents/core: the core document in its own format, as bytes. */
@@ -100,17 +110,23 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   return {
-    getMessage: (messageId, getOptions = {}) =>
-      json(
-        {
-          method: 'GET',
-          path: `/messages/${segment(messageId)}`,
-          query: { transfer: getOptions.transfer },
-          retry: 'idempotent',
-        },
+    getMessage: async (messageId, getOptions = {}) => {
+      const request: ApiRequest = {
+        method: 'GET',
+        path: `/messages/${segment(messageId)}`,
+        query: { transfer: getOptions.transfer },
+        retry: 'idempotent',
+      };
+      const response = await transport.send(request);
+      const descriptor = parseJson(
+        response,
+        request,
         messageDescriptorSchema,
         'a message descriptor',
-      ),
+      );
+      const servedAt = response.date === undefined ? Number.NaN : Date.parse(response.date);
+      return { descriptor, servedAt: Number.isFinite(servedAt) ? servedAt : undefined };
+    },
 
     getMessageStatus: async (messageId) => {
       const { status } = await json(

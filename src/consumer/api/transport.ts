@@ -40,6 +40,8 @@ export interface ApiRequest {
 export interface ApiResponse {
   status: number;
   contentType: string | undefined;
+  /** The Date header: when the service made the answer, on its own clock. */
+  date: string | undefined;
   body: Buffer;
 }
 
@@ -79,6 +81,7 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
         response: {
           status: answer.statusCode,
           contentType: header(answer.headers, 'content-type'),
+          date: header(answer.headers, 'date'),
           body,
         },
         retryAfter: header(answer.headers, 'retry-after'),

@@ -90,10 +90,13 @@ export interface MessageRecord {
   validationStatus: string | null;
   deliveryStatus: string | null;
   deliveryAt: number | null;
+  deliveryConfirmed: boolean;
   taxReportingStatus: string | null;
   taxReportingAt: number | null;
+  taxReportingConfirmed: boolean;
   lifecycleStatus: string | null;
   lifecycleAt: number | null;
+  lifecycleConfirmed: boolean;
   importedAt: number | null;
   importLocation: string | null;
   acknowledgedAt: number | null;
@@ -107,14 +110,43 @@ export interface MessageKey {
   transfer: 'inbound' | 'outbound';
 }
 
-/** Descriptor fields the consumer keeps; statuses are applied only where `at` is newer. */
+/**
+ * Where a status value comes from, which decides what it may replace (see
+ * worker/status-order.ts). Every source replaces a value older than its `at`; at the same
+ * millisecond:
+ *   change      a status event, or the end of a same-millisecond chain: replaces a value that
+ *               is not confirmed;
+ *   descriptor  the descriptor carried by a message event, a state at some instant of that
+ *               millisecond: replaces nothing;
+ *   fetch       GET /messages/:mid, which reflects every change up to `at`: replaces anything
+ *               and is stored as confirmed.
+ */
+export type StatusSource = 'change' | 'descriptor' | 'fetch';
+
+export interface StatusWrite {
+  kind: StatusKind;
+  value: string;
+  /** occurredAt (ms) of the change, or the time up to which a fetch is known to be current. */
+  at: number;
+  source: StatusSource;
+}
+
+/** Descriptor fields the consumer keeps; statuses land as `source` allows. */
 export interface MessageSnapshot extends MessageKey {
   documentNo?: string;
   businessAction?: string;
   validationStatus?: string;
   statuses: Partial<Record<StatusKind, string>>;
-  /** occurredAt (ms) of the event or fetch the snapshot comes from. */
+  /** occurredAt (ms) of the event, or the time up to which the fetch is current. */
   at: number;
+  source: 'descriptor' | 'fetch';
+}
+
+/** One status transition as received (for the same-millisecond rule). */
+export interface RecordedTransition {
+  eventId: string;
+  formerValue: string;
+  newValue: string;
 }
 
 export interface StatusChangeRecord extends MessageKey {
@@ -132,16 +164,17 @@ export interface MessageStore {
   get(key: MessageKey): Promise<MessageRecord | undefined>;
   /** Both sides of a message (one for most messages, two for a self-send). */
   listSides(messageId: string): Promise<MessageRecord[]>;
-  /** Creates the row if needed, keeps descriptor fields, applies each status not older. */
+  /** Creates the row if needed, keeps descriptor fields, applies each status its source allows. */
   recordSnapshot(snapshot: MessageSnapshot, now: number): Promise<void>;
-  /** Applies one status value unless `at` is older than the kind's stored change; true if applied. */
-  applyStatus(
-    key: MessageKey,
-    change: { kind: StatusKind; value: string; at: number },
-    now: number,
-  ): Promise<boolean>;
+  /**
+   * Stores one status value if its source allows (see StatusSource), in one statement, so a
+   * concurrent writer can never move a status backwards; true if stored.
+   */
+  applyStatus(key: MessageKey, write: StatusWrite, now: number): Promise<boolean>;
   recordStatusChange(change: StatusChangeRecord, now: number): Promise<void>;
   statusChanges(key: MessageKey): Promise<StatusChangeRecord[]>;
+  /** The recorded transitions of one kind whose occurredAt is exactly `at` (ms). */
+  transitionsAt(key: MessageKey, kind: StatusKind, at: number): Promise<RecordedTransition[]>;
   markImported(key: MessageKey, location: string, now: number): Promise<void>;
   markAcknowledged(
     key: MessageKey,

@@ -40,7 +40,7 @@ export function createInboundDelivery(deps: {
       let outcome: InboundOutcome = 'acknowledged';
       if (record?.importedAt == null) {
         const descriptor =
-          eventDescriptor ?? (await api.getMessage(messageId, { transfer: 'inbound' }));
+          eventDescriptor ?? (await api.getMessage(messageId, { transfer: 'inbound' })).descriptor;
         const [coreDocument, transaction] = await Promise.all([
           api.getCoreDocument(messageId),
           api.getTransaction(descriptor.action, messageId),

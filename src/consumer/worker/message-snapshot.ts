@@ -12,18 +12,21 @@ export function descriptorStatuses(descriptor: MessageDescriptor): Record<Status
 }
 
 /**
- * A snapshot as of `at` (ms). Without a descriptor (an event whose data was not one) it only
- * records that the message was heard of.
+ * A snapshot as of `at` (ms): `descriptor` for one carried by a message event, `fetch` for one
+ * fetched from the service (see StatusSource). Without a descriptor (an event whose data was
+ * not one) it only records that the message was heard of.
  */
 export function descriptorSnapshot(
   key: MessageKey,
   descriptor: MessageDescriptor | undefined,
   at: number,
+  source: MessageSnapshot['source'] = 'descriptor',
 ): MessageSnapshot {
-  if (descriptor === undefined) return { ...key, at, statuses: {} };
+  if (descriptor === undefined) return { ...key, at, source, statuses: {} };
   return {
     ...key,
     at,
+    source,
     documentNo: descriptor.documentNo,
     businessAction: descriptor.action,
     validationStatus: descriptor.validationStatus,

@@ -1,15 +1,11 @@
 /**
- * Applying status events that arrive duplicated and in any order (SPEC.md 6.3). Per message,
- * transfer and status kind the store keeps the value and the occurredAt of the change that
- * set it:
- *   - an event older than the stored change is recorded as `stale` and changes nothing; so is
- *     one of the same millisecond unless it continues from the stored value (occurredAt has
- *     millisecond resolution, and two changes of one status can share it);
- *   - when the stored value is not the event's formerValue (a change was missed, or this is
- *     the first news of the message), the current value is fetched with GET /messages/:mid
- *     and stored as of the event's occurredAt (`refreshed`);
- *   - otherwise newValue is stored (`applied`).
- * Whatever the arrival order, the value left is the one of the newest change.
+ * Applying status events that arrive duplicated and in any order (SPEC.md 6.3). The rule is
+ * in status-order.ts; this module reads what it needs, asks the service when the rule says
+ * so, and records every event with its outcome:
+ *   applied    the event's newValue, or the end of its millisecond's chain, was stored;
+ *   stale      older than what is stored: nothing changed, no API call;
+ *   refreshed  the value was fetched with GET /messages/:mid and stored as confirmed.
+ * Whatever the arrival order, the value left is the service's current one.
  */
 import type { Logger } from 'pino';
 import {
@@ -23,6 +19,7 @@ import type { ApiClient } from '../api/index.ts';
 import type { MessageRecord, MessageStore } from '../store/store.ts';
 import { MalformedEventError } from './errors.ts';
 import { descriptorStatuses } from './message-snapshot.ts';
+import { decideStatusChange, type StoredStatus } from './status-order.ts';
 
 export interface StatusEventInput {
   eventId: string;
@@ -33,11 +30,20 @@ export interface StatusEventInput {
   data: unknown;
 }
 
-const STORED_VALUE: Record<StatusKind, (r: MessageRecord) => [string | null, number | null]> = {
-  delivery: (r) => [r.deliveryStatus, r.deliveryAt],
-  taxReporting: (r) => [r.taxReportingStatus, r.taxReportingAt],
-  lifecycle: (r) => [r.lifecycleStatus, r.lifecycleAt],
+const STORED: Record<StatusKind, (r: MessageRecord) => StoredStatus> = {
+  delivery: (r) => ({ value: r.deliveryStatus, at: r.deliveryAt, confirmed: r.deliveryConfirmed }),
+  taxReporting: (r) => ({
+    value: r.taxReportingStatus,
+    at: r.taxReportingAt,
+    confirmed: r.taxReportingConfirmed,
+  }),
+  lifecycle: (r) => ({
+    value: r.lifecycleStatus,
+    at: r.lifecycleAt,
+    confirmed: r.lifecycleConfirmed,
+  }),
 };
+const NOTHING_STORED: StoredStatus = { value: null, at: null, confirmed: false };
 
 export function createStatusEventHandler(deps: {
   api: ApiClient;
@@ -55,33 +61,40 @@ export function createStatusEventHandler(deps: {
     const at = Date.parse(event.occurredAt);
     const key = { messageId: event.messageId, transfer: event.transfer };
     const record = await messages.get(key);
-    const [storedValue, storedAt] =
-      record === undefined ? [null, null] : STORED_VALUE[kind](record);
+    const stored = record === undefined ? NOTHING_STORED : STORED[kind](record);
+    // Only a tie needs the other changes of the same millisecond.
+    const sameMillisecond =
+      stored.at === at && !stored.confirmed
+        ? (await messages.transitionsAt(key, kind, at)).filter((t) => t.eventId !== event.eventId)
+        : [];
+    const decision = decideStatusChange(stored, { ...change, at }, sameMillisecond);
 
     let outcome: 'applied' | 'stale' | 'refreshed';
-    const older =
-      storedAt !== null &&
-      (at < storedAt || (at === storedAt && storedValue !== change.formerValue));
-    if (older) {
+    if (decision.outcome === 'stale') {
       outcome = 'stale';
-    } else if (storedValue !== change.formerValue) {
-      const descriptor = await api.getMessage(event.messageId, { transfer: event.transfer });
+    } else if (decision.outcome === 'apply') {
+      await messages.applyStatus(key, { kind, value: decision.value, at, source: 'change' }, now());
+      outcome = 'applied';
+    } else {
+      const { descriptor, servedAt } = await api.getMessage(event.messageId, {
+        transfer: event.transfer,
+      });
       const value = descriptorStatuses(descriptor)[kind];
-      await messages.applyStatus(key, { kind, value, at }, now());
+      // The answer reflects every change up to when it was made, on the service's clock: no
+      // event from before then may overwrite it.
+      const confirmedAt = Math.max(at, servedAt ?? at);
+      await messages.applyStatus(key, { kind, value, at: confirmedAt, source: 'fetch' }, now());
       outcome = 'refreshed';
       logger.info(
         {
           messageId: event.messageId,
           kind,
-          stored: storedValue,
+          stored: stored.value,
           formerValue: change.formerValue,
           value,
         },
         'status refreshed from the service',
       );
-    } else {
-      await messages.applyStatus(key, { kind, value: change.newValue, at }, now());
-      outcome = 'applied';
     }
 
     const properties = change.properties ?? null;

@@ -68,7 +68,7 @@ export const rejectionSchema = z.object({
 
 export const faultSchema = z.object({
   count: z.number().int().min(1),
-  mode: z.enum(['500', '503', '429', 'hang']),
+  mode: z.enum(['500', '503', '429', 'hang', 'undated']),
   retryAfterSeconds: z.number().int().min(0).optional(),
   pathPrefix: z.string().startsWith('/').optional(),
   hangMs: z.number().int().min(0).optional(),

@@ -155,7 +155,7 @@ describe('messaging API client', () => {
 
     const message = await client.getMessage('m-1', { transfer: 'inbound' });
 
-    expect(message.uniqueId).toBe('m-1');
+    expect(message.descriptor.uniqueId).toBe('m-1');
     expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(server.requests[0]?.url).toBe('/messages/m-1?transfer=inbound');
   });

@@ -43,6 +43,18 @@ describe('fault injection', () => {
     expect((await provider.api('/messages/some-id')).status).toBe(404);
   });
 
+  it('answers are dated by the simulator clock; undated leaves the Date header out', async () => {
+    provider.clock.advance(1500);
+    const dated = await provider.api('/messages');
+    expect(Date.parse(dated.headers.get('date') ?? '')).toBe(
+      Math.floor(provider.clock.now() / 1000) * 1000,
+    );
+    await provider.admin('/faults', { count: 1, mode: 'undated', pathPrefix: '/messages' });
+    const undated = await provider.api('/messages');
+    expect([undated.status, undated.headers.get('date')]).toEqual([200, null]);
+    expect((await provider.api('/messages')).headers.get('date')).not.toBeNull();
+  });
+
   it('hang never answers until the client gives up, and hangMs delays the answer', async () => {
     await provider.admin('/faults', { count: 1, mode: 'hang' });
     await expect(provider.api('/messages', { signal: AbortSignal.timeout(200) })).rejects.toThrow();

@@ -3,9 +3,15 @@
  * messages through random histories (about 10 status events each); the consumer then receives
  * those events shuffled and partly duplicated, and must end with the statuses the provider
  * has, which are those of in-order delivery.
+ *
+ * The provider runs on a manual clock that the history's seed moves by 0 or 1 ms between
+ * steps, so which changes share a millisecond comes from the seed, never from the machine's
+ * speed. Its answers carry no Date header here: a fetch dated after the whole history would
+ * cover every event by itself, and this test is about the ordering rule.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEnvelope } from '../../../src/protocol/index.ts';
+import { createManualClock } from '../../../src/provider/clock.ts';
 import { SANDBOX_PARTY, type Sandbox, startSandbox } from '../../support/sandbox.ts';
 
 const MESSAGES = 20;
@@ -32,6 +38,7 @@ function shuffle<T>(items: T[], next: () => number): T[] {
   return copy;
 }
 
+const clock = createManualClock();
 let sandbox: Sandbox;
 let history: WebhookEnvelope[];
 let messageIds: string[];
@@ -39,9 +46,17 @@ let messageIds: string[];
 /** One random history: delivery moves, a tax report, a lifecycle change, maybe parking. */
 async function runHistory(messageId: string, next: () => number) {
   const pick = <T>(options: T[]) => options[Math.floor(next() * options.length)] as T;
-  const admin = (path: string, body: unknown) =>
-    sandbox.admin('POST', `/messages/${messageId}${path}`, body);
-  await sandbox.api(`/messages/${messageId}/mark-as-delivered`, 'POST');
+  // Before each step the clock moves 0 or 1 ms: about half the steps share a millisecond.
+  const tick = () => clock.advance(next() < 0.5 ? 0 : 1);
+  const admin = async (path: string, body: unknown) => {
+    tick();
+    await sandbox.admin('POST', `/messages/${messageId}${path}`, body);
+  };
+  const api = async (path: string) => {
+    tick();
+    await sandbox.api(`/messages/${messageId}${path}`, 'POST');
+  };
+  await api('/mark-as-delivered');
   await admin('/tax-report', {
     jurisdiction: pick(['Croatia', 'Slovakia']),
     status: pick(['electronic', 'non_electronic', 'failed']),
@@ -58,17 +73,23 @@ async function runHistory(messageId: string, next: () => number) {
     await admin('/park', { reason: `on hold ${round}`, transfer: 'inbound' });
     if (next() < 0.15) return;
     await admin('/retry', { transfer: 'inbound' });
-    if (next() < 0.5) await sandbox.api(`/messages/${messageId}/mark-as-delivered`, 'POST');
-    else await sandbox.api(`/messages/${messageId}/mark-as-failed`, 'POST');
+    if (next() < 0.5) await api('/mark-as-delivered');
+    else await api('/mark-as-failed');
   }
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ webhooks: false });
+  sandbox = await startSandbox({ webhooks: false, provider: { clock } });
   const next = random(2026);
   messageIds = [];
   for (let i = 0; i < MESSAGES; i++) messageIds.push(await sandbox.sendInboundInvoice());
+  clock.advance(0); // validation and delivery run on the next tick
   for (const id of messageIds) await runHistory(id, next);
+  await sandbox.admin('POST', '/faults', {
+    count: 1_000_000,
+    mode: 'undated',
+    pathPrefix: '/messages/',
+  });
   history = sandbox.published.filter(
     (e) =>
       e.party === SANDBOX_PARTY && e.transfer === 'inbound' && e.action.endsWith('StatusChanged'),
@@ -80,8 +101,16 @@ afterAll(async () => {
 });
 
 describe('status events out of order', () => {
-  it('the provider produced a rich enough history', () => {
+  it('the provider produced a rich enough history, with same-millisecond ties', () => {
     expect(history.length).toBeGreaterThanOrEqual(200);
+    const tied = new Map<string, number>();
+    for (const e of history) {
+      const key = `${e.messageId} ${e.action} ${e.occurredAt}`;
+      tied.set(key, (tied.get(key) ?? 0) + 1);
+    }
+    // Changes of one status of one message within one millisecond: the hard case.
+    expect([...tied.values()].filter((n) => n >= 2).length).toBeGreaterThanOrEqual(20);
+    expect([...tied.values()].filter((n) => n >= 3).length).toBeGreaterThanOrEqual(5);
     const actions = new Set(history.map((e) => e.action));
     expect(actions).toEqual(
       new Set(['messageStatusChanged', 'taxReportingStatusChanged', 'lifecycleStatusChanged']),

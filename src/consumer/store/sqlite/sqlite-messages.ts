@@ -7,12 +7,17 @@ import type {
   MessageRecord,
   MessageStore,
   StatusChangeRecord,
+  StatusWrite,
 } from '../store.ts';
 
-const COLUMNS: Record<StatusKind, { value: string; at: string }> = {
-  delivery: { value: 'delivery_status', at: 'delivery_at' },
-  taxReporting: { value: 'tax_reporting_status', at: 'tax_reporting_at' },
-  lifecycle: { value: 'lifecycle_status', at: 'lifecycle_at' },
+const COLUMNS: Record<StatusKind, { value: string; at: string; confirmed: string }> = {
+  delivery: { value: 'delivery_status', at: 'delivery_at', confirmed: 'delivery_confirmed' },
+  taxReporting: {
+    value: 'tax_reporting_status',
+    at: 'tax_reporting_at',
+    confirmed: 'tax_reporting_confirmed',
+  },
+  lifecycle: { value: 'lifecycle_status', at: 'lifecycle_at', confirmed: 'lifecycle_confirmed' },
 };
 const KINDS = Object.keys(COLUMNS) as StatusKind[];
 
@@ -24,10 +29,13 @@ interface MessageRow {
   validation_status: string | null;
   delivery_status: string | null;
   delivery_at: number | null;
+  delivery_confirmed: number;
   tax_reporting_status: string | null;
   tax_reporting_at: number | null;
+  tax_reporting_confirmed: number;
   lifecycle_status: string | null;
   lifecycle_at: number | null;
+  lifecycle_confirmed: number;
   imported_at: number | null;
   import_location: string | null;
   acknowledged_at: number | null;
@@ -58,10 +66,13 @@ function toRecord(row: MessageRow): MessageRecord {
     validationStatus: row.validation_status,
     deliveryStatus: row.delivery_status,
     deliveryAt: row.delivery_at,
+    deliveryConfirmed: row.delivery_confirmed === 1,
     taxReportingStatus: row.tax_reporting_status,
     taxReportingAt: row.tax_reporting_at,
+    taxReportingConfirmed: row.tax_reporting_confirmed === 1,
     lifecycleStatus: row.lifecycle_status,
     lifecycleAt: row.lifecycle_at,
+    lifecycleConfirmed: row.lifecycle_confirmed === 1,
     importedAt: row.imported_at,
     importLocation: row.import_location,
     acknowledgedAt: row.acknowledged_at,
@@ -88,12 +99,12 @@ export function createSqliteMessageStore(db: Database.Database): MessageStore {
            business_action = COALESCE(@businessAction, business_action),
            validation_status = COALESCE(@validationStatus, validation_status)
      WHERE message_id = @messageId AND transfer = @transfer`);
-  // The ordering rule of SPEC.md 6.3 in one statement: a value lands only if its change is
-  // not older than the one that set the current value (same-millisecond ties are decided by
-  // the caller, which knows formerValue).
+  // What a value may replace, by its source (StatusSource in store.ts), in one statement so a
+  // concurrent writer can never move a status backwards. The same-millisecond rule itself is
+  // the caller's (worker/status-order.ts); the store only refuses what no rule allows.
   const applyKind = Object.fromEntries(
     KINDS.map((kind) => {
-      const { value, at } = COLUMNS[kind];
+      const { value, at, confirmed } = COLUMNS[kind];
       return [
         kind,
         db.prepare<{
@@ -101,14 +112,27 @@ export function createSqliteMessageStore(db: Database.Database): MessageStore {
           transfer: string;
           value: string;
           at: number;
+          fetched: number;
+          change: number;
           now: number;
         }>(`
-          UPDATE messages SET ${value} = @value, ${at} = @at, updated_at = @now
+          UPDATE messages SET ${value} = @value, ${at} = @at, ${confirmed} = @fetched,
+                              updated_at = @now
            WHERE message_id = @messageId AND transfer = @transfer
-             AND (${at} IS NULL OR ${at} <= @at)`),
+             AND (${at} IS NULL OR ${at} < @at
+                  OR (${at} = @at AND (@fetched = 1 OR (@change = 1 AND ${confirmed} = 0))))`),
       ];
     }),
   ) as Record<StatusKind, Database.Statement>;
+  const writeStatus = (key: MessageKey, write: StatusWrite, now: number): boolean =>
+    applyKind[write.kind].run({
+      ...key,
+      value: write.value,
+      at: write.at,
+      fetched: write.source === 'fetch' ? 1 : 0,
+      change: write.source === 'change' ? 1 : 0,
+      now,
+    }).changes === 1;
   const getRow = db.prepare<[string, string], MessageRow>(
     'SELECT * FROM messages WHERE message_id = ? AND transfer = ?',
   );
@@ -124,6 +148,12 @@ export function createSqliteMessageStore(db: Database.Database): MessageStore {
   const changes = db.prepare<[string, string], StatusChangeRow>(
     'SELECT * FROM status_changes WHERE message_id = ? AND transfer = ? ORDER BY occurred_at',
   );
+  const transitions = db.prepare<
+    [string, string, string, number],
+    { event_id: string; former_value: string; new_value: string }
+  >(`
+    SELECT event_id, former_value, new_value FROM status_changes
+     WHERE message_id = ? AND transfer = ? AND kind = ? AND occurred_at = ?`);
   const imported = db.prepare(`
     UPDATE messages SET imported_at = COALESCE(imported_at, @now), import_location = @location,
                         updated_at = @now
@@ -161,15 +191,23 @@ export function createSqliteMessageStore(db: Database.Database): MessageStore {
         });
         for (const kind of KINDS) {
           const value = snapshot.statuses[kind];
-          if (value !== undefined) applyKind[kind].run({ ...key, value, at: snapshot.at, now });
+          if (value === undefined) continue;
+          writeStatus(key, { kind, value, at: snapshot.at, source: snapshot.source }, now);
         }
       })();
     },
-    async applyStatus(key, { kind, value, at }, now) {
+    async applyStatus(key, write, now) {
       return db.transaction(() => {
         touchRow(key, now);
-        return applyKind[kind].run({ ...key, value, at, now }).changes === 1;
+        return writeStatus(key, write, now);
       })();
+    },
+    async transitionsAt({ messageId, transfer }, kind, at) {
+      return transitions.all(messageId, transfer, kind, at).map((row) => ({
+        eventId: row.event_id,
+        formerValue: row.former_value,
+        newValue: row.new_value,
+      }));
     },
     async recordStatusChange(change, now) {
       insertChange.run({

@@ -1,5 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { StatusSource } from '../../../../src/consumer/store/store.ts';
+import type { StatusKind } from '../../../../src/protocol/index.ts';
 import { openTempStore } from '../../../support/sqlite.ts';
 
 let store: ReturnType<typeof openTempStore>;
@@ -13,33 +15,82 @@ afterEach(async () => {
 const key = { messageId: 'm-1', transfer: 'inbound' as const };
 
 describe('message statuses', () => {
-  it('never applies a value whose change is older than the stored one', async () => {
-    expect(
-      await store.messages.applyStatus(key, { kind: 'delivery', value: 'delivered', at: 20 }, 1),
-    ).toBe(true);
-    expect(
-      await store.messages.applyStatus(
-        key,
-        { kind: 'delivery', value: 'pendingdelivery', at: 10 },
-        2,
-      ),
-    ).toBe(false);
-    expect(await store.messages.get(key)).toMatchObject({
-      deliveryStatus: 'delivered',
-      deliveryAt: 20,
-    });
-    // Same millisecond: the store applies it; the status-event handler decides by formerValue.
-    expect(
-      await store.messages.applyStatus(key, { kind: 'delivery', value: 'parked', at: 20 }, 3),
-    ).toBe(true);
+  const delivery = (value: string, at: number, source: StatusSource) =>
+    store.messages.applyStatus(key, { kind: 'delivery', value, at, source }, 1);
+  const stored = async () => {
+    const record = await store.messages.get(key);
+    return {
+      value: record?.deliveryStatus,
+      at: record?.deliveryAt,
+      confirmed: record?.deliveryConfirmed,
+    };
+  };
+
+  it('never stores a value older than the stored one, whatever its source', async () => {
+    expect(await delivery('delivered', 20, 'change')).toBe(true);
+    for (const source of ['change', 'descriptor', 'fetch'] as const) {
+      expect(await delivery('pendingdelivery', 10, source)).toBe(false);
+    }
+    expect(await stored()).toEqual({ value: 'delivered', at: 20, confirmed: false });
+  });
+
+  it('at the same millisecond: a change replaces an unconfirmed value, a descriptor nothing', async () => {
+    await delivery('delivered', 20, 'change');
+    expect(await delivery('pendingdelivery', 20, 'descriptor')).toBe(false);
+    expect(await delivery('parked', 20, 'change')).toBe(true);
+    expect(await stored()).toEqual({ value: 'parked', at: 20, confirmed: false });
+  });
+
+  it('a fetched value is confirmed: only a newer change or another fetch replaces it', async () => {
+    await delivery('delivered', 20, 'change');
+    expect(await delivery('parked', 20, 'fetch')).toBe(true);
+    expect(await stored()).toEqual({ value: 'parked', at: 20, confirmed: true });
+    expect(await delivery('delivered', 20, 'change')).toBe(false);
+    expect(await delivery('delivered', 20, 'descriptor')).toBe(false);
+    expect(await delivery('failed', 20, 'fetch')).toBe(true);
+    expect(await delivery('pendingdelivery', 21, 'change')).toBe(true);
+    expect(await stored()).toEqual({ value: 'pendingdelivery', at: 21, confirmed: false });
+  });
+
+  it('finds the transitions of one kind recorded at one millisecond', async () => {
+    const change = (eventId: string, kind: StatusKind, occurredAt: number) =>
+      store.messages.recordStatusChange(
+        {
+          ...key,
+          eventId,
+          kind,
+          formerValue: 'a',
+          newValue: 'b',
+          occurredAt,
+          properties: null,
+          validationResults: null,
+          outcome: 'applied',
+        },
+        1,
+      );
+    await change('e1', 'delivery', 20);
+    await change('e2', 'delivery', 20);
+    await change('e3', 'delivery', 21);
+    await change('e4', 'lifecycle', 20);
+    const found = await store.messages.transitionsAt(key, 'delivery', 20);
+    expect(found.map((t) => t.eventId).sort()).toEqual(['e1', 'e2']);
+    expect(found[0]).toMatchObject({ formerValue: 'a', newValue: 'b' });
   });
 
   it('keeps the three kinds and the two transfers apart', async () => {
-    await store.messages.applyStatus(key, { kind: 'lifecycle', value: 'paid', at: 5 }, 1);
-    await store.messages.applyStatus(key, { kind: 'taxReporting', value: 'electronic', at: 1 }, 1);
+    await store.messages.applyStatus(
+      key,
+      { kind: 'lifecycle', value: 'paid', at: 5, source: 'change' },
+      1,
+    );
+    await store.messages.applyStatus(
+      key,
+      { kind: 'taxReporting', value: 'electronic', at: 1, source: 'change' },
+      1,
+    );
     await store.messages.applyStatus(
       { ...key, transfer: 'outbound' },
-      { kind: 'delivery', value: 'delivered', at: 9 },
+      { kind: 'delivery', value: 'delivered', at: 9, source: 'change' },
       1,
     );
     expect(await store.messages.get(key)).toMatchObject({
@@ -79,7 +130,7 @@ describe('message statuses', () => {
           for (const c of shuffled) {
             await store.messages.applyStatus(
               messageKey,
-              { kind: 'delivery', value: c.value, at: c.at },
+              { kind: 'delivery', value: c.value, at: c.at, source: 'change' },
               0,
             );
           }
@@ -93,7 +144,13 @@ describe('message statuses', () => {
 
   it('records import and acknowledgement without moving last_event_at', async () => {
     await store.messages.recordSnapshot(
-      { ...key, documentNo: 'INV-1', statuses: { delivery: 'pendingdelivery' }, at: 100 },
+      {
+        ...key,
+        documentNo: 'INV-1',
+        statuses: { delivery: 'pendingdelivery' },
+        at: 100,
+        source: 'descriptor',
+      },
       1000,
     );
     await store.messages.markImported(key, '/docs/inbound/m-1', 2000);
@@ -111,15 +168,21 @@ describe('message statuses', () => {
 
   it('lists non-final messages silent since before a time', async () => {
     await store.messages.recordSnapshot(
-      { ...key, statuses: { delivery: 'pendingdelivery' }, at: 1 },
+      { ...key, statuses: { delivery: 'pendingdelivery' }, at: 1, source: 'descriptor' },
       1000,
     );
     await store.messages.recordSnapshot(
-      { messageId: 'm-2', transfer: 'inbound', statuses: { delivery: 'delivered' }, at: 1 },
+      {
+        messageId: 'm-2',
+        transfer: 'inbound',
+        statuses: { delivery: 'delivered' },
+        at: 1,
+        source: 'descriptor',
+      },
       1000,
     );
     await store.messages.recordSnapshot(
-      { messageId: 'm-3', transfer: 'inbound', statuses: {}, at: 1 },
+      { messageId: 'm-3', transfer: 'inbound', statuses: {}, at: 1, source: 'descriptor' },
       5000,
     );
     expect((await store.messages.listStale(2000, 10)).map((m) => m.messageId)).toEqual(['m-1']);
