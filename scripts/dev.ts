@@ -8,9 +8,11 @@
 import 'dotenv/config';
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
+import { createClaimHolder } from '../src/consumer/claims/claim-holder.ts';
 import { ConfigError, loadConfig } from '../src/consumer/config.ts';
 import { startConsumer } from '../src/consumer/consumer.ts';
 import { createLogger } from '../src/consumer/logger.ts';
+import { localProcess } from '../src/local-process.ts';
 import { loadProviderConfig } from '../src/provider/config.ts';
 import { startProvider } from '../src/provider/provider.ts';
 
@@ -51,6 +53,7 @@ const consumer = await startConsumer({
   config,
   logger: createLogger(config.logLevel),
   host: '127.0.0.1',
+  holder: createClaimHolder('consumer', localProcess()),
 });
 const webhookUrl = `${consumer.url}${config.webhookPath}`;
 provider.provider.dispatcher.createEndpoint(providerConfig.party, {

@@ -1,15 +1,18 @@
 /**
  * `npm run reconcile`: one reconciliation run, for cron. Prints one summary line and exits 0
  * when everything went well, 1 when a message could not be handled, 2 on a configuration or
- * start-up error. Safe to run while the consumer runs.
+ * start-up error. Safe to run while the consumer runs, and beside another reconciliation:
+ * every message is handled under its claim (src/consumer/reconcile.ts).
  */
 import 'dotenv/config';
 import { createApiClient } from '../src/consumer/api/index.ts';
+import { createClaimHolder } from '../src/consumer/claims/claim-holder.ts';
 import { readConfig } from '../src/consumer/config.ts';
-import { createImporter } from '../src/consumer/importer/index.ts';
+import { loadImporter } from '../src/consumer/importer/index.ts';
 import { createLogger } from '../src/consumer/logger.ts';
 import { createReconciler, formatSummary } from '../src/consumer/reconcile.ts';
 import { openStore } from '../src/consumer/store/open-store.ts';
+import { localProcess } from '../src/local-process.ts';
 
 const read = readConfig(process.env);
 if ('error' in read) {
@@ -28,10 +31,15 @@ try {
   });
   const reconcile = createReconciler({
     api,
-    importer: createImporter(config, logger),
+    importer: await loadImporter(config, logger),
     messages: store.messages,
+    claims: store.claims,
     logger,
     now: Date.now,
+    holder: createClaimHolder('reconcile', localProcess()).id,
+    leaseMs: config.claimLeaseMs,
+    importTimeoutMs: config.importTimeoutMs,
+    concurrency: config.workerConcurrency,
   });
   const summary = await reconcile();
   await api.close();

@@ -3,9 +3,11 @@
  * it loads .env, validates the configuration, starts the consumer and stops it on a signal.
  */
 import 'dotenv/config';
+import { createClaimHolder } from './consumer/claims/claim-holder.ts';
 import { readConfig } from './consumer/config.ts';
 import { startConsumer } from './consumer/consumer.ts';
 import { createLogger } from './consumer/logger.ts';
+import { localProcess } from './local-process.ts';
 
 const read = readConfig(process.env);
 if ('error' in read) {
@@ -15,7 +17,8 @@ if ('error' in read) {
 const { config } = read;
 
 const logger = createLogger(config.logLevel);
-const consumer = await startConsumer({ config, logger }).catch((error: unknown) => {
+const holder = createClaimHolder('consumer', localProcess());
+const consumer = await startConsumer({ config, logger, holder }).catch((error: unknown) => {
   logger.fatal({ err: error }, 'could not start');
   process.exit(1);
 });

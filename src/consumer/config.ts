@@ -38,6 +38,18 @@ export interface Config {
   workerConcurrency: number;
   /** Attempts before an event is dead-lettered. @default 10 */
   workerMaxAttempts: number;
+  /**
+   * Lease of a message claim, renewed every third of it while the message is handled: how
+   * long a crashed process's messages wait before another takes them over. @default 30000
+   */
+  claimLeaseMs: number;
+  /** Deadline of one import() call; its AbortSignal fires then. @default 60000 */
+  importTimeoutMs: number;
+  /**
+   * A module whose `createImporter(config, logger)` replaces the default importer.
+   * @default undefined (importer/create-importer.ts)
+   */
+  importerModule: string | undefined;
   /** @default 'info' */
   logLevel: LogLevel;
   /** Enables /admin when set. @default undefined */
@@ -93,6 +105,9 @@ export function loadConfig(env: Env): Readonly<Config> {
     documentsDir: read.string('DOCUMENTS_DIR', './data/documents'),
     workerConcurrency: read.integer('WORKER_CONCURRENCY', 8, { min: 1, max: 1000 }),
     workerMaxAttempts: read.integer('WORKER_MAX_ATTEMPTS', 10, { min: 1 }),
+    claimLeaseMs: read.integer('CLAIM_LEASE_MS', 30_000, { min: 300 }),
+    importTimeoutMs: read.integer('IMPORT_TIMEOUT_MS', 60_000, { min: 1 }),
+    importerModule: read.optional('IMPORTER_MODULE', (v) => ({ value: v })),
     logLevel: read.string('LOG_LEVEL', 'info', (v) =>
       (LOG_LEVELS as readonly string[]).includes(v)
         ? undefined

@@ -7,9 +7,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { type ApiClient, createApiClient } from './api/index.ts';
+import { type ClaimHolder, createAnonymousHolder } from './claims/claim-holder.ts';
 import type { Config } from './config.ts';
 import { createApp } from './http/app.ts';
-import { createImporter, type Importer } from './importer/index.ts';
+import { type Importer, loadImporter } from './importer/index.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
@@ -36,15 +37,22 @@ export async function startConsumer(options: {
   logger: Logger;
   host?: string;
   now?: () => number;
-  /** Overrides createImporter() (tests use this). @default createImporter(config, logger) */
+  /** Overrides the configured importer (tests use this). @default loadImporter(config, logger) */
   importer?: Importer;
   /** Start the worker with the listener. Tests of the ingress alone turn it off. @default true */
   startWorker?: boolean;
   /** Worker tuning for tests (poll interval, retry delay). */
   worker?: Pick<WorkerOptions, 'pollIntervalMs' | 'retryDelay' | 'leaseMs'>;
+  /**
+   * Names this process in message claims; the entry point passes one that knows its host's
+   * processes (claims/claim-holder.ts). @default a random holder that leaves claims to leases
+   */
+  holder?: ClaimHolder;
 }): Promise<RunningConsumer> {
   const { config, logger } = options;
   const now = options.now ?? Date.now;
+  // Loaded first: a module that cannot load should stop the start before anything opens.
+  const importer = options.importer ?? (await loadImporter(config, logger));
   const store = await openStore(config.databaseUrl);
   const metrics = createMetrics();
   metrics.trackInbox(store.events);
@@ -54,14 +62,25 @@ export async function startConsumer(options: {
     timeoutMs: config.apiTimeoutMs,
     logger,
   });
-  const importer = options.importer ?? createImporter(config, logger);
+  const holder = options.holder ?? createAnonymousHolder('consumer');
   const worker = createWorker({
     events: store.events,
-    handle: createEventHandler({ api, importer, messages: store.messages, logger, now }),
+    claims: store.claims,
+    handle: createEventHandler({
+      api,
+      importer,
+      messages: store.messages,
+      logger,
+      now,
+      importTimeoutMs: config.importTimeoutMs,
+    }),
     logger,
+    holder: holder.id,
+    holderGone: (other) => holder.isGone(other),
     now,
     concurrency: config.workerConcurrency,
     maxAttempts: config.workerMaxAttempts,
+    leaseMs: config.claimLeaseMs,
     onSettled: (event, state, seconds) => metrics.eventSettled(state, event.action, seconds),
     ...options.worker,
   });
@@ -103,8 +122,9 @@ export async function startConsumer(options: {
   const close = () => {
     closing ??= (async () => {
       // One deadline for the listener and the worker together: an orchestrator kills the
-      // process soon after SIGTERM. Work cut off here is safe: a claimed event goes back to
-      // pending at the next start, and imports and acknowledgements are idempotent.
+      // process soon after SIGTERM. Work cut off here is safe: a claimed event is taken over
+      // when its claim ends (at the next start on this host, or after CLAIM_LEASE_MS), and
+      // imports and acknowledgements are idempotent.
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<'deadline'>((resolve) => {
         timer = setTimeout(() => resolve('deadline'), config.shutdownTimeoutMs);
@@ -116,6 +136,7 @@ export async function startConsumer(options: {
       clearTimeout(timer);
       if (forced) {
         logger.warn('shutdown deadline reached; cutting connections and events in hand');
+        worker.abort();
         server.closeAllConnections();
         await closed;
       }

@@ -7,17 +7,26 @@
  * 2. Refreshes local messages that have heard nothing for longer than the retry window and
  *    whose delivery status is not final, from GET /messages/:mid.
  *
- * Safe while the server runs: imports are idempotent on messageId, acknowledgements are
- * idempotent at the service, and status values are stored only when newer.
+ * Each message is handled under its claim (store/store.ts), the one the worker takes for an
+ * event, so reconciliation never works on a message beside the consumer's worker, a replica,
+ * or another reconciliation: it waits its turn, and then finds the message already imported
+ * (and only acknowledges it again) if the other handler got there first. A message still
+ * claimed after the wait is left to its holder and counted as `busy`. So runs may overlap
+ * each other and the consumer: each import happens once, in whichever process gets there
+ * first, and each run counts only what it did itself. Messages are handled several at once
+ * (WORKER_CONCURRENCY), each in its own turn.
  */
+import { setTimeout as delay } from 'node:timers/promises';
+import PQueue from 'p-queue';
 import type { Logger } from 'pino';
-import { WEBHOOK_RETRY_WINDOW_MS } from '../protocol/index.ts';
+import { type MessageDescriptor, WEBHOOK_RETRY_WINDOW_MS } from '../protocol/index.ts';
 import type { ApiClient } from './api/index.ts';
+import { type ClaimGuard, holdClaim } from './claims/held-claim.ts';
 import type { Importer } from './importer/index.ts';
-import type { MessageStore } from './store/store.ts';
+import type { ClaimStore, MessageClaim, MessageRecord, MessageStore } from './store/store.ts';
 import { describeError } from './worker/errors.ts';
 import { createInboundDelivery } from './worker/inbound-delivery.ts';
-import { descriptorSnapshot } from './worker/message-snapshot.ts';
+import { descriptorSnapshot, fetchedAsOf } from './worker/message-snapshot.ts';
 
 export interface ReconcileSummary {
   /** Inbound messages the service still lists as pendingdelivery. */
@@ -28,24 +37,74 @@ export interface ReconcileSummary {
   acknowledged: number;
   /** Of those, rejected by the importer and marked as failed. */
   rejected: number;
+  /** Messages another handler held throughout the wait: left to it (the next run looks again). */
+  busy: number;
   /** Local messages refreshed from the service. */
   refreshed: number;
   /** Messages this run could not handle (transient errors; the next run tries again). */
   failed: number;
 }
 
-export function createReconciler(deps: {
+export interface ReconcilerOptions {
   api: ApiClient;
   importer: Importer;
   messages: MessageStore;
+  claims: ClaimStore;
   logger: Logger;
   now: () => number;
+  /** Names this run in the claims it takes. */
+  holder: string;
+  /** Lease of a message claim (CLAIM_LEASE_MS). */
+  leaseMs: number;
+  /** Deadline of one import (IMPORT_TIMEOUT_MS). */
+  importTimeoutMs: number;
+  /** Messages handled at once. @default 8 */
+  concurrency?: number;
   /** Silence after which a non-final message is refreshed. @default the webhook retry window */
   staleAfterMs?: number;
-}) {
-  const { api, messages, logger, now } = deps;
-  const inbound = createInboundDelivery(deps);
-  const staleAfterMs = deps.staleAfterMs ?? WEBHOOK_RETRY_WINDOW_MS;
+  /**
+   * How long to wait for a message another handler holds. Long enough for that handler to
+   * finish an import. @default importTimeoutMs + 2 * leaseMs
+   */
+  claimWaitMs?: number;
+  /** @default timers/promises setTimeout */
+  sleep?: (ms: number) => Promise<unknown>;
+}
+
+export function createReconciler(options: ReconcilerOptions) {
+  const { api, messages, claims, logger, now, holder, leaseMs } = options;
+  const inbound = createInboundDelivery(options);
+  const staleAfterMs = options.staleAfterMs ?? WEBHOOK_RETRY_WINDOW_MS;
+  const claimWaitMs = options.claimWaitMs ?? options.importTimeoutMs + 2 * leaseMs;
+  const concurrency = options.concurrency ?? 8;
+  const sleep = options.sleep ?? ((ms: number) => delay(ms));
+
+  /** The message's claim, waiting up to `waitMs` while someone else holds it. */
+  async function acquire(messageId: string, waitMs: number): Promise<MessageClaim | undefined> {
+    const giveUpAt = now() + waitMs;
+    for (let pause = 10; ; pause = Math.min(pause * 2, 500)) {
+      const claim = await claims.acquire(messageId, { holder, now: now(), leaseMs });
+      if (claim !== undefined || now() >= giveUpAt) return claim;
+      await sleep(Math.min(pause, Math.max(0, giveUpAt - now())));
+    }
+  }
+
+  /** Runs `work` under the message's claim; undefined when the claim was not to be had. */
+  async function underClaim<T>(
+    messageId: string,
+    waitMs: number,
+    work: (claim: ClaimGuard) => Promise<T>,
+  ): Promise<{ result: T } | undefined> {
+    const claim = await acquire(messageId, waitMs);
+    if (claim === undefined) return undefined;
+    const held = holdClaim({ claims, claim, leaseMs, now, logger });
+    try {
+      return { result: await work(held) };
+    } finally {
+      held.stop();
+      await claims.release(held.current());
+    }
+  }
 
   return async function reconcile(): Promise<ReconcileSummary> {
     const summary: ReconcileSummary = {
@@ -53,8 +112,52 @@ export function createReconciler(deps: {
       imported: 0,
       acknowledged: 0,
       rejected: 0,
+      busy: 0,
       refreshed: 0,
       failed: 0,
+    };
+    const queue = new PQueue({ concurrency });
+
+    const deliver = async (descriptor: MessageDescriptor) => {
+      const messageId = descriptor.uniqueId;
+      try {
+        const done = await underClaim(messageId, claimWaitMs, (claim) =>
+          inbound.deliver(messageId, claim, descriptor),
+        );
+        if (done === undefined) {
+          summary.busy += 1;
+          logger.warn({ messageId, claimWaitMs }, 'reconcile: message held by another handler');
+        } else if (done.result === 'rejected') {
+          summary.rejected += 1;
+        } else {
+          if (done.result === 'imported') summary.imported += 1;
+          summary.acknowledged += 1;
+        }
+      } catch (error) {
+        summary.failed += 1;
+        logger.error({ messageId, error: describeError(error) }, 'reconcile: could not deliver');
+      }
+    };
+
+    const refresh = async (stale: MessageRecord) => {
+      const key = { messageId: stale.messageId, transfer: stale.transfer };
+      try {
+        // A held message is being handled right now: it is not silent, so no wait.
+        const done = await underClaim(stale.messageId, 0, async () => {
+          const { descriptor, servedAt } = await api.getMessage(stale.messageId, {
+            transfer: stale.transfer,
+          });
+          // The fetch reflects every change up to when the service answered; events from
+          // before then that arrive later are stale.
+          const asOf = fetchedAsOf(servedAt, await messages.get(key), now());
+          await messages.recordSnapshot(descriptorSnapshot(key, descriptor, asOf, 'fetch'), now());
+        });
+        if (done === undefined) summary.busy += 1;
+        else summary.refreshed += 1;
+      } catch (error) {
+        summary.failed += 1;
+        logger.error({ ...key, error: describeError(error) }, 'reconcile: could not refresh');
+      }
     };
 
     for await (const descriptor of api.listAllMessages({
@@ -62,39 +165,16 @@ export function createReconciler(deps: {
       transfer: 'inbound',
     })) {
       summary.found += 1;
-      const messageId = descriptor.uniqueId;
-      try {
-        const outcome = await inbound.deliver(messageId, descriptor);
-        if (outcome === 'rejected') summary.rejected += 1;
-        else {
-          if (outcome === 'imported') summary.imported += 1;
-          summary.acknowledged += 1;
-        }
-      } catch (error) {
-        summary.failed += 1;
-        logger.error({ messageId, error: describeError(error) }, 'reconcile: could not deliver');
-      }
+      await queue.onSizeLessThan(concurrency);
+      void queue.add(() => deliver(descriptor));
     }
+    await queue.onIdle();
 
     for (const stale of await messages.listStale(now() - staleAfterMs, 1000)) {
-      const key = { messageId: stale.messageId, transfer: stale.transfer };
-      try {
-        const { descriptor, servedAt } = await api.getMessage(stale.messageId, {
-          transfer: stale.transfer,
-        });
-        // The fetch reflects every change up to when the service answered; events from before
-        // then that arrive later are stale. Without the service's Date header, the local clock
-        // stands in for it (it assumes clocks in sync, as the signature tolerance does).
-        await messages.recordSnapshot(
-          descriptorSnapshot(key, descriptor, servedAt ?? now(), 'fetch'),
-          now(),
-        );
-        summary.refreshed += 1;
-      } catch (error) {
-        summary.failed += 1;
-        logger.error({ ...key, error: describeError(error) }, 'reconcile: could not refresh');
-      }
+      await queue.onSizeLessThan(concurrency);
+      void queue.add(() => refresh(stale));
     }
+    await queue.onIdle();
     return summary;
   };
 }

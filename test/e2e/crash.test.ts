@@ -4,7 +4,6 @@
  * restart without a second import.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -12,7 +11,7 @@ import { Agent, request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
-import { type RunningScript, startScript } from '../support/processes.ts';
+import { freePort, type RunningScript, startScript } from '../support/processes.ts';
 import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
 
 const MAIN = join(import.meta.dirname, '../../src/main.ts');
@@ -23,15 +22,6 @@ let dir: string;
 let port: number;
 let provider: RunningProvider | undefined;
 const running: RunningScript[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port: free } = server.address() as { port: number };
-      server.close(() => resolve(free));
-    });
-  });
-}
 
 async function startConsumerProcess(apiBaseUrl = 'http://127.0.0.1:9') {
   const consumer = startScript(MAIN, {

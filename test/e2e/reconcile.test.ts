@@ -82,7 +82,7 @@ describe('npm run reconcile', () => {
 
     const first = await reconcile();
     expect(first.output).toContain(
-      'reconcile: found=1 imported=1 acknowledged=1 rejected=0 refreshed=0 failed=0',
+      'reconcile: found=1 imported=1 acknowledged=1 rejected=0 busy=0 refreshed=0 failed=0',
     );
     expect(first.code).toBe(0);
     expect((await admin('GET', `/messages/${messageId}`)).sides.inbound.status).toBe('delivered');
@@ -104,7 +104,7 @@ describe('npm run reconcile', () => {
 
     const failing = await reconcile();
     expect(failing.output).toContain(
-      'found=1 imported=0 acknowledged=0 rejected=0 refreshed=0 failed=1',
+      'found=1 imported=0 acknowledged=0 rejected=0 busy=0 refreshed=0 failed=1',
     );
     expect(failing.code).toBe(1);
 

@@ -36,8 +36,14 @@ async function seedDeadEvents(count: number) {
   for (let i = 0; i < count; i++) {
     const event = newEvent();
     await store.events.insert(event);
-    await store.events.claimDue({ now: Date.now(), limit: 1, leaseMs: 1000 });
-    await store.events.settle(event.eventId, { state: 'dead', error: 'HTTP 409' }, Date.now());
+    const [claimed] = await store.events.claimDue({
+      now: Date.now(),
+      limit: 1,
+      leaseMs: 1000,
+      holder: 'test',
+    });
+    if (claimed === undefined) throw new Error('nothing claimed');
+    await store.events.settle(claimed, { state: 'dead', error: 'HTTP 409' }, Date.now());
     ids.push(event.eventId);
   }
   await store.close();

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DestinationStream, pino } from 'pino';
+import { createClaimHolder } from '../../src/consumer/claims/claim-holder.ts';
 import { loadConfig } from '../../src/consumer/config.ts';
 import { type RunningConsumer, startConsumer } from '../../src/consumer/consumer.ts';
 import type { Importer } from '../../src/consumer/importer/index.ts';
@@ -10,6 +11,11 @@ import type { SqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.t
 import type { WorkerOptions } from '../../src/consumer/worker/worker.ts';
 
 export const TEST_SECRET = 'whsec_integration_secret';
+
+// Each consumer of a test stands for a process of its own: a made-up process id that is
+// alive until the consumer closes, so a restart takes over its claims as a real one would.
+const alive = new Set<number>();
+let nextPid = 4_000_000;
 
 export interface TestConsumer extends RunningConsumer {
   dir: string;
@@ -49,9 +55,17 @@ export async function startTestConsumer(
     },
   };
   const logger = pino({ level: config.logLevel }, destination);
+  const pid = nextPid++;
+  alive.add(pid);
+  const holder = createClaimHolder('consumer', {
+    hostname: 'test-host',
+    pid,
+    isAlive: (other) => alive.has(other),
+  });
   const consumer = await startConsumer({
     config,
     logger,
+    holder,
     host: '127.0.0.1',
     startWorker: options.startWorker ?? false,
     worker: { pollIntervalMs: 50, ...options.worker },
@@ -64,8 +78,14 @@ export async function startTestConsumer(
     dir,
     logs,
     webhookUrl: `${consumer.url}${config.webhookPath}`,
+    async close() {
+      const closed = await consumer.close();
+      alive.delete(pid);
+      return closed;
+    },
     async stop() {
       await consumer.close();
+      alive.delete(pid);
       rmSync(dir, { recursive: true, force: true });
     },
   };

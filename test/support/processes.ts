@@ -1,6 +1,7 @@
 /** Runs a TypeScript entry point as its own Node process, as a user or cron would. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:net';
 
 // Resolved here: the child may run in a temporary folder that has no node_modules.
 const TSX = import.meta.resolve('tsx');
@@ -41,4 +42,42 @@ export async function runScript(
   const running = startScript(script, options);
   const code = await running.exited();
   return { code, output: running.output() };
+}
+
+/** A port nobody listens on right now, for a child process that must be told its port. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Resolves once `text` appears in the process's output; fails if it exits or `ms` pass. */
+export async function waitForOutput(script: RunningScript, text: string, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  while (!script.output().includes(text)) {
+    if (script.child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`never printed ${JSON.stringify(text)}:\n${script.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Resolves once `url` answers 200; fails if the process exits or `ms` pass. */
+export async function waitForHttp(script: RunningScript, url: string, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const ok = await fetch(url).then(
+      (res) => res.status === 200,
+      () => false,
+    );
+    if (ok) return;
+    if (script.child.exitCode !== null || Date.now() > deadline) {
+      throw new Error(`${url} never answered 200:\n${script.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }

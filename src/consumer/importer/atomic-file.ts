@@ -1,31 +1,18 @@
 /**
- * Crash-safe file writes. A file is written under a temporary name, flushed to disk, and then
- * renamed over its final name, so a reader (or the next attempt after a crash) sees either
- * nothing or the whole file, never a torn one. The rename is durable only once the directory
- * itself is flushed, which the caller does with `syncDirectory`.
+ * Durable file writes for the file importer. A file is flushed to disk before the call
+ * resolves; its directory entry is durable only once the directory itself is flushed, which
+ * the caller does with `syncDirectory` (after writing every file of a folder, once).
  */
-import { randomUUID } from 'node:crypto';
-import { open, readdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { open } from 'node:fs/promises';
 
-const TEMP_MARKER = '.tmp-';
-
-/** Writes `data` to `dir/name` atomically; the rename still needs `syncDirectory(dir)`. */
-export async function writeFileAtomic(dir: string, name: string, data: Buffer): Promise<void> {
-  // A unique temp name per call: two writers never share a temp file, whatever happens.
-  const temp = join(dir, `.${name}${TEMP_MARKER}${randomUUID()}`);
+/** Creates `path` (it must not exist) with `data`, flushed to disk. */
+export async function writeFileDurably(path: string, data: Buffer): Promise<void> {
+  const handle = await open(path, 'wx');
   try {
-    const handle = await open(temp, 'wx');
-    try {
-      await handle.writeFile(data);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, join(dir, name));
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
 }
 
@@ -37,14 +24,4 @@ export async function syncDirectory(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
-}
-
-/** Removes temp files a crashed write left behind in `dir`. */
-export async function removeTempFiles(dir: string): Promise<void> {
-  const names = await readdir(dir);
-  await Promise.all(
-    names
-      .filter((name) => name.startsWith('.') && name.includes(TEMP_MARKER))
-      .map((name) => rm(join(dir, name), { force: true })),
-  );
 }

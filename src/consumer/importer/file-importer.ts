@@ -5,19 +5,20 @@
  *   core.xml | core.json | core.pdf | core.bin   the core document, named by its content type
  *   transaction.json                             the transaction JSON, bytes as received
  *   descriptor.json                              the message descriptor
- *   manifest.json                                written last: the commit marker
+ *   manifest.json                                what the folder holds, with checksums
  *
- * Each file is written atomically. manifest.json is renamed into place only after the other
- * files and their directory entries are on disk, so "manifest.json exists" means "the import
- * is complete and durable"; a directory without it is an import that crashed halfway, and the
- * next attempt simply writes everything again.
+ * Every call writes into a staging folder of its own beside the final one
+ * (`.staging-<messageId>-<random>`), flushes it, and renames it into place in one step. So a
+ * reader sees either no folder or a complete one, a crash leaves only a staging folder (removed
+ * later), and two writers of one message never touch each other's files: the second rename
+ * finds the folder there and its writer reports `already_imported`.
  */
-import { createHash } from 'node:crypto';
-import { access, mkdir } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { access, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { TRANSFERS } from '../../protocol/index.ts';
-import { removeTempFiles, syncDirectory, writeFileAtomic } from './atomic-file.ts';
+import { syncDirectory, writeFileDurably } from './atomic-file.ts';
 import {
   type Importer,
   type ImportInput,
@@ -36,6 +37,9 @@ export interface FileImporterOptions {
 }
 
 export const MANIFEST_FILE = 'manifest.json';
+const STAGING_PREFIX = '.staging-';
+/** A staging folder older than this belongs to a writer that died; it is removed. */
+const ABANDONED_STAGING_MS = 60 * 60_000;
 
 export interface Manifest {
   messageId: string;
@@ -51,10 +55,7 @@ const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 export function createFileImporter(options: FileImporterOptions): Importer {
   const root = resolve(options.documentsDir);
   const logger = options.logger;
-  // Imports of one message in this process run one after the other, so the second sees the
-  // first one's manifest. (Other processes on the same directory are safe too: every write
-  // uses its own temp name and renames over identical content.)
-  const inFlight = new Map<string, Promise<unknown>>();
+  const swept = new Set<string>();
 
   async function importOnce(input: ImportInput): Promise<ImportResult> {
     const files = plannedFiles(input);
@@ -65,32 +66,46 @@ export function createFileImporter(options: FileImporterOptions): Importer {
       return { status: 'already_imported', location: messageDir };
     }
 
-    await mkdir(messageDir, { recursive: true });
-    // The new directory's own entry must be on disk too, or a crash could lose the whole of it.
-    await syncDirectory(transferDir);
+    await mkdir(transferDir, { recursive: true });
+    // The transfer folder's own entry must be on disk too, or a crash could lose all of it.
     await syncDirectory(dirname(transferDir));
-    await removeTempFiles(messageDir);
-    for (const file of files) await writeFileAtomic(messageDir, file.name, file.data);
-    // The data files must be durable before the manifest claims they are there.
-    await syncDirectory(messageDir);
-
-    const manifest: Manifest = {
-      messageId: input.messageId,
-      transfer: input.transfer,
-      importedAt: new Date().toISOString(),
-      files: files.map((file) => ({
-        name: file.name,
-        contentType: file.contentType,
-        size: file.data.length,
-        sha256: createHash('sha256').update(file.data).digest('hex'),
-      })),
-    };
-    await writeFileAtomic(
-      messageDir,
-      MANIFEST_FILE,
-      Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`),
-    );
-    await syncDirectory(messageDir);
+    if (!swept.has(transferDir)) {
+      swept.add(transferDir);
+      await removeAbandonedStaging(transferDir);
+    }
+    const staging = join(transferDir, `${STAGING_PREFIX}${input.messageId}-${randomUUID()}`);
+    await mkdir(staging);
+    try {
+      for (const file of files) {
+        input.signal.throwIfAborted();
+        await writeFileDurably(join(staging, file.name), file.data);
+      }
+      const manifest: Manifest = {
+        messageId: input.messageId,
+        transfer: input.transfer,
+        importedAt: new Date().toISOString(),
+        files: files.map((file) => ({
+          name: file.name,
+          contentType: file.contentType,
+          size: file.data.length,
+          sha256: createHash('sha256').update(file.data).digest('hex'),
+        })),
+      };
+      await writeFileDurably(
+        join(staging, MANIFEST_FILE),
+        Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`),
+      );
+      // The files must be durable before the folder appears under its final name.
+      await syncDirectory(staging);
+      input.signal.throwIfAborted();
+      if (!(await moveIntoPlace(staging, messageDir))) {
+        logger?.debug({ messageId: input.messageId }, 'imported meanwhile by another writer');
+        return { status: 'already_imported', location: messageDir };
+      }
+      await syncDirectory(transferDir);
+    } finally {
+      await rm(staging, { recursive: true, force: true });
+    }
     logger?.info({ messageId: input.messageId, location: messageDir }, 'documents imported');
     return { status: 'imported', location: messageDir };
   }
@@ -99,17 +114,42 @@ export function createFileImporter(options: FileImporterOptions): Importer {
     async import(input) {
       // Checked before anything touches the disk: these inputs fail the same way every time.
       validate(input);
-      const key = `${input.transfer}/${input.messageId}`;
-      const previous = inFlight.get(key) ?? Promise.resolve();
-      const current = previous.catch(() => undefined).then(() => importOnce(input));
-      inFlight.set(key, current);
-      try {
-        return await current;
-      } finally {
-        if (inFlight.get(key) === current) inFlight.delete(key);
-      }
+      return importOnce(input);
     },
   };
+}
+
+/**
+ * Renames a complete staging folder to `target` in one step. False when another writer's
+ * complete folder is already there. A folder there without a manifest (left half-written by
+ * an earlier version of this importer) is moved aside and replaced.
+ */
+async function moveIntoPlace(staging: string, target: string): Promise<boolean> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await rename(staging, target);
+      return true;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+      if (await exists(join(target, MANIFEST_FILE))) return false;
+      if (attempt > 0) throw error;
+      const aside = `${staging}-incomplete`;
+      await rename(target, aside);
+      await rm(aside, { recursive: true, force: true });
+    }
+  }
+}
+
+async function removeAbandonedStaging(transferDir: string): Promise<void> {
+  const cutoff = Date.now() - ABANDONED_STAGING_MS;
+  for (const name of await readdir(transferDir)) {
+    if (!name.startsWith(STAGING_PREFIX)) continue;
+    const path = join(transferDir, name);
+    const info = await stat(path).catch(() => undefined);
+    if (info !== undefined && info.mtimeMs < cutoff)
+      await rm(path, { recursive: true, force: true });
+  }
 }
 
 function validate(input: ImportInput): void {

@@ -2,6 +2,11 @@
  * The importer contract: the fork point of the consumer (see README.md beside this file).
  * The worker hands it the documents of an inbound message and calls mark-as-delivered only
  * after `import()` resolves.
+ *
+ * The guarantee: import() is called at most once per message, never for one message in two
+ * places at once (the caller holds the message's claim), except after a crash or a deadline
+ * between an import and its record. For that one window the messageId is the idempotency key,
+ * and `previouslyAttempted` says an earlier call may have got through.
  */
 import type { MessageDescriptor, Transfer } from '../../protocol/index.ts';
 
@@ -11,6 +16,7 @@ export interface ImportDocument {
 }
 
 export interface ImportInput {
+  /** The message's identifier, and the idempotency key of the import in your system. */
   messageId: string;
   transfer: Transfer;
   descriptor: MessageDescriptor;
@@ -18,6 +24,17 @@ export interface ImportInput {
   coreDocument: ImportDocument;
   /** The transaction JSON as received, unparsed, so nothing is lost in a round trip. */
   transaction: ImportDocument;
+  /**
+   * True when an earlier import() of this message started and was never recorded as done (a
+   * crash, a deadline): it may have got through. Look the messageId up before importing.
+   */
+  previouslyAttempted: boolean;
+  /**
+   * Aborted at the import deadline (IMPORT_TIMEOUT_MS) or when the message's claim is lost.
+   * Pass it to your calls and stop when it aborts; until import() returns, the message stays
+   * claimed, so an import that ignores it still never runs twice at once.
+   */
+  signal: AbortSignal;
 }
 
 export interface ImportResult {
@@ -46,5 +63,15 @@ export class PermanentImportError extends Error {
   constructor(reason: string, options?: { cause?: unknown }) {
     super(reason, options);
     this.reason = reason;
+  }
+}
+
+/** import() did not end within IMPORT_TIMEOUT_MS. Transient: the event is retried. */
+export class ImportTimeoutError extends Error {
+  override readonly name = 'ImportTimeoutError';
+  readonly messageId: string;
+  constructor(messageId: string, timeoutMs: number, options?: { cause?: unknown }) {
+    super(`the import of message ${messageId} did not end within ${timeoutMs} ms`, options);
+    this.messageId = messageId;
   }
 }

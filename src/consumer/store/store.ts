@@ -1,15 +1,25 @@
 /**
- * The inbox and the consumer's local view of messages. The inbox is the only state the HTTP
- * ingress and the worker share: ingress inserts, the worker claims and settles.
+ * The store contract: the inbox, the message claims, and the consumer's local view of
+ * messages. Every method is asynchronous, so an implementation may commit off the event loop
+ * (a writer thread) or over the network (PostgreSQL); what each must guarantee is written on
+ * it and in README.md. The inbox is the only state the HTTP ingress and the worker share:
+ * ingress inserts, the worker claims and settles.
  *
  * Event states:
- *   pending    -> processing   claimed by a worker (attempts + 1, locked until a lease ends)
+ *   pending    -> processing   claimed with its message's claim (attempts + 1)
  *   processing -> done         handled
  *   processing -> skipped      test event or unknown action: stored, never imported
  *   processing -> pending      failed, retried at next_attempt_at
  *   processing -> dead         failed for the last allowed time; an operator may replay it
  *   dead|done|skipped -> pending  replay
- * A processing row whose lease has ended belongs to a worker that died; it is claimable again.
+ * A processing row whose message claim has ended (its holder died) is claimable again.
+ *
+ * Message claims: one message, one handler. Whatever handles a message (the worker for an
+ * event, reconciliation for a message the service lists as pending, a status refresh) first
+ * takes that message's claim: a lease until a time, with a token that changes at every
+ * acquisition. The holder renews it while it works; a holder that dies stops renewing and,
+ * once the lease ends, anyone may take the claim over. Writes that act for a claim (settling
+ * its event) name the token and do nothing when the claim has passed to someone else.
  */
 import type { StatusKind } from '../../protocol/index.ts';
 
@@ -59,6 +69,45 @@ export type Settlement =
 
 export type ReplayOutcome = 'replayed' | 'not_found' | 'not_replayable';
 
+/** A held claim on one message (see the header of this file). */
+export interface MessageClaim {
+  messageId: string;
+  /** Who holds it, for operators and for releasing a dead local process's claims. */
+  holder: string;
+  /** Unique to this acquisition: writes for the claim are fenced by it. */
+  token: string;
+  /** Ms since the epoch; after it, the claim may be taken over. */
+  leaseUntil: number;
+}
+
+export interface ClaimRequest {
+  holder: string;
+  now: number;
+  leaseMs: number;
+}
+
+export interface ClaimStore {
+  /** Takes the message's claim if nobody holds it or its lease has ended; else undefined. */
+  acquire(messageId: string, request: ClaimRequest): Promise<MessageClaim | undefined>;
+  /** Extends a held claim to `now + leaseMs`; undefined when it was lost (taken over). */
+  renew(
+    claim: MessageClaim,
+    request: { now: number; leaseMs: number },
+  ): Promise<MessageClaim | undefined>;
+  /** Gives a claim up (nothing happens if it was already lost). */
+  release(claim: MessageClaim): Promise<void>;
+  get(messageId: string): Promise<MessageClaim | undefined>;
+  /** The holders of unexpired claims, for deciding which belong to a dead local process. */
+  holders(now: number): Promise<string[]>;
+  /** Ends every claim of `holder` at once (its process is known to be gone); returns how many. */
+  releaseHolder(holder: string): Promise<number>;
+}
+
+/** An event claimed for handling, with the claim of its message. */
+export interface ClaimedEvent extends StoredEvent {
+  claim: MessageClaim;
+}
+
 export interface EventStore {
   /** Resolves only once the row is durably committed; a duplicate eventId changes nothing. */
   insert(event: NewEvent): Promise<InsertOutcome>;
@@ -67,14 +116,18 @@ export interface EventStore {
   list(query: { state?: EventState | undefined; limit: number }): Promise<StoredEvent[]>;
   countByState(): Promise<Record<EventState, number>>;
   /**
-   * Claims up to `limit` due events, at most one per message and none of a message that has
-   * an event in processing, oldest first; each claimed row is `processing` until `leaseMs`
-   * from now, with attempts incremented.
+   * Atomically, also against other processes: takes up to `limit` due events, at most one per
+   * message and none of a message whose claim is held, each with its message's claim for
+   * `holder` until `now + leaseMs`; oldest due first. A claimed event is `processing` with
+   * attempts incremented. An event left in processing by a holder whose lease ended is due.
+   * Its cost must not grow with the backlog.
    */
-  claimDue(query: { now: number; limit: number; leaseMs: number }): Promise<StoredEvent[]>;
-  settle(eventId: string, settlement: Settlement, now: number): Promise<void>;
-  /** Puts every processing event back to pending: for a single node starting after a crash. */
-  releaseClaims(now: number): Promise<number>;
+  claimDue(query: ClaimRequest & { limit: number }): Promise<ClaimedEvent[]>;
+  /**
+   * Ends a claimed event's turn and releases its message's claim, in one transaction; false
+   * (and nothing written) when the claim was lost meanwhile.
+   */
+  settle(event: ClaimedEvent, settlement: Settlement, now: number): Promise<boolean>;
   /** A dead, done or skipped event back to pending, due now, attempts reset. */
   replay(eventId: string, now: number): Promise<ReplayOutcome>;
 }
@@ -97,6 +150,8 @@ export interface MessageRecord {
   lifecycleStatus: string | null;
   lifecycleAt: number | null;
   lifecycleConfirmed: boolean;
+  /** When an import was first started; with importedAt null, one may have half-happened. */
+  importStartedAt: number | null;
   importedAt: number | null;
   importLocation: string | null;
   acknowledgedAt: number | null;
@@ -175,6 +230,8 @@ export interface MessageStore {
   statusChanges(key: MessageKey): Promise<StatusChangeRecord[]>;
   /** The recorded transitions of one kind whose occurredAt is exactly `at` (ms). */
   transitionsAt(key: MessageKey, kind: StatusKind, at: number): Promise<RecordedTransition[]>;
+  /** Notes that an import is about to start (kept from the first attempt on). */
+  markImportStarted(key: MessageKey, now: number): Promise<void>;
   markImported(key: MessageKey, location: string, now: number): Promise<void>;
   markAcknowledged(
     key: MessageKey,
@@ -189,6 +246,7 @@ export interface MessageStore {
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   readonly events: EventStore;
+  readonly claims: ClaimStore;
   readonly messages: MessageStore;
   /** Throws unless the store accepts a write right now (readiness). */
   checkWritable(): Promise<void>;

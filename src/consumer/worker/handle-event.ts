@@ -13,6 +13,7 @@ import {
   parseMessageDescriptor,
 } from '../../protocol/index.ts';
 import type { ApiClient } from '../api/index.ts';
+import type { ClaimGuard } from '../claims/held-claim.ts';
 import type { Importer } from '../importer/index.ts';
 import type { MessageStore, StoredEvent } from '../store/store.ts';
 import { MalformedEventError } from './errors.ts';
@@ -21,7 +22,8 @@ import { descriptorSnapshot } from './message-snapshot.ts';
 import { createStatusEventHandler } from './status-events.ts';
 
 export type HandleOutcome = 'done' | 'skipped';
-export type EventHandler = (event: StoredEvent) => Promise<HandleOutcome>;
+/** Handles one event while its message's claim is held (`claim`). */
+export type EventHandler = (event: StoredEvent, claim: ClaimGuard) => Promise<HandleOutcome>;
 
 export function createEventHandler(deps: {
   api: ApiClient;
@@ -29,6 +31,8 @@ export function createEventHandler(deps: {
   messages: MessageStore;
   logger: Logger;
   now: () => number;
+  /** Deadline of one import() call (IMPORT_TIMEOUT_MS). */
+  importTimeoutMs: number;
 }): EventHandler {
   const { messages, now } = deps;
   const inbound = createInboundDelivery(deps);
@@ -47,7 +51,7 @@ export function createEventHandler(deps: {
     );
   };
 
-  return async (event) => {
+  return async (event, claim) => {
     if (event.flag !== null) return 'skipped';
     let data: unknown;
     try {
@@ -74,7 +78,7 @@ export function createEventHandler(deps: {
         descriptor,
         event.transfer === 'outbound' ? (descriptor?.validationStatus ?? 'approved') : undefined,
       );
-      if (event.transfer === 'inbound') await inbound.deliver(event.messageId, descriptor);
+      if (event.transfer === 'inbound') await inbound.deliver(event.messageId, claim, descriptor);
       return 'done';
     }
     // Ingress flags unknown actions; an action unknown to this build is skipped the same way.

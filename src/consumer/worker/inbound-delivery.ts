@@ -1,28 +1,47 @@
 /**
  * The consumer's duty for an inbound message (SPEC.md 6.1, 6.3): fetch the core document and
  * the transaction JSON, import them, then acknowledge. Shared by the deliveryNotified handler
- * and by reconciliation, so both follow exactly the same rules:
+ * and by reconciliation, so both follow exactly the same rules. The caller holds the
+ * message's claim (store.ts), so no other handler, in this process or another, works on the
+ * message meanwhile, and what `deliver` reads of it stays true until it writes:
  *
- * - mark-as-delivered only after the import is durable (import() resolved);
+ * - the importer is called at most once per message: an import already recorded is not
+ *   repeated. The one exception is a crash (or a deadline) between an import and its record;
+ *   the next call then says `previouslyAttempted`, and the importer must use the messageId as
+ *   its idempotency key (importer/README.md);
+ * - each import() has a deadline (IMPORT_TIMEOUT_MS): its signal aborts then, or when the
+ *   claim is lost. The call is awaited to its end all the same, with the claim renewed, so a
+ *   second import can never start beside one still running;
+ * - the claim is confirmed in the store before importing and before acknowledging: a holder
+ *   that lost it stops (ClaimLostError) and leaves the message to its new holder;
+ * - mark-as-delivered only after the import is durable (import() resolved and recorded);
  * - mark-as-failed only for a PermanentImportError, never for an API or network failure
  *   (those throw, and the caller retries);
- * - an import already recorded is not repeated (a crash between import and acknowledgement
- *   leads straight to mark-as-delivered on the next attempt), and the importer itself is
- *   idempotent on messageId in case the record was lost;
  * - mark-as-delivered is called even when an earlier acknowledgement is recorded: a message
  *   retried manually at the service is pending again, and the call is idempotent there.
  */
 import type { Logger } from 'pino';
 import type { MessageDescriptor } from '../../protocol/index.ts';
 import type { ApiClient } from '../api/index.ts';
-import { type Importer, PermanentImportError } from '../importer/index.ts';
+import type { ClaimGuard } from '../claims/held-claim.ts';
+import {
+  type Importer,
+  type ImportInput,
+  type ImportResult,
+  ImportTimeoutError,
+  PermanentImportError,
+} from '../importer/index.ts';
 import type { MessageStore } from '../store/store.ts';
 
 export type InboundOutcome = 'imported' | 'acknowledged' | 'rejected';
 
 export interface InboundDelivery {
   /** `descriptor` from the event when it has one; fetched otherwise. */
-  deliver(messageId: string, descriptor?: MessageDescriptor): Promise<InboundOutcome>;
+  deliver(
+    messageId: string,
+    claim: ClaimGuard,
+    descriptor?: MessageDescriptor,
+  ): Promise<InboundOutcome>;
 }
 
 export function createInboundDelivery(deps: {
@@ -31,10 +50,35 @@ export function createInboundDelivery(deps: {
   messages: MessageStore;
   logger: Logger;
   now: () => number;
+  importTimeoutMs: number;
 }): InboundDelivery {
-  const { api, importer, messages, logger, now } = deps;
+  const { api, importer, messages, logger, now, importTimeoutMs } = deps;
+
+  async function importWithDeadline(
+    input: Omit<ImportInput, 'signal'>,
+    claim: ClaimGuard,
+  ): Promise<ImportResult> {
+    const deadline = AbortSignal.timeout(importTimeoutMs);
+    const late = () =>
+      logger.warn(
+        { messageId: input.messageId, importTimeoutMs },
+        'import passed its deadline; its signal is aborted and the message stays claimed until it ends',
+      );
+    deadline.addEventListener('abort', late, { once: true });
+    try {
+      return await importer.import({ ...input, signal: AbortSignal.any([deadline, claim.signal]) });
+    } catch (error) {
+      if (deadline.aborted && !(error instanceof PermanentImportError)) {
+        throw new ImportTimeoutError(input.messageId, importTimeoutMs, { cause: error });
+      }
+      throw error;
+    } finally {
+      deadline.removeEventListener('abort', late);
+    }
+  }
+
   return {
-    async deliver(messageId, eventDescriptor) {
+    async deliver(messageId, claim, eventDescriptor) {
       const key = { messageId, transfer: 'inbound' as const };
       const record = await messages.get(key);
       let outcome: InboundOutcome = 'acknowledged';
@@ -45,24 +89,34 @@ export function createInboundDelivery(deps: {
           api.getCoreDocument(messageId),
           api.getTransaction(descriptor.action, messageId),
         ]);
+        await claim.confirm();
+        await messages.markImportStarted(key, now());
         try {
-          const result = await importer.import({
-            messageId,
-            transfer: 'inbound',
-            descriptor,
-            coreDocument,
-            transaction,
-          });
+          const result = await importWithDeadline(
+            {
+              messageId,
+              transfer: 'inbound',
+              descriptor,
+              coreDocument,
+              transaction,
+              previouslyAttempted: record?.importStartedAt != null,
+            },
+            claim,
+          );
+          // Recorded even if the claim was lost meanwhile: it is true, and it keeps the new
+          // holder from importing again if it has not started yet.
           await messages.markImported(key, result.location, now());
           outcome = result.status === 'imported' ? 'imported' : 'acknowledged';
         } catch (error) {
           if (!(error instanceof PermanentImportError)) throw error;
+          await claim.confirm();
           logger.warn({ messageId, reason: error.reason }, 'import rejected; marking as failed');
           await api.markAsFailed(messageId, error.reason);
           await messages.markAcknowledged(key, 'failed', error.reason, now());
           return 'rejected';
         }
       }
+      await claim.confirm();
       await api.markAsDelivered(messageId);
       await messages.markAcknowledged(key, 'delivered', null, now());
       logger.info({ messageId, outcome }, 'inbound message acknowledged');

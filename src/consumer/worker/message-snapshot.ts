@@ -1,6 +1,6 @@
 /** What the consumer keeps of a message descriptor: one mapping for events, refreshes and reconcile. */
 import type { MessageDescriptor, StatusKind } from '../../protocol/index.ts';
-import type { MessageKey, MessageSnapshot } from '../store/store.ts';
+import type { MessageKey, MessageRecord, MessageSnapshot } from '../store/store.ts';
 
 /** The descriptor's value of each status kind. */
 export function descriptorStatuses(descriptor: MessageDescriptor): Record<StatusKind, string> {
@@ -32,4 +32,20 @@ export function descriptorSnapshot(
     validationStatus: descriptor.validationStatus,
     statuses: descriptorStatuses(descriptor),
   };
+}
+
+/**
+ * The time up to which a fetched descriptor is known to be current, on the service's clock:
+ * when the service answered (`servedAt`, its Date header, floored to whole seconds), and never
+ * before what the stored values already reflect, since those changes occurred before the fetch
+ * was made. Without a Date header the local clock (`now`) stands in, which assumes the two
+ * clocks agree (as the signature tolerance already does).
+ */
+export function fetchedAsOf(
+  servedAt: number | undefined,
+  record: Pick<MessageRecord, 'deliveryAt' | 'taxReportingAt' | 'lifecycleAt'> | undefined,
+  now: number,
+): number {
+  const stored = [record?.deliveryAt, record?.taxReportingAt, record?.lifecycleAt];
+  return Math.max(servedAt ?? now, ...stored.map((at) => at ?? Number.NEGATIVE_INFINITY));
 }

@@ -2,32 +2,52 @@
  * The worker: claims due events from the inbox and runs them through a p-queue bounded by
  * WORKER_CONCURRENCY. Job state lives in the database; the queue only bounds concurrency.
  *
- *   claim (pending -> processing, attempts + 1, leased)
+ *   claim (pending -> processing, attempts + 1, with the message's claim)
  *     -> handler resolves             -> done | skipped
  *     -> handler throws, transient    -> pending, next attempt after a backoff
  *     -> permanent, or last attempt   -> dead (listed by /admin/events?state=dead, replayable)
  *
- * The claim takes at most one event per message and none of a message already in processing,
- * so events of one message never run at once while different messages run in parallel.
+ * An event is claimed together with its message's claim (store.ts), which every handler of a
+ * message takes: events of one message never run at once, nor beside a reconciliation or a
+ * replica handling the same message, while different messages run in parallel. The claim is
+ * renewed while the handler works and released when the event is settled.
  */
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
-import type { EventStore, Settlement, StoredEvent } from '../store/store.ts';
+import { ClaimLostError, holdClaim } from '../claims/held-claim.ts';
+import type {
+  ClaimedEvent,
+  ClaimStore,
+  EventStore,
+  Settlement,
+  StoredEvent,
+} from '../store/store.ts';
 import { type BackoffOptions, eventRetryDelay } from './backoff.ts';
 import { describeError, isPermanent } from './errors.ts';
 import type { EventHandler } from './handle-event.ts';
 
 export interface WorkerOptions {
   events: EventStore;
+  claims: ClaimStore;
   handle: EventHandler;
   logger: Logger;
+  /** Names this worker in the claims it takes (see claims/claim-holder.ts). */
+  holder: string;
+  /**
+   * Whether a claim's holder is a process of this host that cannot be running any more; its
+   * claims are released at start instead of waiting for their leases. @default never
+   */
+  holderGone?: (holder: string) => boolean;
   /** @default Date.now */
   now?: () => number;
   /** Events handled at once. @default 8 */
   concurrency?: number;
   /** Attempts before an event is dead-lettered. @default 10 */
   maxAttempts?: number;
-  /** How long a claim holds before another worker may take the event over. @default 300000 */
+  /**
+   * Lease of a message claim; renewed every third of it while the event is handled, so it
+   * only bounds how long a crashed holder's messages wait. @default 30000
+   */
   leaseMs?: number;
   /** How often an idle worker looks for due events. @default 500 */
   pollIntervalMs?: number;
@@ -38,10 +58,12 @@ export interface WorkerOptions {
 }
 
 export interface Worker {
-  /** Releases claims left by a crash of this node, then starts claiming. */
+  /** Releases claims left by dead processes of this host, then starts claiming. */
   start(): Promise<void>;
   /** Stops claiming and waits for the events in hand. */
   stop(): Promise<void>;
+  /** Tells the handlers in hand to give up now (a shutdown deadline); stop() still waits. */
+  abort(): void;
   /** Wakes the loop now (new event stored) instead of at the next poll. */
   notify(): void;
   isRunning(): boolean;
@@ -50,11 +72,14 @@ export interface Worker {
 }
 
 export function createWorker(options: WorkerOptions): Worker {
-  const { events, handle, logger } = options;
+  const { events, claims, handle, logger, holder } = options;
   const now = options.now ?? Date.now;
   const concurrency = options.concurrency ?? 8;
   const maxAttempts = options.maxAttempts ?? 10;
-  const leaseMs = options.leaseMs ?? 300_000;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const holderGone = options.holderGone ?? (() => false);
+  // Aborted at stop(): handlers in hand see it and end their turn early.
+  const shutdown = new AbortController();
   const pollIntervalMs = options.pollIntervalMs ?? 500;
   const retryDelay = options.retryDelay ?? eventRetryDelay;
   const queue = new PQueue({ concurrency });
@@ -76,7 +101,7 @@ export function createWorker(options: WorkerOptions): Worker {
 
   const onSettled = options.onSettled ?? (() => {});
 
-  async function run(event: StoredEvent) {
+  async function run(event: ClaimedEvent) {
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     const log = logger.child({
@@ -84,31 +109,45 @@ export function createWorker(options: WorkerOptions): Worker {
       action: event.action,
       messageId: event.messageId,
     });
+    const held = holdClaim({
+      claims,
+      claim: event.claim,
+      leaseMs,
+      now,
+      logger: log,
+      signal: shutdown.signal,
+    });
+    const settle = async (settlement: Settlement) => {
+      const settled = await events.settle(event, settlement, now());
+      if (settled) onSettled(event, settlement.state, seconds());
+      else
+        log.warn({ state: settlement.state }, 'claim lost before settling; left to its new holder');
+      return settled;
+    };
     try {
-      const state = await handle(event);
-      await events.settle(event.eventId, { state }, now());
-      onSettled(event, state, seconds());
-      log.debug({ state }, 'event handled');
+      const state = await handle(event, held);
+      held.stop();
+      if (await settle({ state })) log.debug({ state }, 'event handled');
     } catch (error) {
+      held.stop();
       const message = describeError(error);
-      if (isPermanent(error) || event.attempts >= maxAttempts) {
-        await events.settle(event.eventId, { state: 'dead', error: message }, now());
-        onSettled(event, 'dead', seconds());
-        log.error({ err: error, attempts: event.attempts }, 'event dead-lettered');
+      if (error instanceof ClaimLostError) {
+        log.warn({ error: message }, 'stopped: another handler took the message over');
+      } else if (isPermanent(error) || event.attempts >= maxAttempts) {
+        if (await settle({ state: 'dead', error: message })) {
+          log.error({ err: error, attempts: event.attempts }, 'event dead-lettered');
+        }
       } else {
         const nextAttemptAt = now() + retryDelay(event.attempts);
-        await events.settle(
-          event.eventId,
-          { state: 'pending', nextAttemptAt, error: message },
-          now(),
-        );
-        onSettled(event, 'pending', seconds());
-        log.warn(
-          { attempts: event.attempts, error: message, nextAttemptAt },
-          'event will be retried',
-        );
+        if (await settle({ state: 'pending', nextAttemptAt, error: message })) {
+          log.warn(
+            { attempts: event.attempts, error: message, nextAttemptAt },
+            'event will be retried',
+          );
+        }
       }
     } finally {
+      held.stop();
       notify();
     }
   }
@@ -117,7 +156,7 @@ export function createWorker(options: WorkerOptions): Worker {
   async function claimOnce(): Promise<number> {
     const room = concurrency - queue.size - queue.pending;
     if (room <= 0) return 0;
-    const claimed = await events.claimDue({ now: now(), limit: room, leaseMs });
+    const claimed = await events.claimDue({ now: now(), limit: room, leaseMs, holder });
     for (const event of claimed) {
       queue
         .add(() => run(event))
@@ -143,8 +182,11 @@ export function createWorker(options: WorkerOptions): Worker {
   return {
     async start() {
       if (running) return;
-      const released = await events.releaseClaims(now());
-      if (released > 0) logger.warn({ released }, 'took back events left in processing by a crash');
+      let released = 0;
+      for (const other of await claims.holders(now())) {
+        if (holderGone(other)) released += await claims.releaseHolder(other);
+      }
+      if (released > 0) logger.warn({ released }, 'released claims of a process that died here');
       running = true;
       loop = loopForever();
     },
@@ -153,6 +195,9 @@ export function createWorker(options: WorkerOptions): Worker {
       notify();
       await loop;
       await queue.onIdle();
+    },
+    abort() {
+      shutdown.abort(new Error('the worker is shutting down'));
     },
     notify,
     isRunning: () => running,

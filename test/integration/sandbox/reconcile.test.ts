@@ -15,8 +15,12 @@ function reconciler(staleAfterMs: number) {
     api: sandbox.consumer.api,
     importer: createFileImporter({ documentsDir: `${sandbox.consumer.dir}/documents` }),
     messages: sandbox.consumer.store.messages,
+    claims: sandbox.consumer.store.claims,
     logger: pino({ level: 'silent' }),
     now: Date.now,
+    holder: 'reconcile-test',
+    leaseMs: 30_000,
+    importTimeoutMs: 10_000,
     staleAfterMs,
   });
 }
@@ -64,8 +68,12 @@ describe('reconcile', () => {
         },
       },
       messages: sandbox.consumer.store.messages,
+      claims: sandbox.consumer.store.claims,
       logger: pino({ level: 'silent' }),
       now: Date.now,
+      holder: 'reconcile-test',
+      leaseMs: 30_000,
+      importTimeoutMs: 10_000,
     });
     expect(await reconcile()).toMatchObject({
       found: 1,

@@ -33,6 +33,8 @@ describe('loadConfig', () => {
       documentsDir: './data/documents',
       workerConcurrency: 8,
       workerMaxAttempts: 10,
+      claimLeaseMs: 30_000,
+      importTimeoutMs: 60_000,
       logLevel: 'info',
       adminToken: undefined,
       shutdownTimeoutMs: 10000,

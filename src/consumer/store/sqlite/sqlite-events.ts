@@ -1,6 +1,7 @@
 /** The inbox table on SQLite. */
 import type Database from 'better-sqlite3';
 import {
+  type ClaimedEvent,
   EVENT_STATES,
   type EventState,
   type EventStore,
@@ -10,6 +11,7 @@ import {
   StoreError,
 } from '../store.ts';
 import { createGroupCommit } from './group-commit.ts';
+import { createClaimStatements } from './sqlite-claims.ts';
 
 interface EventRow {
   event_id: string;
@@ -52,6 +54,7 @@ function toStoredEvent(row: EventRow): StoredEvent {
 }
 
 export function createSqliteEventStore(db: Database.Database): EventStore {
+  const claims = createClaimStatements(db);
   const insertRow = db.prepare<NewEvent & { testInt: number }>(`
     INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test, flag,
                         body, received_at, next_attempt_at, updated_at)
@@ -69,46 +72,52 @@ export function createSqliteEventStore(db: Database.Database): EventStore {
     'SELECT state, COUNT(*) AS n FROM events GROUP BY state',
   );
 
-  // One event per message, and none of a message another worker holds: events of the same
-  // message are never handled at once. An expired lease is a dead worker's claim; take it over.
-  const claim = db.prepare<{ now: number; limit: number; lockedUntil: number }, EventRow>(`
+  // Candidates for claimDue, each cheap whatever the backlog: due pending events in due order
+  // from the events_due index, skipping messages whose claim is live (a primary-key probe per
+  // row), and events a dead holder left in processing (there are few: at most what the
+  // handlers had in hand).
+  const duePending = db.prepare<{ now: number; window: number }, EventRow>(`
+    SELECT e.* FROM events e
+     WHERE e.state = 'pending' AND e.next_attempt_at <= @now
+       AND NOT EXISTS (SELECT 1 FROM message_claims c
+                        WHERE c.message_id = e.message_id AND c.lease_until >= @now)
+     ORDER BY e.next_attempt_at
+     LIMIT @window`);
+  const abandoned = db.prepare<{ now: number; window: number }, EventRow>(`
+    SELECT e.* FROM events e
+     WHERE e.state = 'processing'
+       AND NOT EXISTS (SELECT 1 FROM message_claims c
+                        WHERE c.message_id = e.message_id AND c.lease_until >= @now)
+     LIMIT @window`);
+  const markClaimed = db.prepare<{
+    eventId: string;
+    token: string;
+    leaseUntil: number;
+    now: number;
+  }>(`
     UPDATE events
-       SET state = 'processing', attempts = attempts + 1, locked_until = @lockedUntil,
-           updated_at = @now
-     WHERE event_id IN (
-       SELECT event_id FROM (
-         SELECT e.event_id, e.received_at, e.rowid AS seq,
-                ROW_NUMBER() OVER (PARTITION BY e.message_id ORDER BY e.received_at, e.rowid) AS n
-           FROM events e
-          WHERE ((e.state = 'pending' AND e.next_attempt_at <= @now)
-                 OR (e.state = 'processing' AND e.locked_until < @now))
-            AND NOT EXISTS (
-                  SELECT 1 FROM events busy
-                   WHERE busy.message_id = e.message_id
-                     AND busy.state = 'processing' AND busy.locked_until >= @now)
-       )
-        WHERE n = 1
-        ORDER BY received_at, seq
-        LIMIT @limit)
-    RETURNING *`);
+       SET state = 'processing', attempts = attempts + 1, claim_token = @token,
+           locked_until = @leaseUntil, updated_at = @now
+     WHERE event_id = @eventId`);
   const settleRow = db.prepare<{
     eventId: string;
     state: string;
     nextAttemptAt: number | null;
     error: string | null;
     now: number;
+    messageId: string;
+    token: string;
   }>(`
     UPDATE events
-       SET state = @state, locked_until = NULL, last_error = @error, updated_at = @now,
-           next_attempt_at = COALESCE(@nextAttemptAt, next_attempt_at)
-     WHERE event_id = @eventId AND state = 'processing'`);
-  const release = db.prepare<[number]>(
-    "UPDATE events SET state = 'pending', locked_until = NULL, updated_at = ? WHERE state = 'processing'",
-  );
+       SET state = @state, claim_token = NULL, locked_until = NULL, last_error = @error,
+           updated_at = @now, next_attempt_at = COALESCE(@nextAttemptAt, next_attempt_at)
+     WHERE event_id = @eventId AND state = 'processing' AND claim_token = @token
+       AND EXISTS (SELECT 1 FROM message_claims c
+                    WHERE c.message_id = @messageId AND c.token = @token)`);
   const replayRow = db.prepare<{ now: number; eventId: string }>(`
     UPDATE events
        SET state = 'pending', attempts = 0, next_attempt_at = @now, locked_until = NULL,
-           updated_at = @now
+           claim_token = NULL, updated_at = @now
      WHERE event_id = @eventId AND state IN ('dead', 'done', 'skipped')`);
 
   const write = (event: NewEvent): InsertOutcome =>
@@ -136,24 +145,59 @@ export function createSqliteEventStore(db: Database.Database): EventStore {
       const rows = state === undefined ? listAll.all(limit) : listByState.all(state, limit);
       return rows.map(toStoredEvent);
     },
-    async claimDue({ now, limit, leaseMs }) {
-      // RETURNING gives no order; the worker starts the oldest first.
-      return claim
-        .all({ now, limit, lockedUntil: now + leaseMs })
-        .map(toStoredEvent)
-        .sort((a, b) => a.receivedAt - b.receivedAt);
+    async claimDue({ now, limit, leaseMs, holder }) {
+      // One write transaction: the scan, the claims and the event updates are atomic against
+      // every other process on the file. The window is wider than `limit` because several
+      // candidates may belong to one message.
+      return db
+        .transaction(() => {
+          const window = limit * 4 + 16;
+          const candidates = [
+            ...abandoned.all({ now, window }),
+            ...duePending.all({ now, window }),
+          ];
+          const taken = new Set<string>();
+          const claimed: ClaimedEvent[] = [];
+          for (const row of candidates) {
+            if (claimed.length >= limit) break;
+            if (taken.has(row.message_id)) continue;
+            taken.add(row.message_id);
+            const claim = claims.acquire(row.message_id, { holder, now, leaseMs });
+            if (claim === undefined) continue;
+            markClaimed.run({
+              eventId: row.event_id,
+              token: claim.token,
+              leaseUntil: claim.leaseUntil,
+              now,
+            });
+            claimed.push({
+              ...toStoredEvent(row),
+              state: 'processing',
+              attempts: row.attempts + 1,
+              lockedUntil: claim.leaseUntil,
+              updatedAt: now,
+              claim,
+            });
+          }
+          return claimed;
+        })
+        .immediate();
     },
-    async settle(eventId, settlement, now) {
-      settleRow.run({
-        eventId,
-        state: settlement.state,
-        nextAttemptAt: settlement.state === 'pending' ? settlement.nextAttemptAt : null,
-        error: 'error' in settlement ? settlement.error : null,
-        now,
-      });
-    },
-    async releaseClaims(now) {
-      return release.run(now).changes;
+    async settle(event, settlement, now) {
+      return db.transaction(() => {
+        const settled =
+          settleRow.run({
+            eventId: event.eventId,
+            messageId: event.messageId,
+            token: event.claim.token,
+            state: settlement.state,
+            nextAttemptAt: settlement.state === 'pending' ? settlement.nextAttemptAt : null,
+            error: 'error' in settlement ? settlement.error : null,
+            now,
+          }).changes === 1;
+        if (settled) claims.release(event.claim);
+        return settled;
+      })();
     },
     async replay(eventId, now) {
       if (replayRow.run({ now, eventId }).changes === 1) return 'replayed';

@@ -36,6 +36,7 @@ interface MessageRow {
   lifecycle_status: string | null;
   lifecycle_at: number | null;
   lifecycle_confirmed: number;
+  import_started_at: number | null;
   imported_at: number | null;
   import_location: string | null;
   acknowledged_at: number | null;
@@ -73,6 +74,7 @@ function toRecord(row: MessageRow): MessageRecord {
     lifecycleStatus: row.lifecycle_status,
     lifecycleAt: row.lifecycle_at,
     lifecycleConfirmed: row.lifecycle_confirmed === 1,
+    importStartedAt: row.import_started_at,
     importedAt: row.imported_at,
     importLocation: row.import_location,
     acknowledgedAt: row.acknowledged_at,
@@ -154,6 +156,9 @@ export function createSqliteMessageStore(db: Database.Database): MessageStore {
   >(`
     SELECT event_id, former_value, new_value FROM status_changes
      WHERE message_id = ? AND transfer = ? AND kind = ? AND occurred_at = ?`);
+  const importStarted = db.prepare(`
+    UPDATE messages SET import_started_at = COALESCE(import_started_at, @now), updated_at = @now
+     WHERE message_id = @messageId AND transfer = @transfer`);
   const imported = db.prepare(`
     UPDATE messages SET imported_at = COALESCE(imported_at, @now), import_location = @location,
                         updated_at = @now
@@ -232,6 +237,12 @@ export function createSqliteMessageStore(db: Database.Database): MessageStore {
           row.validation_results === null ? null : JSON.parse(row.validation_results),
         outcome: row.outcome,
       }));
+    },
+    async markImportStarted(key, now) {
+      db.transaction(() => {
+        ensureRow(key, now);
+        importStarted.run({ ...key, now });
+      })();
     },
     async markImported(key, location, now) {
       db.transaction(() => {

@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Store } from '../store.ts';
 import { migrate } from './migrate.ts';
+import { createSqliteClaimStore } from './sqlite-claims.ts';
 import { createSqliteEventStore } from './sqlite-events.ts';
 import { createSqliteMessageStore } from './sqlite-messages.ts';
 
@@ -31,6 +32,7 @@ export function openSqliteStore(path: string): SqliteStore {
     kind: 'sqlite',
     db,
     events: createSqliteEventStore(db),
+    claims: createSqliteClaimStore(db),
     messages: createSqliteMessageStore(db),
     async checkWritable() {
       touch.run(Date.now());

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -42,6 +42,8 @@ function input(overrides: Partial<ImportInput> = {}): ImportInput {
     descriptor: descriptor(),
     coreDocument: { contentType: 'application/xml', body: CORE },
     transaction: { contentType: 'application/json', body: TRANSACTION },
+    previouslyAttempted: false,
+    signal: new AbortController().signal,
     ...overrides,
   };
 }
@@ -140,6 +142,40 @@ describe('file importer', () => {
     expect(await readFile(join(messageDir, 'core.xml'))).toEqual(CORE);
     expect(await readFile(join(messageDir, 'transaction.json'))).toEqual(TRANSACTION);
     expect((await readdir(messageDir)).filter((name) => name.startsWith('.'))).toEqual([]);
+    expect(await readdir(join(documentsDir, 'inbound'))).toEqual([MESSAGE_ID]);
+  });
+
+  it('two writers of one message (two processes) never fail and leave one whole folder', async () => {
+    // Each importer stands for another process: nothing in memory is shared.
+    const importers = Array.from({ length: 6 }, () => createFileImporter({ documentsDir }));
+    for (let round = 0; round < 5; round++) {
+      const id = `${MESSAGE_ID.slice(0, -1)}${round}`;
+      const results = await Promise.all(
+        importers.map((importer) => importer.import(input({ messageId: id }))),
+      );
+      expect(results.filter((r) => r.status === 'imported')).toHaveLength(1);
+      const dir = join(documentsDir, 'inbound', id);
+      expect((await readdir(dir)).sort()).toEqual([
+        'core.xml',
+        'descriptor.json',
+        'manifest.json',
+        'transaction.json',
+      ]);
+    }
+    expect((await readdir(join(documentsDir, 'inbound'))).filter((n) => n.startsWith('.'))).toEqual(
+      [],
+    );
+  });
+
+  it('stops when its signal aborts and leaves no folder behind', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('deadline'));
+    const importer = createFileImporter({ documentsDir });
+
+    await expect(importer.import(input({ signal: controller.signal }))).rejects.toThrow('deadline');
+
+    expect(await readdir(join(documentsDir, 'inbound'))).toEqual([]);
+    expect((await importer.import(input())).status).toBe('imported');
   });
 
   it('keeps the inbound and outbound side of a self-sent message apart', async () => {
@@ -192,13 +228,19 @@ describe('file importer', () => {
     },
   );
 
-  it('finishes an import that crashed halfway, cleaning its temp files', async () => {
-    // What a crash after one rename and during the next write leaves behind.
+  it('replaces a folder an earlier version left half-written, and removes dead staging', async () => {
+    // What a crash of the previous layout (files written in place) left behind.
     await mkdir(messageDir, { recursive: true });
     await writeFile(join(messageDir, 'core.xml'), '<Invoice><ID>INV-1');
     await writeFile(join(messageDir, '.transaction.json.tmp-0b1c'), '{"inv');
+    // A staging folder of a writer that died two hours ago.
+    const dead = join(documentsDir, 'inbound', `.staging-${MESSAGE_ID}-dead`);
+    await mkdir(dead);
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    await utimes(dead, twoHoursAgo, twoHoursAgo);
 
     const result = await createFileImporter({ documentsDir }).import(input());
+    expect(await readdir(join(documentsDir, 'inbound'))).toEqual([MESSAGE_ID]);
 
     expect(result.status).toBe('imported');
     expect(await readFile(join(messageDir, 'core.xml'))).toEqual(CORE);

@@ -1,0 +1,94 @@
+/** Message claims on SQLite (see migrations/004_message_claims.sql). */
+import { randomUUID } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import type { ClaimRequest, ClaimStore, MessageClaim } from '../store.ts';
+
+interface ClaimRow {
+  message_id: string;
+  holder: string;
+  token: string;
+  lease_until: number;
+}
+
+const toClaim = (row: ClaimRow): MessageClaim => ({
+  messageId: row.message_id,
+  holder: row.holder,
+  token: row.token,
+  leaseUntil: row.lease_until,
+});
+
+/**
+ * The statements, shared with the event store, whose claimDue takes claims inside its own
+ * transaction. Every statement is one atomic step; SQLite's write lock orders them across
+ * processes.
+ */
+export function createClaimStatements(db: Database.Database) {
+  // Free, or held past its lease: take it. A row still in its lease is left as it is.
+  const take = db.prepare<{
+    messageId: string;
+    holder: string;
+    token: string;
+    leaseUntil: number;
+    now: number;
+  }>(`
+    INSERT INTO message_claims (message_id, holder, token, lease_until, acquired_at)
+    VALUES (@messageId, @holder, @token, @leaseUntil, @now)
+    ON CONFLICT (message_id) DO UPDATE
+       SET holder = excluded.holder, token = excluded.token,
+           lease_until = excluded.lease_until, acquired_at = excluded.acquired_at
+     WHERE message_claims.lease_until < @now`);
+  // Still ours as long as nobody replaced the token, even if the lease ran out unnoticed.
+  const extend = db.prepare<{ messageId: string; token: string; leaseUntil: number }>(
+    'UPDATE message_claims SET lease_until = @leaseUntil WHERE message_id = @messageId AND token = @token',
+  );
+  const drop = db.prepare<{ messageId: string; token: string }>(
+    'DELETE FROM message_claims WHERE message_id = @messageId AND token = @token',
+  );
+  return {
+    acquire(messageId: string, { holder, now, leaseMs }: ClaimRequest): MessageClaim | undefined {
+      const claim = { messageId, holder, token: randomUUID(), leaseUntil: now + leaseMs };
+      return take.run({ ...claim, now }).changes === 1 ? claim : undefined;
+    },
+    release(claim: MessageClaim): void {
+      drop.run({ messageId: claim.messageId, token: claim.token });
+    },
+    extend(claim: MessageClaim, leaseUntil: number): boolean {
+      return (
+        extend.run({ messageId: claim.messageId, token: claim.token, leaseUntil }).changes === 1
+      );
+    },
+  };
+}
+
+export function createSqliteClaimStore(db: Database.Database): ClaimStore {
+  const statements = createClaimStatements(db);
+  const getRow = db.prepare<[string], ClaimRow>(
+    'SELECT message_id, holder, token, lease_until FROM message_claims WHERE message_id = ?',
+  );
+  const liveHolders = db.prepare<[number], { holder: string }>(
+    'SELECT DISTINCT holder FROM message_claims WHERE lease_until >= ?',
+  );
+  const dropHolder = db.prepare<[string]>('DELETE FROM message_claims WHERE holder = ?');
+  return {
+    async acquire(messageId, request) {
+      return statements.acquire(messageId, request);
+    },
+    async renew(claim, { now, leaseMs }) {
+      const leaseUntil = now + leaseMs;
+      return statements.extend(claim, leaseUntil) ? { ...claim, leaseUntil } : undefined;
+    },
+    async release(claim) {
+      statements.release(claim);
+    },
+    async get(messageId) {
+      const row = getRow.get(messageId);
+      return row === undefined ? undefined : toClaim(row);
+    },
+    async holders(now) {
+      return liveHolders.all(now).map((row) => row.holder);
+    },
+    async releaseHolder(holder) {
+      return dropHolder.run(holder).changes;
+    },
+  };
+}

@@ -1,0 +1,202 @@
+/**
+ * The message claim between real processes, at its edges: the holder is killed in the middle
+ * of an import, or its import runs past the deadline while another process waits for the
+ * message. Either way the invoice ends imported once (one import() that completed) and
+ * acknowledged. The journal importer (IMPORTER_MODULE) records every import() call.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { request } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WebhookEnvelope } from '../../src/protocol/index.ts';
+import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
+import {
+  freePort,
+  type RunningScript,
+  runScript,
+  startScript,
+  waitForHttp,
+} from '../support/processes.ts';
+import { type ImporterJournalEntry, parseJournal } from '../support/test-importer.ts';
+import { signedRequest } from '../support/webhooks.ts';
+
+const ROOT = join(import.meta.dirname, '../..');
+const MAIN = join(ROOT, 'src/main.ts');
+const RECONCILE = join(ROOT, 'scripts/reconcile.ts');
+const IMPORTER = join(ROOT, 'test/support/test-importer.ts');
+const SECRET = 'whsec_claim_takeover_test';
+const PARTY = '0192:999999999';
+
+let dir: string;
+let journal: string;
+let provider: RunningProvider;
+let published: WebhookEnvelope[];
+const processes: RunningScript[] = [];
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'claim-takeover-'));
+  journal = join(dir, 'imports.jsonl');
+  writeFileSync(journal, '');
+  published = [];
+  provider = await startProvider({
+    logger: pino({ level: 'silent' }),
+    tap: { publish: (envelope) => published.push(envelope) },
+  });
+});
+afterEach(async () => {
+  for (const script of processes.splice(0)) {
+    if (script.child.exitCode === null) script.child.kill('SIGKILL');
+  }
+  await provider.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function env(overrides: Record<string, string>) {
+  return {
+    WEBHOOK_SECRETS: SECRET,
+    API_BASE_URL: provider.url,
+    API_TOKEN: 'sandbox-token',
+    DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
+    DOCUMENTS_DIR: join(dir, 'documents'),
+    LOG_LEVEL: 'warn',
+    IMPORTER_MODULE: IMPORTER,
+    TEST_IMPORTER_LOG: journal,
+    ...overrides,
+  };
+}
+
+/** An inbound invoice pending at the service, and its deliveryNotified event. */
+async function pendingInvoice(): Promise<{ messageId: string; notified: WebhookEnvelope }> {
+  const res = await request(`${provider.url}/admin/messages/inbound`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
+  const { messageId } = (await res.body.json()) as { messageId: string };
+  for (let i = 0; i < 200; i++) {
+    const notified = published.find(
+      (e) => e.messageId === messageId && e.action === 'deliveryNotified' && e.party === PARTY,
+    );
+    if (notified !== undefined) return { messageId, notified };
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('no deliveryNotified');
+}
+
+async function startConsumer(overrides: Record<string, string>) {
+  const port = await freePort();
+  const consumer = startScript(MAIN, { cwd: dir, env: env({ ...overrides, PORT: String(port) }) });
+  processes.push(consumer);
+  await waitForHttp(consumer, `http://127.0.0.1:${port}/healthz`);
+  return { consumer, webhookUrl: `http://127.0.0.1:${port}/webhooks` };
+}
+
+async function post(url: string, envelope: WebhookEnvelope) {
+  const req = signedRequest(envelope, { secrets: [SECRET] });
+  const res = await request(url, { method: 'POST', headers: req.headers, body: req.body });
+  await res.body.text();
+  return res.statusCode;
+}
+
+async function journalEntries(
+  until: (entries: ImporterJournalEntry[]) => boolean,
+): Promise<ImporterJournalEntry[]> {
+  for (let i = 0; i < 400; i++) {
+    const entries = parseJournal(readFileSync(journal, 'utf8'));
+    if (until(entries)) return entries;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`journal: ${readFileSync(journal, 'utf8')}`);
+}
+
+const inboundStatus = (messageId: string) =>
+  provider.provider.model.messages.get(messageId).sides.inbound?.status;
+
+describe('the message claim between processes', () => {
+  it('a holder killed mid-import: its lease hands the message to a reconciliation', async () => {
+    const { messageId, notified } = await pendingInvoice();
+    const { consumer, webhookUrl } = await startConsumer({
+      CLAIM_LEASE_MS: '1000',
+      TEST_IMPORTER_HANG: 'ignore-signal',
+      TEST_IMPORTER_HANG_MS: '60000',
+    });
+    expect(await post(webhookUrl, notified)).toBe(204);
+    await journalEntries((entries) => entries.some((e) => e.phase === 'start'));
+    consumer.child.kill('SIGKILL');
+    expect(await consumer.exited()).toBeNull();
+
+    const run = await runScript(RECONCILE, { cwd: dir, env: env({ CLAIM_LEASE_MS: '1000' }) });
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain('found=1 imported=1 acknowledged=1 rejected=0 busy=0');
+
+    const entries = parseJournal(readFileSync(journal, 'utf8'));
+    expect(
+      entries.map((e) => [e.phase, e.pid === consumer.child.pid, e.previouslyAttempted]),
+    ).toEqual([
+      ['start', true, false],
+      // The reconciliation is told an earlier import of this message may have got through.
+      ['start', false, true],
+      ['end', false, true],
+    ]);
+    expect(inboundStatus(messageId)).toBe('delivered');
+  });
+
+  it('an import past its deadline keeps the message claimed until it ends; the waiter only acknowledges', async () => {
+    const { messageId, notified } = await pendingInvoice();
+    const { consumer, webhookUrl } = await startConsumer({
+      CLAIM_LEASE_MS: '600',
+      IMPORT_TIMEOUT_MS: '300',
+      TEST_IMPORTER_HANG: 'ignore-signal',
+      TEST_IMPORTER_HANG_MS: '1500',
+    });
+    expect(await post(webhookUrl, notified)).toBe(204);
+    await journalEntries((entries) => entries.some((e) => e.phase === 'start'));
+
+    // Started while the import hangs, past the consumer's lease of 600 ms: it must wait.
+    const run = await runScript(RECONCILE, {
+      cwd: dir,
+      env: env({ CLAIM_LEASE_MS: '600', IMPORT_TIMEOUT_MS: '5000' }),
+    });
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain('found=1 imported=0 acknowledged=1 rejected=0 busy=0');
+
+    const entries = parseJournal(readFileSync(journal, 'utf8'));
+    expect(entries.map((e) => [e.phase, e.pid === consumer.child.pid])).toEqual([
+      ['start', true],
+      ['end', true],
+    ]);
+    expect(inboundStatus(messageId)).toBe('delivered');
+    expect(consumer.output()).toContain('import passed its deadline');
+  });
+
+  it('an import that honours its deadline stops; the waiter then imports, once', async () => {
+    const { messageId, notified } = await pendingInvoice();
+    const { consumer, webhookUrl } = await startConsumer({
+      CLAIM_LEASE_MS: '600',
+      IMPORT_TIMEOUT_MS: '300',
+      TEST_IMPORTER_HANG: 'until-aborted',
+    });
+    expect(await post(webhookUrl, notified)).toBe(204);
+    await journalEntries((entries) => entries.some((e) => e.phase === 'start'));
+
+    const run = await runScript(RECONCILE, {
+      cwd: dir,
+      env: env({ CLAIM_LEASE_MS: '600', IMPORT_TIMEOUT_MS: '5000' }),
+    });
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toContain('found=1 imported=1 acknowledged=1 rejected=0 busy=0');
+    expect(inboundStatus(messageId)).toBe('delivered');
+
+    // The consumer's retry of its event later finds the import recorded.
+    const entries = await journalEntries((all) => all.length >= 3);
+    expect(entries.filter((e) => e.phase === 'end')).toHaveLength(1);
+    expect(entries.filter((e) => e.phase === 'end')[0]).toMatchObject({
+      previouslyAttempted: true,
+    });
+    expect(entries.filter((e) => e.phase === 'error' && e.pid === consumer.child.pid)).toHaveLength(
+      1,
+    );
+  });
+});
