@@ -7,7 +7,7 @@
 import 'dotenv/config';
 import { createApiClient } from '../src/consumer/api/index.ts';
 import { createClaimHolder } from '../src/consumer/claims/claim-holder.ts';
-import { readConfig } from '../src/consumer/config.ts';
+import { readConfig, spoolDirOf } from '../src/consumer/config.ts';
 import { loadImporter } from '../src/consumer/importer/index.ts';
 import { createLogger } from '../src/consumer/logger.ts';
 import { createReconciler, formatSummary } from '../src/consumer/reconcile.ts';
@@ -27,6 +27,8 @@ try {
     baseUrl: config.apiBaseUrl,
     token: config.apiToken,
     timeoutMs: config.apiTimeoutMs,
+    maxDocumentBytes: config.apiMaxDocumentBytes,
+    spoolDir: spoolDirOf(config),
     logger,
   });
   const reconcile = createReconciler({

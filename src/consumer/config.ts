@@ -30,6 +30,11 @@ export interface Config {
   apiToken: string;
   /** @default 10000 */
   apiTimeoutMs: number;
+  /**
+   * Largest document fetched from the messaging API (core document, transaction JSON);
+   * documents stream to a file under DOCUMENTS_DIR/.incoming. @default 104857600 (100 MiB)
+   */
+  apiMaxDocumentBytes: number;
   /** @default 'sqlite:./data/consumer.db' */
   databaseUrl: string;
   /** @default './data/documents' */
@@ -97,6 +102,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     ),
     apiToken: read.required('API_TOKEN'),
     apiTimeoutMs: read.integer('API_TIMEOUT_MS', 10_000, { min: 1 }),
+    apiMaxDocumentBytes: read.integer('API_MAX_DOCUMENT_BYTES', 104_857_600, { min: 1 }),
     databaseUrl: read.string('DATABASE_URL', 'sqlite:./data/consumer.db', (v) =>
       /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(v)
         ? undefined
@@ -118,6 +124,11 @@ export function loadConfig(env: Env): Readonly<Config> {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/** Where fetched documents are spooled: beside the documents, so an importer can rename them. */
+export function spoolDirOf(config: Pick<Config, 'documentsDir'>): string {
+  return `${config.documentsDir.replace(/\/+$/, '')}/.incoming`;
 }
 
 /**

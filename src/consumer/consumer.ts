@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { type ApiClient, createApiClient } from './api/index.ts';
 import { type ClaimHolder, createAnonymousHolder } from './claims/claim-holder.ts';
-import type { Config } from './config.ts';
+import { type Config, spoolDirOf } from './config.ts';
 import { createApp } from './http/app.ts';
 import { type Importer, loadImporter } from './importer/index.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
@@ -60,6 +60,8 @@ export async function startConsumer(options: {
     baseUrl: config.apiBaseUrl,
     token: config.apiToken,
     timeoutMs: config.apiTimeoutMs,
+    maxDocumentBytes: config.apiMaxDocumentBytes,
+    spoolDir: spoolDirOf(config),
     logger,
   });
   const holder = options.holder ?? createAnonymousHolder('consumer');

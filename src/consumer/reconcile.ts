@@ -85,6 +85,13 @@ export function createReconciler(options: ReconcilerOptions) {
     for (let pause = 10; ; pause = Math.min(pause * 2, 500)) {
       const claim = await claims.acquire(messageId, { holder, now: now(), leaseMs });
       if (claim !== undefined || now() >= giveUpAt) return claim;
+      if (pause === 10) {
+        const holder = (await claims.get(messageId))?.holder;
+        logger.info(
+          { messageId, holder, waitMs },
+          'reconcile: waiting for a message another handler holds',
+        );
+      }
       await sleep(Math.min(pause, Math.max(0, giveUpAt - now())));
     }
   }

@@ -18,6 +18,7 @@ import {
   runScript,
   startScript,
   waitForHttp,
+  waitForOutput,
 } from '../support/processes.ts';
 import { type ImporterJournalEntry, parseJournal } from '../support/test-importer.ts';
 import { signedRequest } from '../support/webhooks.ts';
@@ -145,23 +146,29 @@ describe('the message claim between processes', () => {
 
   it('an import past its deadline keeps the message claimed until it ends; the waiter only acknowledges', async () => {
     const { messageId, notified } = await pendingInvoice();
+    const gate = join(dir, 'gate');
     const { consumer, webhookUrl } = await startConsumer({
       CLAIM_LEASE_MS: '600',
       IMPORT_TIMEOUT_MS: '300',
-      TEST_IMPORTER_HANG: 'ignore-signal',
-      TEST_IMPORTER_HANG_MS: '1500',
+      TEST_IMPORTER_HANG: 'until-gate',
+      TEST_IMPORTER_GATE: gate,
     });
     expect(await post(webhookUrl, notified)).toBe(204);
     await journalEntries((entries) => entries.some((e) => e.phase === 'start'));
 
-    // Started while the import hangs, past the consumer's lease of 600 ms: it must wait.
-    const run = await runScript(RECONCILE, {
+    // A reconciliation finds the message claimed and waits, long past the import's deadline
+    // (300 ms) and past the consumer's first lease (600 ms); only then does the import end.
+    const reconcile = startScript(RECONCILE, {
       cwd: dir,
-      env: env({ CLAIM_LEASE_MS: '600', IMPORT_TIMEOUT_MS: '5000' }),
+      env: env({ CLAIM_LEASE_MS: '600', IMPORT_TIMEOUT_MS: '30000', LOG_LEVEL: 'info' }),
     });
-    expect(run.code, run.output).toBe(0);
-    expect(run.output).toContain('found=1 imported=0 acknowledged=1 rejected=0 busy=0');
+    processes.push(reconcile);
+    await waitForOutput(reconcile, 'waiting for a message another handler holds');
+    await new Promise((r) => setTimeout(r, 700));
+    writeFileSync(gate, '');
 
+    expect(await reconcile.exited(), reconcile.output()).toBe(0);
+    expect(reconcile.output()).toContain('found=1 imported=0 acknowledged=1 rejected=0 busy=0');
     const entries = parseJournal(readFileSync(journal, 'utf8'));
     expect(entries.map((e) => [e.phase, e.pid === consumer.child.pid])).toEqual([
       ['start', true],

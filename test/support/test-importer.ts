@@ -8,11 +8,13 @@
  *                            TEST_IMPORTER_SEED and the messageId), to widen race windows
  *   TEST_IMPORTER_HANG       `until-aborted`: wait for the signal, then throw its reason;
  *                            `ignore-signal`: wait TEST_IMPORTER_HANG_MS whatever the signal
- *                            says, then import
+ *                            says, then import;
+ *                            `until-gate`: wait until the file TEST_IMPORTER_GATE exists
+ *                            (the test creates it), whatever the signal says, then import
  *
  * Test code, so it reads its settings from process.env itself.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Config } from '../../src/consumer/config.ts';
@@ -57,8 +59,11 @@ export function createImporter(config: Readonly<Config>, logger: Logger): Import
           });
         } else if (hang === 'ignore-signal') {
           await delay(hangMs);
+        } else if (hang === 'until-gate') {
+          while (!existsSync(env.TEST_IMPORTER_GATE ?? '')) await delay(20);
         }
-        const signal = hang === 'ignore-signal' ? new AbortController().signal : input.signal;
+        const ignores = hang === 'ignore-signal' || hang === 'until-gate';
+        const signal = ignores ? new AbortController().signal : input.signal;
         const result = await files.import({ ...input, signal });
         write({ ...base, phase: 'end', status: result.status });
         return result;

@@ -3,6 +3,10 @@
  * Each method is one call; timeouts and retries live in transport.ts, so every call gets the
  * same policy. All failures are ApiError.
  */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
 import {
@@ -47,10 +51,15 @@ export interface FetchedMessage {
   servedAt: number | undefined;
 }
 
+/** A fetched document, in a file of the spool folder (never held in memory whole). */
 export interface FetchedDocument {
   /** The Content-Type the service sent, `application/octet-stream` when it sent none. */
   contentType: string;
-  body: Buffer;
+  /** The file holding the bytes exactly as received; the caller moves or removes it. */
+  path: string;
+  size: number;
+  /** SHA-256 of the bytes, lowercase hex, computed while they arrived. */
+  sha256: string;
 }
 
 export interface ApiClient {
@@ -58,11 +67,15 @@ export interface ApiClient {
   getMessage(messageId: string, options?: { transfer?: Transfer }): Promise<FetchedMessage>;
   /** GET /messages/:mid/status. */
   getMessageStatus(messageId: string): Promise<{ status: string }>;
-  /** GET /messages/:mid/documents/core: the core document in its own format, as bytes. */
+  /**
+   * GET /messages/:mid/documents/core: the core document in its own format, in a spool file.
+   * A document over `maxDocumentBytes` is an ApiError (not retryable) and leaves no file.
+   */
   getCoreDocument(messageId: string): Promise<FetchedDocument>;
   /**
-   * GET /transactions/<kebab-case action>?messageId=: the message's JSON, as bytes, kept
-   * unparsed for the importer. Throws TypeError when `action` is not a transaction name.
+   * GET /transactions/<kebab-case action>?messageId=: the message's JSON, bytes as received in
+   * a spool file, kept unparsed for the importer. Throws TypeError when `action` is not a
+   * transaction name.
    */
   getTransaction(action: string, messageId: string): Promise<FetchedDocument>;
   /** GET /messages: one page. */
@@ -86,19 +99,38 @@ export interface ApiClient {
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
-  const transport = createTransport(resolveApiClientOptions(options, { sleep: (ms) => delay(ms) }));
+  const resolved = resolveApiClientOptions(options, {
+    sleep: (ms) => delay(ms),
+    spoolDir: join(tmpdir(), 'invoicing-consumer-spool'),
+  });
+  const transport = createTransport(resolved);
+  let spoolReady: Promise<unknown> | undefined;
 
   async function json<T>(request: ApiRequest, schema: z.ZodType<T>, what: string): Promise<T> {
     const response = await transport.send(request);
     return parseJson(response, request, schema, what);
   }
 
-  async function document(request: ApiRequest): Promise<FetchedDocument> {
-    const response = await transport.send(request);
-    return {
-      contentType: response.contentType ?? 'application/octet-stream',
-      body: response.body,
-    };
+  async function document(request: Omit<ApiRequest, 'sink'>): Promise<FetchedDocument> {
+    // Once per client; a failure (a folder that cannot be made) is tried again next time.
+    spoolReady ??= prepareSpool(resolved.spoolDir).catch((error: unknown) => {
+      spoolReady = undefined;
+      throw error;
+    });
+    await spoolReady;
+    const path = join(resolved.spoolDir, `${randomUUID()}${SPOOL_SUFFIX}`);
+    const response = await transport.send({
+      ...request,
+      sink: {
+        to: 'file',
+        path,
+        maxBytes: resolved.maxDocumentBytes,
+        limitName: 'API_MAX_DOCUMENT_BYTES',
+      },
+    });
+    const file = response.file;
+    if (file === undefined) throw new Error('the transport wrote no file for a document');
+    return { contentType: response.contentType ?? 'application/octet-stream', ...file };
   }
 
   async function listMessages(query: ListMessagesQuery): Promise<MessagePage> {
@@ -263,4 +295,20 @@ function shapeError(request: ApiRequest, status: number, reason: string, body: s
     path,
     retryable: false,
   });
+}
+
+const SPOOL_SUFFIX = '.part';
+/** A spool file older than this belongs to a process that died; it is removed. */
+const ABANDONED_SPOOL_MS = 60 * 60_000;
+
+/** Creates the spool folder and removes what dead processes left in it. */
+async function prepareSpool(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const cutoff = Date.now() - ABANDONED_SPOOL_MS;
+  for (const name of await readdir(dir)) {
+    if (!name.endsWith(SPOOL_SUFFIX)) continue;
+    const path = join(dir, name);
+    const info = await stat(path).catch(() => undefined);
+    if (info !== undefined && info.mtimeMs < cutoff) await rm(path, { force: true });
+  }
 }

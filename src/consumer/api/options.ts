@@ -32,6 +32,18 @@ export interface ApiClientOptions {
    */
   retryMaxDelayMs?: number;
   /**
+   * Folder where fetched documents are written while they download (created when missing);
+   * each document is a file the caller moves or removes. Put it on the file system of the
+   * documents so that an importer can rename a document into place.
+   * @default the OS temporary folder
+   */
+  spoolDir?: string;
+  /**
+   * Largest document (core document, transaction JSON) the client fetches, checked on
+   * Content-Length and counted while it streams to its file. @default 104857600 (100 MiB)
+   */
+  maxDocumentBytes?: number;
+  /**
    * Receives a warn line for each retry (method, path, status or error, attempt, delay).
    * @default no logging
    */
@@ -57,6 +69,8 @@ export interface ResolvedApiClientOptions {
   maxRetries: number;
   retryBaseDelayMs: number;
   retryMaxDelayMs: number;
+  spoolDir: string;
+  maxDocumentBytes: number;
   logger: Logger | undefined;
   random: () => number;
   sleep: (ms: number) => Promise<void>;
@@ -65,7 +79,7 @@ export interface ResolvedApiClientOptions {
 /** Applies the defaults and rejects options that would make the client misbehave later. */
 export function resolveApiClientOptions(
   options: ApiClientOptions,
-  defaults: { sleep: (ms: number) => Promise<void> },
+  defaults: { sleep: (ms: number) => Promise<void>; spoolDir: string },
 ): ResolvedApiClientOptions {
   let url: URL;
   try {
@@ -90,6 +104,8 @@ export function resolveApiClientOptions(
     maxRetries: count('maxRetries', options.maxRetries, 4, 0),
     retryBaseDelayMs: count('retryBaseDelayMs', options.retryBaseDelayMs, 250, 0),
     retryMaxDelayMs: count('retryMaxDelayMs', options.retryMaxDelayMs, 10_000, 0),
+    spoolDir: options.spoolDir ?? defaults.spoolDir,
+    maxDocumentBytes: count('maxDocumentBytes', options.maxDocumentBytes, 104_857_600, 1),
     logger: options.logger,
     random: options.random ?? Math.random,
     sleep: options.sleep ?? defaults.sleep,

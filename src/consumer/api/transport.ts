@@ -2,11 +2,20 @@
  * One HTTP exchange with the messaging API, with the client's timeout and retry policy.
  *
  * Every attempt has a deadline covering the headers and the whole body, so a server that
- * hangs, or stops in the middle of a body, costs at most `timeoutMs`. Transient failures
- * (network errors, timeouts, 5xx, 429) are retried with capped, jittered backoff, honouring
- * Retry-After on 429 and 503; any other 4xx is final at once. When the attempts run out the
- * ApiError says `retryable: true`, so the worker knows to try the event again later.
+ * hangs, or stops in the middle of a body, costs at most `timeoutMs`; a body written to a file
+ * (a document) has instead `timeoutMs` between chunks, so a large document on a slow link is
+ * not cut off while it still flows. Transient failures (network errors, timeouts, 5xx, 429)
+ * are retried with capped, jittered backoff, honouring Retry-After on 429 and 503; any other
+ * 4xx is final at once. When the attempts run out the ApiError says `retryable: true`, so the
+ * worker knows to try the event again later.
+ *
+ * Every read has a bound (the API is outside this process): a body larger than its sink
+ * allows is refused on its Content-Length before any of it is read, and otherwise cut off as
+ * soon as the count passes the limit. Error bodies are kept only up to ERROR_READ_LIMIT.
  */
+import { createHash } from 'node:crypto';
+import { open, rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import { ApiError, ERROR_BODY_LIMIT, parseProblem } from './api-error.ts';
 import type { ResolvedApiClientOptions } from './options.ts';
@@ -35,14 +44,47 @@ export interface ApiRequest {
    * left (connection refused, DNS) and 429, with which the service says it did not process it.
    */
   retry: 'idempotent' | 'unsent-only';
+  /** Where a successful answer's body goes, and its bound. @default memory, MAX_JSON_BYTES */
+  sink?: ResponseSink;
 }
+
+/** Bound of an answer read into memory: a page of 1,000 descriptors is well under it. */
+export const MAX_JSON_BYTES = 16 * 1024 * 1024;
+const JSON_SINK: ResponseSink = { to: 'memory', maxBytes: MAX_JSON_BYTES };
+
+/** A successful body read into memory (JSON answers), or written to a file (documents). */
+export type ResponseSink =
+  | { to: 'memory'; maxBytes: number }
+  | {
+      to: 'file';
+      /** Created (or truncated) by each attempt; removed when the call fails. */
+      path: string;
+      maxBytes: number;
+      /** Named in the error when the body is too large, e.g. `API_MAX_DOCUMENT_BYTES`. */
+      limitName: string;
+    };
+
+/** How much of an error answer's body is read at all; the rest is never buffered. */
+export const ERROR_READ_LIMIT = 64 * 1024;
 
 export interface ApiResponse {
   status: number;
   contentType: string | undefined;
   /** The Date header: when the service made the answer, on its own clock. */
   date: string | undefined;
+  /** The body read into memory; empty when it went to a file. */
   body: Buffer;
+  /** The body's file, when the sink was a file. */
+  file?: { path: string; size: number; sha256: string };
+}
+
+/** The answer is larger than the caller allows: the same call would fail the same way. */
+class BodyTooLarge extends Error {
+  readonly size: number | undefined;
+  constructor(size: number | undefined) {
+    super('body too large');
+    this.size = size;
+  }
 }
 
 export interface Transport {
@@ -52,7 +94,8 @@ export interface Transport {
 
 type AttemptOutcome =
   | { kind: 'response'; response: ApiResponse; retryAfter: string | undefined }
-  | { kind: 'failure'; failure: TransportFailure; text: string; error: unknown };
+  | { kind: 'failure'; failure: TransportFailure; text: string; error: unknown }
+  | { kind: 'too_large'; size: number | undefined; limit: number; limitName: string };
 
 export function createTransport(options: ResolvedApiClientOptions): Transport {
   // One keep-alive pool per base URL: the worker makes several calls per message.
@@ -63,8 +106,17 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
   };
 
   async function attemptOnce(request: ApiRequest, target: string): Promise<AttemptOutcome> {
+    const sink = request.sink ?? JSON_SINK;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+    let timer = setTimeout(() => controller.abort(), options.timeoutMs);
+    // A file body gets `timeoutMs` per chunk rather than for the whole of it.
+    const progress =
+      sink.to === 'file'
+        ? () => {
+            clearTimeout(timer);
+            timer = setTimeout(() => controller.abort(), options.timeoutMs);
+          }
+        : () => {};
     try {
       const answer = await pool.request({
         method: request.method,
@@ -74,19 +126,35 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
         body: request.json === undefined ? null : JSON.stringify(request.json),
         signal: controller.signal,
       });
-      // Read under the same deadline: a body that stalls halfway is a timeout too.
-      const body = Buffer.from(await answer.body.arrayBuffer());
+      const base = {
+        status: answer.statusCode,
+        contentType: header(answer.headers, 'content-type'),
+        date: header(answer.headers, 'date'),
+      };
+      const retryAfter = header(answer.headers, 'retry-after');
+      if (!isSuccess(answer.statusCode)) {
+        // Only the start of an error body matters; the rest is never read.
+        const body = await readToMemory(answer.body, ERROR_READ_LIMIT, progress, 'truncate');
+        return { kind: 'response', response: { ...base, body }, retryAfter };
+      }
+      const declared = Number(header(answer.headers, 'content-length'));
+      if (Number.isFinite(declared) && declared > sink.maxBytes) {
+        answer.body.destroy();
+        return tooLarge(sink, declared);
+      }
+      if (sink.to === 'memory') {
+        const body = await readToMemory(answer.body, sink.maxBytes, progress, 'refuse');
+        return { kind: 'response', response: { ...base, body }, retryAfter };
+      }
+      const file = await readToFile(answer.body, sink.path, sink.maxBytes, progress);
       return {
         kind: 'response',
-        response: {
-          status: answer.statusCode,
-          contentType: header(answer.headers, 'content-type'),
-          date: header(answer.headers, 'date'),
-          body,
-        },
-        retryAfter: header(answer.headers, 'retry-after'),
+        response: { ...base, body: Buffer.alloc(0), file },
+        retryAfter,
       };
     } catch (error) {
+      if (sink.to === 'file') await rm(sink.path, { force: true });
+      if (error instanceof BodyTooLarge) return tooLarge(sink, error.size);
       if (controller.signal.aborted) {
         // The request was on its way or answered in part: the service may have acted on it.
         return {
@@ -152,7 +220,66 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
   return { send, close: () => pool.close() };
 }
 
+function tooLarge(sink: ResponseSink, size: number | undefined): AttemptOutcome {
+  const limitName = sink.to === 'file' ? sink.limitName : "the client's JSON answer limit";
+  return { kind: 'too_large', size, limit: sink.maxBytes, limitName };
+}
+
+/** Reads at most `maxBytes`: past it, `refuse` fails the read, `truncate` keeps the start. */
+async function readToMemory(
+  body: Readable,
+  maxBytes: number,
+  progress: () => void,
+  over: 'refuse' | 'truncate',
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Buffer>) {
+    progress();
+    if (size + chunk.length > maxBytes) {
+      if (over === 'refuse') {
+        body.destroy();
+        throw new BodyTooLarge(undefined);
+      }
+      chunks.push(chunk.subarray(0, maxBytes - size));
+      body.destroy();
+      break;
+    }
+    size += chunk.length;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Streams the body to `path`, counting and hashing it; never more than `maxBytes`. */
+async function readToFile(
+  body: Readable,
+  path: string,
+  maxBytes: number,
+  progress: () => void,
+): Promise<{ path: string; size: number; sha256: string }> {
+  const hash = createHash('sha256');
+  const handle = await open(path, 'w');
+  let size = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      progress();
+      size += chunk.length;
+      if (size > maxBytes) {
+        body.destroy();
+        throw new BodyTooLarge(undefined);
+      }
+      hash.update(chunk);
+      await handle.write(chunk);
+    }
+  } finally {
+    await handle.close();
+  }
+  return { path, size, sha256: hash.digest('hex') };
+}
+
 function isTransient(outcome: AttemptOutcome, policy: ApiRequest['retry']): boolean {
+  if (outcome.kind === 'too_large') return false;
   if (outcome.kind === 'response') {
     const { status } = outcome.response;
     if (!isRetryableStatus(status)) return false;
@@ -176,6 +303,17 @@ function toApiError(
     !retryable && request.retry === 'unsent-only' && isTransient(outcome, 'idempotent')
       ? '; not retried because the service may have acted on it: check before sending again'
       : '';
+  if (outcome.kind === 'too_large') {
+    const size = outcome.size === undefined ? 'more than that' : `${outcome.size} bytes`;
+    const text = `the answer is larger than ${outcome.limitName} (${outcome.limit} bytes): ${size}`;
+    return new ApiError(`${call}: ${text}; raise the limit, then replay the event`, {
+      status: 200,
+      body: text,
+      method: request.method,
+      path,
+      retryable: false,
+    });
+  }
   if (outcome.kind === 'failure') {
     return new ApiError(`${call} failed: ${outcome.text}${tries}${unsafe}`, {
       status: undefined,

@@ -3,13 +3,32 @@
  * resolves; its directory entry is durable only once the directory itself is flushed, which
  * the caller does with `syncDirectory` (after writing every file of a folder, once).
  */
-import { open } from 'node:fs/promises';
+import { copyFile, open, rename } from 'node:fs/promises';
 
 /** Creates `path` (it must not exist) with `data`, flushed to disk. */
 export async function writeFileDurably(path: string, data: Buffer): Promise<void> {
   const handle = await open(path, 'wx');
   try {
     await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Moves the file at `from` to `to` (which must not exist) and flushes its data: a rename on one
+ * file system (the spool folder sits in DOCUMENTS_DIR for that), a copy across two.
+ */
+export async function placeFile(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await copyFile(from, to);
+  }
+  const handle = await open(to, 'r');
+  try {
     await handle.sync();
   } finally {
     await handle.close();

@@ -18,8 +18,9 @@ import { access, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { TRANSFERS } from '../../protocol/index.ts';
-import { syncDirectory, writeFileDurably } from './atomic-file.ts';
+import { placeFile, syncDirectory, writeFileDurably } from './atomic-file.ts';
 import {
+  type ImportDocument,
   type Importer,
   type ImportInput,
   type ImportResult,
@@ -76,20 +77,33 @@ export function createFileImporter(options: FileImporterOptions): Importer {
     const staging = join(transferDir, `${STAGING_PREFIX}${input.messageId}-${randomUUID()}`);
     await mkdir(staging);
     try {
+      const written: Manifest['files'] = [];
       for (const file of files) {
         input.signal.throwIfAborted();
-        await writeFileDurably(join(staging, file.name), file.data);
+        const target = join(staging, file.name);
+        if ('document' in file) {
+          await placeFile(file.document.path, target);
+          written.push({
+            name: file.name,
+            contentType: file.contentType,
+            size: file.document.size,
+            sha256: file.document.sha256,
+          });
+        } else {
+          await writeFileDurably(target, file.data);
+          written.push({
+            name: file.name,
+            contentType: file.contentType,
+            size: file.data.length,
+            sha256: createHash('sha256').update(file.data).digest('hex'),
+          });
+        }
       }
       const manifest: Manifest = {
         messageId: input.messageId,
         transfer: input.transfer,
         importedAt: new Date().toISOString(),
-        files: files.map((file) => ({
-          name: file.name,
-          contentType: file.contentType,
-          size: file.data.length,
-          sha256: createHash('sha256').update(file.data).digest('hex'),
-        })),
+        files: written,
       };
       await writeFileDurably(
         join(staging, MANIFEST_FILE),
@@ -112,8 +126,8 @@ export function createFileImporter(options: FileImporterOptions): Importer {
 
   return {
     async import(input) {
-      // Checked before anything touches the disk: these inputs fail the same way every time.
-      validate(input);
+      // Checked before anything is written: these inputs fail the same way every time.
+      await validate(input);
       return importOnce(input);
     },
   };
@@ -152,7 +166,7 @@ async function removeAbandonedStaging(transferDir: string): Promise<void> {
   }
 }
 
-function validate(input: ImportInput): void {
+async function validate(input: ImportInput): Promise<void> {
   if (!SAFE_SEGMENT.test(input.messageId)) {
     throw new PermanentImportError(
       `messageId ${JSON.stringify(input.messageId)} is not a safe file name ` +
@@ -162,33 +176,32 @@ function validate(input: ImportInput): void {
   if (!(TRANSFERS as readonly string[]).includes(input.transfer)) {
     throw new PermanentImportError(`unknown transfer ${JSON.stringify(input.transfer)}`);
   }
-  if (input.coreDocument.body.length === 0) {
+  if (input.coreDocument.size === 0) {
     throw new PermanentImportError('the core document is empty');
   }
   try {
-    JSON.parse(input.transaction.body.toString('utf8'));
+    JSON.parse((await input.transaction.bytes()).toString('utf8'));
   } catch (error) {
     throw new PermanentImportError('the transaction data is not valid JSON', { cause: error });
   }
 }
 
-interface PlannedFile {
-  name: string;
-  contentType: string;
-  data: Buffer;
-}
+type PlannedFile = { name: string; contentType: string } & (
+  | { document: ImportDocument }
+  | { data: Buffer }
+);
 
 function plannedFiles(input: ImportInput): PlannedFile[] {
   return [
     {
       name: coreFileName(input.coreDocument.contentType),
       contentType: input.coreDocument.contentType,
-      data: input.coreDocument.body,
+      document: input.coreDocument,
     },
     {
       name: 'transaction.json',
       contentType: input.transaction.contentType,
-      data: input.transaction.body,
+      document: input.transaction,
     },
     {
       name: 'descriptor.json',

@@ -8,11 +8,43 @@
  * between an import and its record. For that one window the messageId is the idempotency key,
  * and `previouslyAttempted` says an earlier call may have got through.
  */
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { MessageDescriptor, Transfer } from '../../protocol/index.ts';
 
+/**
+ * A fetched document. It is never held in memory whole: it arrives in a temporary file on the
+ * file system of DOCUMENTS_DIR, bounded by API_MAX_DOCUMENT_BYTES.
+ */
 export interface ImportDocument {
   contentType: string;
-  body: Buffer;
+  /** Bytes. */
+  size: number;
+  /** SHA-256 of the bytes, lowercase hex. */
+  sha256: string;
+  /**
+   * The temporary file holding the bytes exactly as received. It is yours until import()
+   * returns: read it, stream it, or rename it into place (then fsync it); it is removed after.
+   */
+  path: string;
+  /** The bytes in memory: for documents known to be small, such as the transaction JSON. */
+  bytes(): Promise<Buffer>;
+  stream(): Readable;
+}
+
+/** An ImportDocument for a file (the fetched documents; tests). */
+export function fileDocument(file: {
+  contentType: string;
+  path: string;
+  size: number;
+  sha256: string;
+}): ImportDocument {
+  return {
+    ...file,
+    bytes: () => readFile(file.path),
+    stream: () => createReadStream(file.path),
+  };
 }
 
 export interface ImportInput {
@@ -22,7 +54,7 @@ export interface ImportInput {
   descriptor: MessageDescriptor;
   /** The core document in its own format (for example UBL XML), as fetched. */
   coreDocument: ImportDocument;
-  /** The transaction JSON as received, unparsed, so nothing is lost in a round trip. */
+  /** The transaction JSON, bytes as received, unparsed, so nothing is lost in a round trip. */
   transaction: ImportDocument;
   /**
    * True when an earlier import() of this message started and was never recorded as done (a

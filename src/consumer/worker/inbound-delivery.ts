@@ -20,11 +20,14 @@
  * - mark-as-delivered is called even when an earlier acknowledgement is recorded: a message
  *   retried manually at the service is pending again, and the call is idempotent there.
  */
+import { rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { MessageDescriptor } from '../../protocol/index.ts';
 import type { ApiClient } from '../api/index.ts';
 import type { ClaimGuard } from '../claims/held-claim.ts';
 import {
+  fileDocument,
+  type ImportDocument,
   type Importer,
   type ImportInput,
   type ImportResult,
@@ -85,13 +88,18 @@ export function createInboundDelivery(deps: {
       if (record?.importedAt == null) {
         const descriptor =
           eventDescriptor ?? (await api.getMessage(messageId, { transfer: 'inbound' })).descriptor;
-        const [coreDocument, transaction] = await Promise.all([
+        const fetched = await Promise.allSettled([
           api.getCoreDocument(messageId),
           api.getTransaction(descriptor.action, messageId),
         ]);
-        await claim.confirm();
-        await messages.markImportStarted(key, now());
+        const spooled = fetched.flatMap((f) => (f.status === 'fulfilled' ? [f.value.path] : []));
         try {
+          const [coreDocument, transaction] = fetched.map((f) => {
+            if (f.status === 'rejected') throw f.reason;
+            return fileDocument(f.value);
+          }) as [ImportDocument, ImportDocument];
+          await claim.confirm();
+          await messages.markImportStarted(key, now());
           const result = await importWithDeadline(
             {
               messageId,
@@ -114,6 +122,9 @@ export function createInboundDelivery(deps: {
           await api.markAsFailed(messageId, error.reason);
           await messages.markAcknowledged(key, 'failed', error.reason, now());
           return 'rejected';
+        } finally {
+          // The spool files, unless the importer moved them into place.
+          await Promise.all(spooled.map((path) => rm(path, { force: true })));
         }
       }
       await claim.confirm();

@@ -5,9 +5,14 @@
  * exercise one rule of the client (auth, retries, timeouts, paging, routes). It is not the
  * provider simulator; the end-to-end tests run the client against that one.
  */
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApiClient, ApiError, createApiClient } from '../../../src/consumer/api/index.ts';
@@ -118,17 +123,23 @@ const clients: ApiClient[] = [];
 
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close()));
+  if (spoolDir !== undefined) rmSync(spoolDir, { recursive: true, force: true });
+  spoolDir = undefined;
   await standIn?.close();
   standIn = undefined;
 });
 
 /** A client whose waits are recorded instead of slept. */
+let spoolDir: string | undefined;
+
 async function setup(options: Partial<ApiClientOptions> = {}) {
   standIn = await startMessagingApiStandIn();
   const delays: number[] = [];
+  spoolDir = mkdtempSync(join(tmpdir(), 'api-spool-'));
   const client = createApiClient({
     baseUrl: standIn.baseUrl,
     token: TOKEN,
+    spoolDir,
     random: () => 0.5,
     sleep: async (ms) => {
       delays.push(ms);
@@ -384,14 +395,72 @@ describe('messaging API client', () => {
     const submit = await client.getTransaction('SubmitInvoice', 'm-1');
     await client.getTransaction('CorrectWithCredit', 'm-2');
 
-    expect(core).toEqual({ contentType: 'application/xml', body: xml });
-    expect(JSON.parse(submit.body.toString('utf8'))).toEqual({ invoice: { invoiceNo: '1' } });
+    expect(core).toMatchObject({
+      contentType: 'application/xml',
+      size: xml.length,
+      sha256: createHash('sha256').update(xml).digest('hex'),
+    });
+    expect(await readFile(core.path)).toEqual(xml);
+    expect(JSON.parse(await readFile(submit.path, 'utf8'))).toEqual({
+      invoice: { invoiceNo: '1' },
+    });
     expect(server.requests.map((r) => r.url)).toEqual([
       // An id with a slash stays one path segment.
       '/messages/m%2F1/documents/core',
       '/transactions/submit-invoice?messageId=m-1',
       '/transactions/correct-with-credit?messageId=m-2',
     ]);
+  });
+
+  it('refuses a document whose Content-Length is over the limit, reading none of it', async () => {
+    const { server, client } = await setup({ maxDocumentBytes: 1000 });
+    let written = 0;
+    server.script((res) => {
+      res.writeHead(200, { 'content-type': 'application/xml', 'content-length': 1_000_000 });
+      // Offered slowly: the client must not wait for it, let alone keep it.
+      const timer = setInterval(() => {
+        written += 10_000;
+        if (written > 1_000_000 || !res.write(Buffer.alloc(10_000))) clearInterval(timer);
+      }, 20);
+      res.on('close', () => clearInterval(timer));
+    });
+
+    const error = await rejection(client.getCoreDocument('m-1'));
+
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(
+      /larger than API_MAX_DOCUMENT_BYTES \(1000 bytes\): 1000000 bytes/,
+    );
+    expect(server.requests).toHaveLength(1);
+    expect(readdirSync(spoolDir as string)).toEqual([]);
+  });
+
+  it('cuts off a streamed document as soon as it passes the limit, and leaves no file', async () => {
+    const { server, client } = await setup({ maxDocumentBytes: 50_000 });
+    server.script((res) => {
+      res.writeHead(200, { 'content-type': 'application/xml' }); // chunked: no length given
+      for (let i = 0; i < 100; i++) res.write(Buffer.alloc(1000, 'x'));
+      res.end();
+    });
+
+    const error = await rejection(client.getCoreDocument('m-1'));
+
+    expect(error.retryable).toBe(false);
+    expect(error.message).toMatch(/larger than API_MAX_DOCUMENT_BYTES \(50000 bytes\)/);
+    expect(readdirSync(spoolDir as string)).toEqual([]);
+  });
+
+  it('keeps only the start of an error body, whatever its size', async () => {
+    const { server, client } = await setup({ maxRetries: 0 });
+    server.script((res) => {
+      res.writeHead(400, { 'content-type': 'text/html' });
+      res.end(Buffer.alloc(5_000_000, 'e'));
+    });
+
+    const error = await rejection(client.getMessage('m-1'));
+
+    expect(error.status).toBe(400);
+    expect(error.body.length).toBeLessThanOrEqual(2000);
   });
 
   it('marks as delivered and as failed with a JSON reason', async () => {

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
       apiBaseUrl: 'https://api.example.test',
       apiToken: 'token',
       apiTimeoutMs: 10000,
+      apiMaxDocumentBytes: 104_857_600,
       databaseUrl: 'sqlite:./data/consumer.db',
       documentsDir: './data/documents',
       workerConcurrency: 8,

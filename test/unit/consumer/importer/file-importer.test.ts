@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +9,12 @@ import {
   createFileImporter,
   type Manifest,
 } from '../../../../src/consumer/importer/file-importer.ts';
-import { type ImportInput, PermanentImportError } from '../../../../src/consumer/importer/index.ts';
+import {
+  fileDocument,
+  type ImportDocument,
+  type ImportInput,
+  PermanentImportError,
+} from '../../../../src/consumer/importer/index.ts';
 import type { MessageDescriptor } from '../../../../src/protocol/index.ts';
 
 const MESSAGE_ID = '3f2b8c1e-0a4d-4e6f-9b7a-1c2d3e4f5a6b';
@@ -34,14 +40,26 @@ function descriptor(): MessageDescriptor {
   };
 }
 
+let spooled = 0;
+/** A fetched document as the consumer hands it over: a file in the spool folder. */
+function document(contentType: string, bytes: Buffer): ImportDocument {
+  const spool = join(workDir, 'documents', '.incoming');
+  mkdirSync(spool, { recursive: true });
+  spooled += 1;
+  const path = join(spool, `${spooled}.part`);
+  writeFileSync(path, bytes);
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return fileDocument({ contentType, path, size: bytes.length, sha256 });
+}
+
 /** A valid input; each test breaks one field. */
 function input(overrides: Partial<ImportInput> = {}): ImportInput {
   return {
     messageId: MESSAGE_ID,
     transfer: 'inbound',
     descriptor: descriptor(),
-    coreDocument: { contentType: 'application/xml', body: CORE },
-    transaction: { contentType: 'application/json', body: TRANSACTION },
+    coreDocument: document('application/xml', CORE),
+    transaction: document('application/json', TRANSACTION),
     previouslyAttempted: false,
     signal: new AbortController().signal,
     ...overrides,
@@ -115,7 +133,7 @@ describe('file importer', () => {
     const before = await mtimes(messageDir);
 
     const again = await importer.import(
-      input({ coreDocument: { contentType: 'application/xml', body: Buffer.from('<other/>') } }),
+      input({ coreDocument: document('application/xml', Buffer.from('<other/>')) }),
     );
 
     expect(again).toEqual({ status: 'already_imported', location: messageDir });
@@ -195,9 +213,7 @@ describe('file importer', () => {
     const importer = createFileImporter({ documentsDir });
 
     const error = await permanent(
-      importer.import(
-        input({ transaction: { contentType: 'application/json', body: Buffer.from('{"a":') } }),
-      ),
+      importer.import(input({ transaction: document('application/json', Buffer.from('{"a":')) })),
     );
 
     expect(error.reason).toMatch(/not valid JSON/);
@@ -208,9 +224,7 @@ describe('file importer', () => {
     const importer = createFileImporter({ documentsDir });
 
     const error = await permanent(
-      importer.import(
-        input({ coreDocument: { contentType: 'application/xml', body: Buffer.alloc(0) } }),
-      ),
+      importer.import(input({ coreDocument: document('application/xml', Buffer.alloc(0)) })),
     );
 
     expect(error.reason).toMatch(/core document is empty/);
@@ -224,7 +238,7 @@ describe('file importer', () => {
       const error = await permanent(importer.import(input({ messageId })));
 
       expect(error.reason).toMatch(/not a safe file name/);
-      expect(await readdir(workDir)).toEqual([]);
+      expect(await readdir(documentsDir)).toEqual(['.incoming']);
     },
   );
 
@@ -272,9 +286,7 @@ describe('file importer', () => {
 
   it('lets a later import proceed after one failed', async () => {
     const importer = createFileImporter({ documentsDir });
-    await permanent(
-      importer.import(input({ coreDocument: { contentType: 'x/y', body: Buffer.alloc(0) } })),
-    );
+    await permanent(importer.import(input({ coreDocument: document('x/y', Buffer.alloc(0)) })));
 
     expect((await importer.import(input())).status).toBe('imported');
   });
