@@ -93,7 +93,7 @@ describe('SIGKILL', () => {
     await Promise.all(senders);
     await agent.close();
 
-    const store = openSqliteStore(join(dir, 'consumer.db'));
+    const store = await openSqliteStore(join(dir, 'consumer.db'));
     const stored = new Set(
       (store.db.prepare('SELECT event_id FROM events').all() as { event_id: string }[]).map(
         (r) => r.event_id,

@@ -94,7 +94,7 @@ describe('one message, one handler, in any number of processes', () => {
       const withWebhook = messageIds.filter(() => next() < 0.5);
       const dead = messageIds.filter((id) => !withWebhook.includes(id) && next() < 0.35);
       const dbPath = join(dir, 'consumer.db');
-      const store = openSqliteStore(dbPath);
+      const store = await openSqliteStore(dbPath);
       for (const id of dead) {
         const envelope = notified.get(id) as WebhookEnvelope;
         await store.events.insert({

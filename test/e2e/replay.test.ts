@@ -31,7 +31,7 @@ function replay(args: string[]) {
 }
 
 async function seedDeadEvents(count: number) {
-  const store = openSqliteStore(join(dir, 'consumer.db'));
+  const store = await openSqliteStore(join(dir, 'consumer.db'));
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const event = newEvent();
@@ -51,7 +51,7 @@ async function seedDeadEvents(count: number) {
 }
 
 async function states() {
-  const store = openSqliteStore(join(dir, 'consumer.db'));
+  const store = await openSqliteStore(join(dir, 'consumer.db'));
   const counts = await store.events.countByState();
   await store.close();
   return counts;

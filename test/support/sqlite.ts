@@ -5,9 +5,9 @@ import { openSqliteStore, type SqliteStore } from '../../src/consumer/store/sqli
 import type { NewEvent } from '../../src/consumer/store/store.ts';
 
 /** A real SQLite store in a fresh temporary folder. */
-export function openTempStore(): SqliteStore & { dispose(): Promise<void> } {
+export async function openTempStore(): Promise<SqliteStore & { dispose(): Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'store-test-'));
-  const store = openSqliteStore(join(dir, 'consumer.db'));
+  const store = await openSqliteStore(join(dir, 'consumer.db'));
   return Object.assign(store, {
     async dispose() {
       await store.close();

@@ -1,7 +1,10 @@
 import { openSqliteStore } from './sqlite/sqlite-store.ts';
 import type { Store } from './store.ts';
 
-/** Opens the store DATABASE_URL names: `sqlite:<path>` (or `sqlite::memory:`) or `postgres://`. */
+/**
+ * Opens the store DATABASE_URL names: `sqlite:<path>` (`sqlite::memory:` for a throw-away
+ * database) or `postgres://`.
+ */
 export async function openStore(databaseUrl: string): Promise<Store> {
   if (databaseUrl.startsWith('sqlite:'))
     return openSqliteStore(databaseUrl.slice('sqlite:'.length));

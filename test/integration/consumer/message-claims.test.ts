@@ -32,7 +32,8 @@ beforeEach(async () => {
   provider = await startTestProvider();
   dir = mkdtempSync(join(tmpdir(), 'claims-'));
   api = createApiClient({ baseUrl: provider.url, token: TOKEN });
-  stores = [0, 1].map(() => openSqliteStore(join(dir, 'consumer.db')));
+  stores = [];
+  for (let i = 0; i < 2; i++) stores.push(await openSqliteStore(join(dir, 'consumer.db')));
   now = 1_000_000;
 });
 afterEach(async () => {

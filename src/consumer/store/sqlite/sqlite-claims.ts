@@ -1,7 +1,7 @@
 /** Message claims on SQLite (see migrations/004_message_claims.sql). */
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { ClaimRequest, ClaimStore, MessageClaim } from '../store.ts';
+import type { ClaimRequest, MessageClaim } from '../store.ts';
 
 interface ClaimRow {
   message_id: string;
@@ -60,35 +60,38 @@ export function createClaimStatements(db: Database.Database) {
   };
 }
 
-export function createSqliteClaimStore(db: Database.Database): ClaimStore {
+/** Claim writes, for the writer thread. */
+export function claimWrites(db: Database.Database) {
   const statements = createClaimStatements(db);
+  const dropHolder = db.prepare<[string]>('DELETE FROM message_claims WHERE holder = ?');
+  return {
+    acquire: statements.acquire,
+    renew(claim: MessageClaim, { now, leaseMs }: { now: number; leaseMs: number }) {
+      const leaseUntil = now + leaseMs;
+      return statements.extend(claim, leaseUntil) ? { ...claim, leaseUntil } : undefined;
+    },
+    release: statements.release,
+    releaseHolder(holder: string): number {
+      return dropHolder.run(holder).changes;
+    },
+  };
+}
+
+/** Claim reads, for the main thread. */
+export function claimReads(db: Database.Database) {
   const getRow = db.prepare<[string], ClaimRow>(
     'SELECT message_id, holder, token, lease_until FROM message_claims WHERE message_id = ?',
   );
   const liveHolders = db.prepare<[number], { holder: string }>(
     'SELECT DISTINCT holder FROM message_claims WHERE lease_until >= ?',
   );
-  const dropHolder = db.prepare<[string]>('DELETE FROM message_claims WHERE holder = ?');
   return {
-    async acquire(messageId, request) {
-      return statements.acquire(messageId, request);
-    },
-    async renew(claim, { now, leaseMs }) {
-      const leaseUntil = now + leaseMs;
-      return statements.extend(claim, leaseUntil) ? { ...claim, leaseUntil } : undefined;
-    },
-    async release(claim) {
-      statements.release(claim);
-    },
-    async get(messageId) {
+    get(messageId: string): MessageClaim | undefined {
       const row = getRow.get(messageId);
       return row === undefined ? undefined : toClaim(row);
     },
-    async holders(now) {
+    holders(now: number): string[] {
       return liveHolders.all(now).map((row) => row.holder);
-    },
-    async releaseHolder(holder) {
-      return dropHolder.run(holder).changes;
     },
   };
 }

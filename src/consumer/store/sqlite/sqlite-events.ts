@@ -2,15 +2,15 @@
 import type Database from 'better-sqlite3';
 import {
   type ClaimedEvent,
+  type ClaimRequest,
   EVENT_STATES,
   type EventState,
-  type EventStore,
   type InsertOutcome,
   type NewEvent,
+  type ReplayOutcome,
+  type Settlement,
   type StoredEvent,
-  StoreError,
 } from '../store.ts';
-import { createGroupCommit } from './group-commit.ts';
 import { createClaimStatements } from './sqlite-claims.ts';
 
 interface EventRow {
@@ -32,7 +32,7 @@ interface EventRow {
   updated_at: number;
 }
 
-function toStoredEvent(row: EventRow): StoredEvent {
+export function toStoredEvent(row: EventRow): StoredEvent {
   return {
     eventId: row.event_id,
     action: row.action,
@@ -53,7 +53,8 @@ function toStoredEvent(row: EventRow): StoredEvent {
   };
 }
 
-export function createSqliteEventStore(db: Database.Database): EventStore {
+/** The inbox's writes: run on the writer thread (writer-thread.ts), one call per operation. */
+export function eventWrites(db: Database.Database) {
   const claims = createClaimStatements(db);
   const insertRow = db.prepare<NewEvent & { testInt: number }>(`
     INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test, flag,
@@ -61,16 +62,6 @@ export function createSqliteEventStore(db: Database.Database): EventStore {
     VALUES (@eventId, @action, @transfer, @messageId, @party, @occurredAt, @testInt, @flag,
             @body, @receivedAt, @receivedAt, @receivedAt)
     ON CONFLICT (event_id) DO NOTHING`);
-  const getRow = db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?');
-  const listAll = db.prepare<[number], EventRow>(
-    'SELECT * FROM events ORDER BY received_at DESC, rowid DESC LIMIT ?',
-  );
-  const listByState = db.prepare<[string, number], EventRow>(
-    'SELECT * FROM events WHERE state = ? ORDER BY received_at DESC, rowid DESC LIMIT ?',
-  );
-  const countStates = db.prepare<[], { state: EventState; n: number }>(
-    'SELECT state, COUNT(*) AS n FROM events GROUP BY state',
-  );
 
   // Candidates for claimDue, each cheap whatever the backlog: due pending events in due order
   // from the events_due index, skipping messages whose claim is live (a primary-key probe per
@@ -119,91 +110,94 @@ export function createSqliteEventStore(db: Database.Database): EventStore {
        SET state = 'pending', attempts = 0, next_attempt_at = @now, locked_until = NULL,
            claim_token = NULL, updated_at = @now
      WHERE event_id = @eventId AND state IN ('dead', 'done', 'skipped')`);
-
-  const write = (event: NewEvent): InsertOutcome =>
-    insertRow.run({ ...event, testInt: event.test ? 1 : 0 }).changes === 1
-      ? 'inserted'
-      : 'duplicate';
-  const commits = createGroupCommit<NewEvent, InsertOutcome>({
-    write,
-    transaction: (items, run) => db.transaction(() => items.map(run)).immediate(),
-  });
+  const exists = db.prepare<[string], { n: number }>(
+    'SELECT 1 AS n FROM events WHERE event_id = ?',
+  );
 
   return {
-    async insert(event) {
-      try {
-        return await commits.submit(event);
-      } catch (error) {
-        throw new StoreError(`Could not store event ${event.eventId}`, { cause: error });
-      }
+    insert(event: NewEvent): InsertOutcome {
+      return insertRow.run({ ...event, testInt: event.test ? 1 : 0 }).changes === 1
+        ? 'inserted'
+        : 'duplicate';
     },
-    async get(eventId) {
+    claimDue({ now, limit, leaseMs, holder }: ClaimRequest & { limit: number }): ClaimedEvent[] {
+      // The scan, the claims and the event updates run in one transaction of the writer, so
+      // they are atomic against every other process on the file. The window is wider than
+      // `limit` because several candidates may belong to one message.
+      const window = limit * 4 + 16;
+      const candidates = [...abandoned.all({ now, window }), ...duePending.all({ now, window })];
+      const taken = new Set<string>();
+      const claimed: ClaimedEvent[] = [];
+      for (const row of candidates) {
+        if (claimed.length >= limit) break;
+        if (taken.has(row.message_id)) continue;
+        taken.add(row.message_id);
+        const claim = claims.acquire(row.message_id, { holder, now, leaseMs });
+        if (claim === undefined) continue;
+        markClaimed.run({
+          eventId: row.event_id,
+          token: claim.token,
+          leaseUntil: claim.leaseUntil,
+          now,
+        });
+        claimed.push({
+          ...toStoredEvent(row),
+          state: 'processing',
+          attempts: row.attempts + 1,
+          lockedUntil: claim.leaseUntil,
+          updatedAt: now,
+          claim,
+        });
+      }
+      return claimed;
+    },
+    settle(
+      event: Pick<ClaimedEvent, 'eventId' | 'messageId' | 'claim'>,
+      settlement: Settlement,
+      now: number,
+    ): boolean {
+      const settled =
+        settleRow.run({
+          eventId: event.eventId,
+          messageId: event.messageId,
+          token: event.claim.token,
+          state: settlement.state,
+          nextAttemptAt: settlement.state === 'pending' ? settlement.nextAttemptAt : null,
+          error: 'error' in settlement ? settlement.error : null,
+          now,
+        }).changes === 1;
+      if (settled) claims.release(event.claim);
+      return settled;
+    },
+    replay(eventId: string, now: number): ReplayOutcome {
+      if (replayRow.run({ now, eventId }).changes === 1) return 'replayed';
+      return exists.get(eventId) === undefined ? 'not_found' : 'not_replayable';
+    },
+  };
+}
+
+/** The inbox's reads: run on the main thread's connection, which a write never blocks (WAL). */
+export function eventReads(db: Database.Database) {
+  const getRow = db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?');
+  const listAll = db.prepare<[number], EventRow>(
+    'SELECT * FROM events ORDER BY received_at DESC, rowid DESC LIMIT ?',
+  );
+  const listByState = db.prepare<[string, number], EventRow>(
+    'SELECT * FROM events WHERE state = ? ORDER BY received_at DESC, rowid DESC LIMIT ?',
+  );
+  const countStates = db.prepare<[], { state: EventState; n: number }>(
+    'SELECT state, COUNT(*) AS n FROM events GROUP BY state',
+  );
+  return {
+    get(eventId: string): StoredEvent | undefined {
       const row = getRow.get(eventId);
       return row === undefined ? undefined : toStoredEvent(row);
     },
-    async list({ state, limit }) {
+    list({ state, limit }: { state?: EventState | undefined; limit: number }): StoredEvent[] {
       const rows = state === undefined ? listAll.all(limit) : listByState.all(state, limit);
       return rows.map(toStoredEvent);
     },
-    async claimDue({ now, limit, leaseMs, holder }) {
-      // One write transaction: the scan, the claims and the event updates are atomic against
-      // every other process on the file. The window is wider than `limit` because several
-      // candidates may belong to one message.
-      return db
-        .transaction(() => {
-          const window = limit * 4 + 16;
-          const candidates = [
-            ...abandoned.all({ now, window }),
-            ...duePending.all({ now, window }),
-          ];
-          const taken = new Set<string>();
-          const claimed: ClaimedEvent[] = [];
-          for (const row of candidates) {
-            if (claimed.length >= limit) break;
-            if (taken.has(row.message_id)) continue;
-            taken.add(row.message_id);
-            const claim = claims.acquire(row.message_id, { holder, now, leaseMs });
-            if (claim === undefined) continue;
-            markClaimed.run({
-              eventId: row.event_id,
-              token: claim.token,
-              leaseUntil: claim.leaseUntil,
-              now,
-            });
-            claimed.push({
-              ...toStoredEvent(row),
-              state: 'processing',
-              attempts: row.attempts + 1,
-              lockedUntil: claim.leaseUntil,
-              updatedAt: now,
-              claim,
-            });
-          }
-          return claimed;
-        })
-        .immediate();
-    },
-    async settle(event, settlement, now) {
-      return db.transaction(() => {
-        const settled =
-          settleRow.run({
-            eventId: event.eventId,
-            messageId: event.messageId,
-            token: event.claim.token,
-            state: settlement.state,
-            nextAttemptAt: settlement.state === 'pending' ? settlement.nextAttemptAt : null,
-            error: 'error' in settlement ? settlement.error : null,
-            now,
-          }).changes === 1;
-        if (settled) claims.release(event.claim);
-        return settled;
-      })();
-    },
-    async replay(eventId, now) {
-      if (replayRow.run({ now, eventId }).changes === 1) return 'replayed';
-      return getRow.get(eventId) === undefined ? 'not_found' : 'not_replayable';
-    },
-    async countByState() {
+    countByState(): Record<EventState, number> {
       const counts = Object.fromEntries(EVENT_STATES.map((s) => [s, 0])) as Record<
         EventState,
         number

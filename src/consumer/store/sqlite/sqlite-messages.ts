@@ -5,7 +5,8 @@ import type {
   Acknowledgement,
   MessageKey,
   MessageRecord,
-  MessageStore,
+  MessageSnapshot,
+  RecordedTransition,
   StatusChangeRecord,
   StatusWrite,
 } from '../store.ts';
@@ -84,7 +85,8 @@ function toRecord(row: MessageRow): MessageRecord {
   };
 }
 
-export function createSqliteMessageStore(db: Database.Database): MessageStore {
+/** Message writes, for the writer thread; each call runs atomically there (a savepoint). */
+export function messageWrites(db: Database.Database) {
   // last_event_at moves with news about the message (an event, a fresh descriptor), not with
   // the consumer's own import and acknowledgement, so reconciliation can find silent ones.
   const touch = db.prepare<{ messageId: string; transfer: string; now: number }>(`
@@ -135,27 +137,12 @@ export function createSqliteMessageStore(db: Database.Database): MessageStore {
       change: write.source === 'change' ? 1 : 0,
       now,
     }).changes === 1;
-  const getRow = db.prepare<[string, string], MessageRow>(
-    'SELECT * FROM messages WHERE message_id = ? AND transfer = ?',
-  );
-  const sides = db.prepare<[string], MessageRow>(
-    "SELECT * FROM messages WHERE message_id = ? ORDER BY transfer = 'outbound'",
-  );
   const insertChange = db.prepare(`
     INSERT INTO status_changes (event_id, message_id, transfer, kind, former_value, new_value,
                                 occurred_at, properties, validation_results, outcome, recorded_at)
     VALUES (@eventId, @messageId, @transfer, @kind, @formerValue, @newValue, @occurredAt,
             @properties, @validationResults, @outcome, @now)
     ON CONFLICT (event_id) DO NOTHING`);
-  const changes = db.prepare<[string, string], StatusChangeRow>(
-    'SELECT * FROM status_changes WHERE message_id = ? AND transfer = ? ORDER BY occurred_at',
-  );
-  const transitions = db.prepare<
-    [string, string, string, number],
-    { event_id: string; former_value: string; new_value: string }
-  >(`
-    SELECT event_id, former_value, new_value FROM status_changes
-     WHERE message_id = ? AND transfer = ? AND kind = ? AND occurred_at = ?`);
   const importStarted = db.prepare(`
     UPDATE messages SET import_started_at = COALESCE(import_started_at, @now), updated_at = @now
      WHERE message_id = @messageId AND transfer = @transfer`);
@@ -167,54 +154,29 @@ export function createSqliteMessageStore(db: Database.Database): MessageStore {
     UPDATE messages SET acknowledged_at = @now, acknowledgement = @acknowledgement,
                         failure_reason = @reason, updated_at = @now
      WHERE message_id = @messageId AND transfer = @transfer`);
-  const stale = db.prepare<[number, number], MessageRow>(`
-    SELECT * FROM messages
-     WHERE last_event_at < ?
-       AND (delivery_status IS NULL OR delivery_status NOT IN ('delivered', 'failed', 'parked'))
-     ORDER BY last_event_at LIMIT ?`);
 
-  const ensureRow = (key: MessageKey, now: number) => ensure.run({ ...key, now });
-  const touchRow = (key: MessageKey, now: number) => touch.run({ ...key, now });
-
+  const keyOf = (key: MessageKey) => ({ messageId: key.messageId, transfer: key.transfer });
   return {
-    async get({ messageId, transfer }) {
-      const row = getRow.get(messageId, transfer);
-      return row === undefined ? undefined : toRecord(row);
+    recordSnapshot(snapshot: MessageSnapshot, now: number): void {
+      const key = keyOf(snapshot);
+      touch.run({ ...key, now });
+      keepFields.run({
+        ...key,
+        documentNo: snapshot.documentNo ?? null,
+        businessAction: snapshot.businessAction ?? null,
+        validationStatus: snapshot.validationStatus ?? null,
+      });
+      for (const kind of KINDS) {
+        const value = snapshot.statuses[kind];
+        if (value === undefined) continue;
+        writeStatus(key, { kind, value, at: snapshot.at, source: snapshot.source }, now);
+      }
     },
-    async listSides(messageId) {
-      return sides.all(messageId).map(toRecord);
+    applyStatus(key: MessageKey, write: StatusWrite, now: number): boolean {
+      touch.run({ ...keyOf(key), now });
+      return writeStatus(keyOf(key), write, now);
     },
-    async recordSnapshot(snapshot, now) {
-      const key = { messageId: snapshot.messageId, transfer: snapshot.transfer };
-      db.transaction(() => {
-        touchRow(key, now);
-        keepFields.run({
-          ...key,
-          documentNo: snapshot.documentNo ?? null,
-          businessAction: snapshot.businessAction ?? null,
-          validationStatus: snapshot.validationStatus ?? null,
-        });
-        for (const kind of KINDS) {
-          const value = snapshot.statuses[kind];
-          if (value === undefined) continue;
-          writeStatus(key, { kind, value, at: snapshot.at, source: snapshot.source }, now);
-        }
-      })();
-    },
-    async applyStatus(key, write, now) {
-      return db.transaction(() => {
-        touchRow(key, now);
-        return writeStatus(key, write, now);
-      })();
-    },
-    async transitionsAt({ messageId, transfer }, kind, at) {
-      return transitions.all(messageId, transfer, kind, at).map((row) => ({
-        eventId: row.event_id,
-        formerValue: row.former_value,
-        newValue: row.new_value,
-      }));
-    },
-    async recordStatusChange(change, now) {
+    recordStatusChange(change: StatusChangeRecord, now: number): void {
       insertChange.run({
         ...change,
         properties: change.properties === null ? null : JSON.stringify(change.properties),
@@ -223,7 +185,68 @@ export function createSqliteMessageStore(db: Database.Database): MessageStore {
         now,
       });
     },
-    async statusChanges({ messageId, transfer }) {
+    markImportStarted(key: MessageKey, now: number): void {
+      ensure.run({ ...keyOf(key), now });
+      importStarted.run({ ...keyOf(key), now });
+    },
+    markImported(key: MessageKey, location: string, now: number): void {
+      ensure.run({ ...keyOf(key), now });
+      imported.run({ ...keyOf(key), location, now });
+    },
+    markAcknowledged(
+      key: MessageKey,
+      acknowledgement: Acknowledgement,
+      reason: string | null,
+      now: number,
+    ): void {
+      ensure.run({ ...keyOf(key), now });
+      acknowledged.run({ ...keyOf(key), acknowledgement, reason, now });
+    },
+  };
+}
+
+/** Message reads, for the main thread. */
+export function messageReads(db: Database.Database) {
+  const getRow = db.prepare<[string, string], MessageRow>(
+    'SELECT * FROM messages WHERE message_id = ? AND transfer = ?',
+  );
+  const sides = db.prepare<[string], MessageRow>(
+    "SELECT * FROM messages WHERE message_id = ? ORDER BY transfer = 'outbound'",
+  );
+  const changes = db.prepare<[string, string], StatusChangeRow>(
+    'SELECT * FROM status_changes WHERE message_id = ? AND transfer = ? ORDER BY occurred_at',
+  );
+  const transitions = db.prepare<
+    [string, string, string, number],
+    { event_id: string; former_value: string; new_value: string }
+  >(`
+    SELECT event_id, former_value, new_value FROM status_changes
+     WHERE message_id = ? AND transfer = ? AND kind = ? AND occurred_at = ?`);
+  const stale = db.prepare<[number, number], MessageRow>(`
+    SELECT * FROM messages
+     WHERE last_event_at < ?
+       AND (delivery_status IS NULL OR delivery_status NOT IN ('delivered', 'failed', 'parked'))
+     ORDER BY last_event_at LIMIT ?`);
+  return {
+    get({ messageId, transfer }: MessageKey): MessageRecord | undefined {
+      const row = getRow.get(messageId, transfer);
+      return row === undefined ? undefined : toRecord(row);
+    },
+    listSides(messageId: string): MessageRecord[] {
+      return sides.all(messageId).map(toRecord);
+    },
+    transitionsAt(
+      { messageId, transfer }: MessageKey,
+      kind: StatusKind,
+      at: number,
+    ): RecordedTransition[] {
+      return transitions.all(messageId, transfer, kind, at).map((row) => ({
+        eventId: row.event_id,
+        formerValue: row.former_value,
+        newValue: row.new_value,
+      }));
+    },
+    statusChanges({ messageId, transfer }: MessageKey): StatusChangeRecord[] {
       return changes.all(messageId, transfer).map((row) => ({
         eventId: row.event_id,
         messageId: row.message_id,
@@ -238,25 +261,7 @@ export function createSqliteMessageStore(db: Database.Database): MessageStore {
         outcome: row.outcome,
       }));
     },
-    async markImportStarted(key, now) {
-      db.transaction(() => {
-        ensureRow(key, now);
-        importStarted.run({ ...key, now });
-      })();
-    },
-    async markImported(key, location, now) {
-      db.transaction(() => {
-        ensureRow(key, now);
-        imported.run({ ...key, location, now });
-      })();
-    },
-    async markAcknowledged(key, acknowledgement, reason, now) {
-      db.transaction(() => {
-        ensureRow(key, now);
-        acknowledged.run({ ...key, acknowledgement, reason, now });
-      })();
-    },
-    async listStale(before, limit) {
+    listStale(before: number, limit: number): MessageRecord[] {
       return stale.all(before, limit).map(toRecord);
     },
   };

@@ -1,44 +1,105 @@
 /**
- * The embedded store: one SQLite file in WAL mode. synchronous=FULL makes every commit
- * durable before the 204 goes out; group commit (see group-commit.ts) pays for it.
+ * The embedded store: one SQLite file in WAL mode, with two connections.
+ *
+ * - Writes go to the writer thread (writer-thread.ts), which owns the write connection and
+ *   commits with synchronous=FULL, many calls per transaction (pipelined group commit). So an
+ *   fsync, a busy wait for another process's lock, or a long transaction never holds the event
+ *   loop: it keeps reading, verifying and answering requests meanwhile. A call resolves only
+ *   after the COMMIT holding it has returned, so the 204 of a webhook always follows a durable
+ *   write; that is also why it cannot be acknowledged earlier: until then, a crash loses it.
+ * - Reads use a connection on the main thread. In WAL mode a reader never waits for a writer;
+ *   it sees every transaction committed before the read started, so what a resolved write
+ *   wrote is visible to the next read.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { Store } from '../store.ts';
-import { migrate } from './migrate.ts';
-import { createSqliteClaimStore } from './sqlite-claims.ts';
-import { createSqliteEventStore } from './sqlite-events.ts';
-import { createSqliteMessageStore } from './sqlite-messages.ts';
+import { type Store, StoreError } from '../store.ts';
+import { claimReads } from './sqlite-claims.ts';
+import { eventReads } from './sqlite-events.ts';
+import { messageReads } from './sqlite-messages.ts';
+import { asBuffer } from './sqlite-writes.ts';
+import { startWriter } from './writer.ts';
 
 export interface SqliteStore extends Store {
   readonly kind: 'sqlite';
-  /** The underlying connection, for the worker's queries and for tests. */
+  /** The main thread's connection: for reads, and for tests that look at rows directly. */
   readonly db: Database.Database;
 }
 
-export function openSqliteStore(path: string): SqliteStore {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  // Another process (the reconcile command, a second connection) may hold the write lock
-  // briefly; wait for it instead of failing.
+/**
+ * Opens (creating and migrating if needed) the database at `path`. `:memory:` stands for a
+ * private file in a temporary folder, removed at close: two connections cannot share an
+ * in-memory database.
+ */
+export async function openSqliteStore(path: string): Promise<SqliteStore> {
+  const temporary = path === ':memory:' ? mkdtempSync(join(tmpdir(), 'consumer-db-')) : undefined;
+  const file = temporary === undefined ? path : join(temporary, 'consumer.db');
+  mkdirSync(dirname(file), { recursive: true });
+  const writer = await startWriter(file);
+  const db = new Database(file);
   db.pragma('busy_timeout = 5000');
-  migrate(db);
-  const touch = db.prepare('UPDATE health SET checked_at = ? WHERE id = 1');
+  const events = eventReads(db);
+  const claims = claimReads(db);
+  const messages = messageReads(db);
+
   return {
     kind: 'sqlite',
     db,
-    events: createSqliteEventStore(db),
-    claims: createSqliteClaimStore(db),
-    messages: createSqliteMessageStore(db),
-    async checkWritable() {
-      touch.run(Date.now());
+    events: {
+      async insert(event) {
+        try {
+          return await writer.call('events.insert', event);
+        } catch (error) {
+          throw new StoreError(`Could not store event ${event.eventId}`, { cause: error });
+        }
+      },
+      get: async (eventId) => events.get(eventId),
+      list: async (query) => events.list(query),
+      countByState: async () => events.countByState(),
+      async claimDue(request) {
+        const claimed = await writer.call('events.claimDue', request);
+        return claimed.map((event) => ({ ...event, body: asBuffer(event.body) }));
+      },
+      // Only what the settlement needs crosses to the writer, not the event's body.
+      settle: (event, settlement, now) =>
+        writer.call(
+          'events.settle',
+          { eventId: event.eventId, messageId: event.messageId, claim: event.claim },
+          settlement,
+          now,
+        ),
+      replay: (eventId, now) => writer.call('events.replay', eventId, now),
     },
+    claims: {
+      acquire: (messageId, request) => writer.call('claims.acquire', messageId, request),
+      renew: (claim, request) => writer.call('claims.renew', claim, request),
+      release: (claim) => writer.call('claims.release', claim),
+      get: async (messageId) => claims.get(messageId),
+      holders: async (now) => claims.holders(now),
+      releaseHolder: (holder) => writer.call('claims.releaseHolder', holder),
+    },
+    messages: {
+      get: async (key) => messages.get(key),
+      listSides: async (messageId) => messages.listSides(messageId),
+      recordSnapshot: (snapshot, now) => writer.call('messages.recordSnapshot', snapshot, now),
+      applyStatus: (key, write, now) => writer.call('messages.applyStatus', key, write, now),
+      recordStatusChange: (change, now) => writer.call('messages.recordStatusChange', change, now),
+      statusChanges: async (key) => messages.statusChanges(key),
+      transitionsAt: async (key, kind, at) => messages.transitionsAt(key, kind, at),
+      markImportStarted: (key, now) => writer.call('messages.markImportStarted', key, now),
+      markImported: (key, location, now) =>
+        writer.call('messages.markImported', key, location, now),
+      markAcknowledged: (key, acknowledgement, reason, now) =>
+        writer.call('messages.markAcknowledged', key, acknowledgement, reason, now),
+      listStale: async (before, limit) => messages.listStale(before, limit),
+    },
+    checkWritable: () => writer.call('health.touch', Date.now()),
     async close() {
+      await writer.close();
       if (db.open) db.close();
+      if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
     },
   };
 }

@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { newEvent, openTempStore } from '../../../support/sqlite.ts';
 
 const NOW = 1_800_000_000_000;
-let store: ReturnType<typeof openTempStore>;
+let store: Awaited<ReturnType<typeof openTempStore>>;
 
-beforeEach(() => {
-  store = openTempStore();
+beforeEach(async () => {
+  store = await openTempStore();
 });
 afterEach(async () => {
   await store.dispose();

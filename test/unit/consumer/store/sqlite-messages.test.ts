@@ -4,9 +4,9 @@ import type { StatusSource } from '../../../../src/consumer/store/store.ts';
 import type { StatusKind } from '../../../../src/protocol/index.ts';
 import { openTempStore } from '../../../support/sqlite.ts';
 
-let store: ReturnType<typeof openTempStore>;
-beforeEach(() => {
-  store = openTempStore();
+let store: Awaited<ReturnType<typeof openTempStore>>;
+beforeEach(async () => {
+  store = await openTempStore();
 });
 afterEach(async () => {
   await store.dispose();

@@ -1,0 +1,105 @@
+/**
+ * The main thread's side of the SQLite writer (writer-thread.ts): a typed call per write
+ * operation, answered once the writer's transaction holding it has committed.
+ */
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import { StoreError } from '../store.ts';
+import type { WriteOperation, WriteOperations } from './sqlite-writes.ts';
+import { deserializeError, type WriterReply, type WriterRequest } from './writer-protocol.ts';
+
+export interface SqliteWriter {
+  /** Runs one write operation on the writer thread; resolves after its transaction commits. */
+  call<K extends WriteOperation>(
+    op: K,
+    ...args: Parameters<WriteOperations[K]>
+  ): Promise<ReturnType<WriteOperations[K]>>;
+  /** Lets the calls in flight finish, then closes the write connection and the thread. */
+  close(): Promise<void>;
+}
+
+// Beside this file: writer-thread.ts from the sources, writer-thread.js once built.
+const THREAD = new URL(
+  `./writer-thread${extname(fileURLToPath(import.meta.url))}`,
+  import.meta.url,
+);
+
+/** Starts the writer on the database file at `path`; it applies the migrations first. */
+export async function startWriter(path: string): Promise<SqliteWriter> {
+  const { port1: port, port2 } = new MessageChannel();
+  const worker = new Worker(THREAD, { workerData: { path, port: port2 }, transferList: [port2] });
+  const pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (e: Error) => void }
+  >();
+  let nextId = 0;
+  let stopped: Error | undefined;
+  let closed: (() => void) | undefined;
+
+  const stop = (error: Error) => {
+    stopped ??= error;
+    for (const call of pending.values()) call.reject(stopped);
+    pending.clear();
+  };
+  const started = new Promise<void>((resolve, reject) => {
+    port.on('message', (reply: WriterReply) => {
+      switch (reply.type) {
+        case 'ready':
+          return resolve();
+        case 'failed':
+          return reject(
+            new StoreError(`Could not open ${path}: ${reply.error.message}`, {
+              cause: deserializeError(reply.error),
+            }),
+          );
+        case 'results':
+          for (const result of reply.results) {
+            const call = pending.get(result.id);
+            pending.delete(result.id);
+            if (result.ok) call?.resolve(result.value);
+            else call?.reject(deserializeError(result.error));
+          }
+          return;
+        case 'closed':
+          return closed?.();
+      }
+    });
+    worker.on('error', (error) => {
+      const failure = new StoreError(`the SQLite writer failed: ${error.message}`, {
+        cause: error,
+      });
+      reject(failure);
+      stop(failure);
+    });
+    worker.on('exit', (code) => {
+      const failure = new StoreError(`the SQLite writer stopped (exit code ${code})`);
+      reject(failure);
+      stop(failure);
+      port.close();
+    });
+  });
+  await started;
+
+  const send = (request: WriterRequest) => port.postMessage(request);
+  return {
+    call(op, ...args) {
+      if (stopped !== undefined) return Promise.reject(stopped);
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+        send({ type: 'call', id, op, args });
+      });
+    },
+    async close() {
+      if (stopped !== undefined) return;
+      const done = new Promise<void>((resolve) => {
+        closed = resolve;
+      });
+      send({ type: 'close' });
+      await done;
+      stop(new StoreError('the store is closed'));
+      await worker.terminate();
+    },
+  };
+}
