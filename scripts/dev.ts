@@ -30,7 +30,8 @@ try {
     API_BASE_URL: `http://127.0.0.1:${providerConfig.port}`,
     API_TOKEN: providerConfig.apiToken,
     DATABASE_URL: 'sqlite:./data/dev.db',
-    ADMIN_TOKEN: 'dev-admin',
+    // ADMIN_TOKEN needs 32 characters or more; this one is for a sandbox on loopback only.
+    ADMIN_TOKEN: 'dev-admin-token-for-local-use-only',
     ...env,
     WEBHOOK_SECRETS: secret,
   });

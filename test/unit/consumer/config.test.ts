@@ -24,9 +24,12 @@ describe('loadConfig', () => {
       webhookPath: '/webhooks',
       webhookSecrets: ['whsec_a'],
       webhookToleranceSeconds: 300,
-      webhookMaxBodyBytes: 26214400,
+      webhookMaxBodyBytes: 1048576,
+      webhookMaxConnections: 256,
+      webhookMaxInflightBytes: 16777216,
       webhookCredential: undefined,
       apiBaseUrl: 'https://api.example.test',
+      apiAllowInsecureHttp: false,
       apiToken: 'token',
       apiTimeoutMs: 10000,
       databaseUrl: 'sqlite:./data/consumer.db',
@@ -35,6 +38,7 @@ describe('loadConfig', () => {
       workerMaxAttempts: 10,
       logLevel: 'info',
       adminToken: undefined,
+      operationsPort: undefined,
       shutdownTimeoutMs: 10000,
     });
   });
