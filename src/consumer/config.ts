@@ -4,6 +4,7 @@
  * variable; garbage never falls back to a default silently.
  */
 import { isIPv4 } from 'node:net';
+import { redactUserinfo } from './redact-userinfo.ts';
 
 export type Credential =
   | { type: 'bearer'; token: string }
@@ -170,15 +171,6 @@ export function configWarnings(config: Readonly<Config>): string[] {
   return warnings;
 }
 
-/**
- * A value as it may appear in an error message: the userinfo of anything URL-like
- * (`postgres://user:password@host`, also the one-slash `postgresql:/user:password@host`) is
- * replaced, because configuration errors end up in terminals, CI logs and tickets.
- */
-export function redactValue(value: string): string {
-  return value.replace(/^([a-z][a-z0-9+.-]*:\/*)[^@]*@/i, '$1[redacted]@');
-}
-
 function checkApiBaseUrl(value: string, allowInsecureHttp: boolean): string | undefined {
   if (!/^https?:\/\/[^/]/i.test(value) || !URL.canParse(value)) return 'must be an http(s) URL';
   if (new URL(value).protocol === 'http:' && !allowInsecureHttp && !isLoopbackUrl(value)) {
@@ -226,7 +218,7 @@ function parseCredential(raw: string): { value: Credential } | { problem: string
 
 /** Quoted, with URL userinfo redacted and at most 200 characters: a value fit to echo. */
 function shown(value: string): string {
-  const redacted = redactValue(value);
+  const redacted = redactUserinfo(value);
   return JSON.stringify(redacted.length > 200 ? `${redacted.slice(0, 200)}…` : redacted);
 }
 
