@@ -3,6 +3,7 @@
  * environment record. A bad value throws an error naming the variable; nothing falls back to
  * a default on garbage, because a silently ignored PROVIDER_PORT is a long debugging session.
  */
+import { isIP } from 'node:net';
 import { DEFAULT_API_TOKEN, DEFAULT_PARTY } from './provider.ts';
 
 export class ConfigError extends Error {
@@ -17,6 +18,13 @@ export class ConfigError extends Error {
 export interface ProviderConfig {
   /** @default 4000 */
   port: number;
+  /**
+   * Address to listen on. Loopback by default: the admin API reads invoices, rotates secrets
+   * and sends requests anywhere. @default '127.0.0.1'
+   */
+  host: string;
+  /** Bearer token the /admin routes require. @default undefined (no authentication) */
+  adminToken: string | undefined;
   /** @default 'sandbox-token' */
   apiToken: string;
   /** @default '0192:999999999' */
@@ -75,8 +83,19 @@ export function loadProviderConfig(env: Env): Readonly<ProviderConfig> {
       `${JSON.stringify(webhookUrl)} is not a valid URL.`,
     );
   }
+  const host = read(env, 'PROVIDER_HOST') ?? '127.0.0.1';
+  // An IP address or a host name (a compose service name, say); nothing that needs quoting.
+  if (isIP(host) === 0 && !/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(host)) {
+    throw new ConfigError(
+      'PROVIDER_HOST',
+      `${JSON.stringify(host)} is not an address or host name.`,
+    );
+  }
   return Object.freeze({
     port: port(env, 'PROVIDER_PORT', 4000),
+    host,
+    // Never echoed in errors: it is a secret.
+    adminToken: read(env, 'PROVIDER_ADMIN_TOKEN'),
     apiToken: read(env, 'PROVIDER_API_TOKEN') ?? DEFAULT_API_TOKEN,
     party,
     webhookUrl,
