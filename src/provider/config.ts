@@ -39,6 +39,14 @@ export interface ProviderConfig {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/**
+ * A value fit for an error message: the `user:password@` of a URL-like value is redacted (a
+ * webhook URL may carry credentials), because these messages land in terminals and CI logs.
+ */
+function shown(value: string): string {
+  return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/*)[^@]*@/i, '$1[redacted]@'));
+}
+
 function read(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
   return value === undefined || value === '' ? undefined : value;
@@ -49,7 +57,7 @@ function port(env: Env, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
   const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(value >= 0 && value <= 65535)) {
-    throw new ConfigError(name, `${JSON.stringify(raw)} is not a port number (0 to 65535).`);
+    throw new ConfigError(name, `${shown(raw)} is not a port number (0 to 65535).`);
   }
   return value;
 }
@@ -58,7 +66,7 @@ function positiveNumber(env: Env, name: string, fallback: number): number {
   const raw = read(env, name);
   if (raw === undefined) return fallback;
   const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value > 0)) throw new ConfigError(name, `${JSON.stringify(raw)} is not a positive number.`);
+  if (!(value > 0)) throw new ConfigError(name, `${shown(raw)} is not a positive number.`);
   return value;
 }
 
@@ -67,29 +75,20 @@ export function loadProviderConfig(env: Env): Readonly<ProviderConfig> {
   if (!/^[0-9A-Za-z]+:[^\s:]+$/.test(party)) {
     throw new ConfigError(
       'PROVIDER_PARTY',
-      `${JSON.stringify(party)} is not of the form <scheme>:<number>.`,
+      `${shown(party)} is not of the form <scheme>:<number>.`,
     );
   }
   const webhookUrl = read(env, 'PROVIDER_WEBHOOK_URL');
   if (webhookUrl !== undefined && !/^https?:\/\//.test(webhookUrl)) {
-    throw new ConfigError(
-      'PROVIDER_WEBHOOK_URL',
-      `${JSON.stringify(webhookUrl)} is not an http(s) URL.`,
-    );
+    throw new ConfigError('PROVIDER_WEBHOOK_URL', `${shown(webhookUrl)} is not an http(s) URL.`);
   }
   if (webhookUrl !== undefined && !URL.canParse(webhookUrl)) {
-    throw new ConfigError(
-      'PROVIDER_WEBHOOK_URL',
-      `${JSON.stringify(webhookUrl)} is not a valid URL.`,
-    );
+    throw new ConfigError('PROVIDER_WEBHOOK_URL', `${shown(webhookUrl)} is not a valid URL.`);
   }
   const host = read(env, 'PROVIDER_HOST') ?? '127.0.0.1';
   // An IP address or a host name (a compose service name, say); nothing that needs quoting.
   if (isIP(host) === 0 && !/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(host)) {
-    throw new ConfigError(
-      'PROVIDER_HOST',
-      `${JSON.stringify(host)} is not an address or host name.`,
-    );
+    throw new ConfigError('PROVIDER_HOST', `${shown(host)} is not an address or host name.`);
   }
   return Object.freeze({
     port: port(env, 'PROVIDER_PORT', 4000),

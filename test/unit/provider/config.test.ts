@@ -55,4 +55,10 @@ describe('loadProviderConfig', () => {
     expect(load).toThrow(ConfigError);
     expect(load).toThrow(new RegExp(`^${name}:`));
   });
+
+  it('redacts the userinfo of a URL-like value in its error', () => {
+    const load = () => loadProviderConfig({ PROVIDER_WEBHOOK_URL: 'ftp://u:PASSWORD@host/x' });
+    expect(load).toThrow(/^PROVIDER_WEBHOOK_URL: "ftp:\/\/\[redacted\]@host\/x"/);
+    expect(load).not.toThrow(/PASSWORD/);
+  });
 });
