@@ -32,7 +32,8 @@ try {
     API_BASE_URL: `http://127.0.0.1:${providerConfig.port}`,
     API_TOKEN: providerConfig.apiToken,
     DATABASE_URL: 'sqlite:./data/dev.db',
-    ADMIN_TOKEN: 'dev-admin',
+    // ADMIN_TOKEN needs 32 characters or more; this one is for a sandbox on loopback only.
+    ADMIN_TOKEN: 'dev-admin-token-for-local-use-only',
     ...env,
     WEBHOOK_SECRETS: secret,
   });
@@ -43,8 +44,9 @@ try {
 
 const provider = await startProvider({
   port: providerConfig.port,
-  host: '127.0.0.1',
+  host: providerConfig.host,
   apiToken: providerConfig.apiToken,
+  ...(providerConfig.adminToken === undefined ? {} : { adminToken: providerConfig.adminToken }),
   party: providerConfig.party,
   timeScale: providerConfig.timeScale,
   logger: pino({ level: 'warn' }),
@@ -64,7 +66,8 @@ provider.provider.dispatcher.createEndpoint(providerConfig.party, {
 
 console.log(`
   Sandbox running
-    provider (messaging API)  ${provider.url}        admin API: ${provider.url}/admin
+    provider (messaging API)  ${provider.url}        admin API: ${provider.url}/admin${providerConfig.adminToken === undefined ? '' : ' (Bearer PROVIDER_ADMIN_TOKEN)'}
+    provider listens on       ${provider.address}
     consumer webhook          ${webhookUrl}
     signing secret            ${secret}
     participant               ${providerConfig.party}
@@ -72,13 +75,18 @@ console.log(`
     consumer view             curl -H 'Authorization: Bearer ${config.adminToken}' ${consumer.url}/admin/events
 
   Send an invoice to yourself from the demo supplier:
-    curl -X POST ${provider.url}/admin/messages/inbound -H 'Content-Type: application/json' -d '{}'
+    curl -X POST ${provider.url}/admin/messages/inbound -H 'Content-Type: application/json' -d '{}'${providerConfig.adminToken === undefined ? '' : " -H 'Authorization: Bearer <PROVIDER_ADMIN_TOKEN>'"}
 `);
 
 async function admin(path: string, body: unknown) {
   const res = await fetch(`${provider.url}/admin${path}`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: {
+      'content-type': 'application/json',
+      ...(providerConfig.adminToken === undefined
+        ? {}
+        : { authorization: `Bearer ${providerConfig.adminToken}` }),
+    },
     body: JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);

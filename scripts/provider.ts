@@ -15,18 +15,29 @@ try {
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
 const running = await startProvider({
   port: config.port,
-  host: '0.0.0.0',
+  host: config.host,
   apiToken: config.apiToken,
   party: config.party,
   timeScale: config.timeScale,
   logger,
+  ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
   ...(config.webhookUrl === undefined ? {} : { webhookUrl: config.webhookUrl }),
   ...(config.webhookSecret === undefined ? {} : { webhookSecret: config.webhookSecret }),
 });
-const base = running.url.replace('0.0.0.0', 'localhost');
-console.log(`Provider simulator at ${base} (admin API at ${base}/admin)`);
+// The address actually listened on, so "localhost" never hides an open 0.0.0.0.
+console.log(
+  `Provider simulator listening on ${running.address} (admin API at ${running.url}/admin)`,
+);
 console.log(`Sandbox participant: ${config.party}`);
 console.log(`API token:           ${config.apiToken}`);
+console.log(
+  `Admin API:           ${config.adminToken === undefined ? 'no token (PROVIDER_ADMIN_TOKEN unset)' : 'Bearer PROVIDER_ADMIN_TOKEN required'}`,
+);
+if (config.adminToken === undefined && !running.loopback) {
+  console.warn(
+    'WARNING: the admin API has no token and listens beyond loopback: anyone who can reach it can read invoices, rotate secrets and send requests anywhere. Set PROVIDER_ADMIN_TOKEN.',
+  );
+}
 if (running.secret !== undefined) {
   console.log(`Webhook endpoint:    ${config.webhookUrl}`);
   console.log(`Endpoint secret:     ${running.secret}  (shown once)`);

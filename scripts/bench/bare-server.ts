@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { serveControl } from './server-control.ts';
 
 const server = createServer((req, res) => {
-  // Collect the body as the consumer's express.raw does, so the baseline does the same reads.
+  // Collect the body as the consumer's read-body.ts does, so the baseline does the same reads.
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
   req.on('end', () => {

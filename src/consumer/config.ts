@@ -3,6 +3,8 @@
  * DESIGN.md section 4 is read here and nowhere else. A bad value is an error that names the
  * variable; garbage never falls back to a default silently.
  */
+import { isIPv4 } from 'node:net';
+import { redactUserinfo } from './redact-userinfo.ts';
 
 export type Credential =
   | { type: 'bearer'; token: string }
@@ -20,12 +22,25 @@ export interface Config {
   webhookSecrets: readonly string[];
   /** @default 300 */
   webhookToleranceSeconds: number;
-  /** @default 26214400 (25 MiB) */
+  /** Larger bodies get 413, counted on the wire while reading. @default 1048576 (1 MiB) */
   webhookMaxBodyBytes: number;
+  /**
+   * Open connections above which a webhook request is answered 503 with Retry-After, unread.
+   * At twice this, new connections are closed at once. @default 256
+   */
+  webhookMaxConnections: number;
+  /**
+   * Body bytes being read at once over all webhook requests (a request without Content-Length
+   * counts as WEBHOOK_MAX_BODY_BYTES); a request that would pass it gets 503. At least
+   * webhookMaxBodyBytes. @default 16777216 (16 MiB)
+   */
+  webhookMaxInflightBytes: number;
   /** Optional credential the service sends besides the signature. @default undefined */
   webhookCredential: Credential | undefined;
-  /** Messaging API base URL. Required. */
+  /** Messaging API base URL. Required; https:// unless loopback or apiAllowInsecureHttp. */
   apiBaseUrl: string;
+  /** Allows a plain http:// API_BASE_URL to a host other than loopback. @default false */
+  apiAllowInsecureHttp: boolean;
   /** Bearer token for the messaging API. Required. */
   apiToken: string;
   /** @default 10000 */
@@ -57,8 +72,13 @@ export interface Config {
   importerModule: string | undefined;
   /** @default 'info' */
   logLevel: LogLevel;
-  /** Enables /admin when set. @default undefined */
+  /** Enables /admin when set; at least 32 characters. @default undefined */
   adminToken: string | undefined;
+  /**
+   * When set, /healthz, /readyz, /metrics and /admin are served on this port instead of PORT,
+   * which then serves the webhook path only. @default undefined (everything on PORT)
+   */
+  operationsPort: number | undefined;
   /** How long shutdown waits for in-flight work before giving up. @default 10000 */
   shutdownTimeoutMs: number;
 }
@@ -74,6 +94,11 @@ export class ConfigError extends Error {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** An admin token shorter than this is refused: it guards replay and the message views. */
+export const ADMIN_TOKEN_MIN_LENGTH = 32;
+/** A signing secret shorter than this draws a start-up warning (never a refusal). */
+export const WEBHOOK_SECRET_WARN_LENGTH = 16;
+
 const LOG_LEVELS: readonly LogLevel[] = [
   'fatal',
   'error',
@@ -88,6 +113,8 @@ export function loadConfig(env: Env): Readonly<Config> {
   const problems: string[] = [];
   const read = createReader(env, problems);
 
+  const webhookMaxBodyBytes = read.integer('WEBHOOK_MAX_BODY_BYTES', 1_048_576, { min: 1 });
+  const apiAllowInsecureHttp = read.boolean('API_ALLOW_INSECURE_HTTP', false);
   const config: Config = {
     port: read.integer('PORT', 3000, { min: 0, max: 65535 }),
     webhookPath: read.string('WEBHOOK_PATH', '/webhooks', (v) =>
@@ -95,11 +122,17 @@ export function loadConfig(env: Env): Readonly<Config> {
     ),
     webhookSecrets: read.list('WEBHOOK_SECRETS'),
     webhookToleranceSeconds: read.integer('WEBHOOK_TOLERANCE_SECONDS', 300, { min: 1 }),
-    webhookMaxBodyBytes: read.integer('WEBHOOK_MAX_BODY_BYTES', 26_214_400, { min: 1 }),
-    webhookCredential: read.optional('WEBHOOK_CREDENTIAL', parseCredential),
-    apiBaseUrl: read.required('API_BASE_URL', (v) =>
-      /^https?:\/\/[^/]/.test(v) && URL.canParse(v) ? undefined : 'must be an http(s) URL',
+    webhookMaxBodyBytes,
+    webhookMaxConnections: read.integer('WEBHOOK_MAX_CONNECTIONS', 256, { min: 1, max: 1_000_000 }),
+    // Never below one whole body, or a body at the limit could never be admitted.
+    webhookMaxInflightBytes: read.integer(
+      'WEBHOOK_MAX_INFLIGHT_BYTES',
+      Math.max(16_777_216, webhookMaxBodyBytes),
+      { min: webhookMaxBodyBytes },
     ),
+    webhookCredential: read.optional('WEBHOOK_CREDENTIAL', parseCredential),
+    apiBaseUrl: read.required('API_BASE_URL', (v) => checkApiBaseUrl(v, apiAllowInsecureHttp)),
+    apiAllowInsecureHttp,
     apiToken: read.required('API_TOKEN'),
     apiTimeoutMs: read.integer('API_TIMEOUT_MS', 10_000, { min: 1 }),
     apiMaxDocumentBytes: read.integer('API_MAX_DOCUMENT_BYTES', 104_857_600, { min: 1 }),
@@ -119,9 +152,20 @@ export function loadConfig(env: Env): Readonly<Config> {
         ? undefined
         : `must be one of ${LOG_LEVELS.join(', ')}`,
     ) as LogLevel,
-    adminToken: read.optional('ADMIN_TOKEN', (v) => ({ value: v })),
+    adminToken: read.optional('ADMIN_TOKEN', (v) =>
+      v.length >= ADMIN_TOKEN_MIN_LENGTH
+        ? { value: v }
+        : {
+            problem: `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters long (for example the output of \`openssl rand -hex 32\`)`,
+          },
+    ),
+    operationsPort: read.optionalInteger('OPERATIONS_PORT', { min: 0, max: 65535 }),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 0 }),
   };
+  if (config.operationsPort !== undefined && config.operationsPort !== 0) {
+    if (config.operationsPort === config.port)
+      problems.push('OPERATIONS_PORT must differ from PORT (leave it unset to serve both on PORT)');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }
@@ -129,6 +173,43 @@ export function loadConfig(env: Env): Readonly<Config> {
 /** Where fetched documents are spooled: beside the documents, so an importer can rename them. */
 export function spoolDirOf(config: Pick<Config, 'documentsDir'>): string {
   return `${config.documentsDir.replace(/\/+$/, '')}/.incoming`;
+}
+
+/**
+ * Things worth a warning line at start-up that must not stop it. Never contains a secret.
+ * The signing secret's format is the service's to choose, so a short one is only suspicious:
+ * the usual cause is a secret copied in part.
+ */
+export function configWarnings(config: Readonly<Config>): string[] {
+  const warnings: string[] = [];
+  config.webhookSecrets.forEach((secret, index) => {
+    if (secret.length < WEBHOOK_SECRET_WARN_LENGTH) {
+      warnings.push(
+        `WEBHOOK_SECRETS entry ${index + 1} of ${config.webhookSecrets.length} is shorter than ${WEBHOOK_SECRET_WARN_LENGTH} characters: check that the whole signing secret was copied`,
+      );
+    }
+  });
+  if (config.apiAllowInsecureHttp && !isLoopbackUrl(config.apiBaseUrl)) {
+    warnings.push(
+      'API_BASE_URL is plain http:// to a non-loopback host (API_ALLOW_INSECURE_HTTP=true): the API token travels unencrypted',
+    );
+  }
+  return warnings;
+}
+
+function checkApiBaseUrl(value: string, allowInsecureHttp: boolean): string | undefined {
+  if (!/^https?:\/\/[^/]/i.test(value) || !URL.canParse(value)) return 'must be an http(s) URL';
+  if (new URL(value).protocol === 'http:' && !allowInsecureHttp && !isLoopbackUrl(value)) {
+    return 'must use https:// (plain http:// only to a loopback address, or with API_ALLOW_INSECURE_HTTP=true): the API token would travel unencrypted';
+  }
+  return undefined;
+}
+
+/** localhost, 127.0.0.0/8 or ::1: traffic that never leaves the machine. */
+export function isLoopbackUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const host = new URL(value).hostname.toLowerCase();
+  return host === 'localhost' || host === '[::1]' || (isIPv4(host) && host.startsWith('127.'));
 }
 
 /**
@@ -161,16 +242,37 @@ function parseCredential(raw: string): { value: Credential } | { problem: string
   };
 }
 
+/** Quoted, with URL userinfo redacted and at most 200 characters: a value fit to echo. */
+function shown(value: string): string {
+  const redacted = redactUserinfo(value);
+  return JSON.stringify(redacted.length > 200 ? `${redacted.slice(0, 200)}…` : redacted);
+}
+
 function createReader(env: Env, problems: string[]) {
   const raw = (name: string): string | undefined => {
     const value = env[name]?.trim();
     return value === undefined || value === '' ? undefined : value;
   };
+  const integer = (
+    name: string,
+    fallback: number,
+    range: { min?: number; max?: number },
+  ): number => {
+    const value = raw(name);
+    if (value === undefined) return fallback;
+    const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    const { min = 0, max = Number.MAX_SAFE_INTEGER } = range;
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got ${shown(value)})`);
+      return fallback;
+    }
+    return n;
+  };
   return {
     string(name: string, fallback: string, check?: (v: string) => string | undefined): string {
       const value = raw(name) ?? fallback;
       const problem = check?.(value);
-      if (problem !== undefined) problems.push(`${name} ${problem} (got ${JSON.stringify(value)})`);
+      if (problem !== undefined) problems.push(`${name} ${problem} (got ${shown(value)})`);
       return value;
     },
     required(name: string, check?: (v: string) => string | undefined): string {
@@ -180,7 +282,7 @@ function createReader(env: Env, problems: string[]) {
         return '';
       }
       const problem = check?.(value);
-      if (problem !== undefined) problems.push(`${name} ${problem} (got ${JSON.stringify(value)})`);
+      if (problem !== undefined) problems.push(`${name} ${problem} (got ${shown(value)})`);
       return value;
     },
     list(name: string): string[] {
@@ -192,18 +294,16 @@ function createReader(env: Env, problems: string[]) {
       if (items.length === 0) problems.push(`${name} is required (comma-separated secrets)`);
       return items;
     },
-    integer(name: string, fallback: number, range: { min?: number; max?: number }): number {
+    integer,
+    optionalInteger(name: string, range: { min: number; max: number }): number | undefined {
+      return raw(name) === undefined ? undefined : integer(name, 0, range);
+    },
+    boolean(name: string, fallback: boolean): boolean {
       const value = raw(name);
       if (value === undefined) return fallback;
-      const n = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-      const { min = 0, max = Number.MAX_SAFE_INTEGER } = range;
-      if (!Number.isSafeInteger(n) || n < min || n > max) {
-        problems.push(
-          `${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(value)})`,
-        );
-        return fallback;
-      }
-      return n;
+      if (value === 'true' || value === 'false') return value === 'true';
+      problems.push(`${name} must be true or false (got ${shown(value)})`);
+      return fallback;
     },
     optional<T>(
       name: string,

@@ -2,14 +2,14 @@
  * Starts the consumer: store, HTTP app and listener, worker, as one object with one close(). main.ts
  * calls it for production, scripts/dev.ts for the sandbox, and end-to-end tests directly.
  */
-import { once } from 'node:events';
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { type ApiClient, createApiClient } from './api/index.ts';
 import { type ClaimHolder, createAnonymousHolder } from './claims/claim-holder.ts';
-import { type Config, spoolDirOf } from './config.ts';
-import { createApp } from './http/app.ts';
+import { type Config, configWarnings, spoolDirOf } from './config.ts';
+import { createAdmission } from './http/admission.ts';
+import { type AppDeps, createApp } from './http/app.ts';
+import { type Listener, listen } from './http/listen.ts';
 import { type Importer, loadImporter } from './importer/index.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { openStore } from './store/open-store.ts';
@@ -21,6 +21,9 @@ export interface RunningConsumer {
   /** Base URL of the listener, e.g. http://127.0.0.1:3000 */
   url: string;
   port: number;
+  /** Base URL of the operations listener when OPERATIONS_PORT is set. */
+  operationsUrl?: string;
+  operationsPort?: number;
   store: Store;
   metrics: Metrics;
   worker: Worker;
@@ -50,6 +53,7 @@ export async function startConsumer(options: {
   holder?: ClaimHolder;
 }): Promise<RunningConsumer> {
   const { config, logger } = options;
+  for (const warning of configWarnings(config)) logger.warn(warning);
   const now = options.now ?? Date.now;
   // Loaded first: a module that cannot load should stop the start before anything opens.
   const importer = options.importer ?? (await loadImporter(config, logger));
@@ -86,7 +90,12 @@ export async function startConsumer(options: {
     onSettled: (event, state, seconds) => metrics.eventSettled(state, event.action, seconds),
     ...options.worker,
   });
-  const app = createApp({
+  const admission = createAdmission({
+    maxConnections: config.webhookMaxConnections,
+    maxInflightBytes: config.webhookMaxInflightBytes,
+  });
+  metrics.trackAdmission(admission);
+  const appDeps: AppDeps = {
     config,
     store,
     logger,
@@ -102,23 +111,48 @@ export async function startConsumer(options: {
       },
     ],
     now,
-  });
+    admission,
+  };
 
-  const server: Server = app.listen(config.port, options.host ?? '0.0.0.0');
+  // With OPERATIONS_PORT the webhook port serves the webhook path alone, so a gateway can
+  // forward that port whole; health, metrics and admin answer on the other one.
+  const host = options.host ?? '0.0.0.0';
+  const listeners: Listener[] = [];
   try {
-    await once(server, 'listening');
+    const split = config.operationsPort !== undefined;
+    listeners.push(
+      await listen(createApp({ ...appDeps, routes: split ? 'webhook' : 'all' }), {
+        port: config.port,
+        host,
+        admission,
+      }),
+    );
+    if (config.operationsPort !== undefined) {
+      listeners.push(
+        await listen(createApp({ ...appDeps, routes: 'operations' }), {
+          port: config.operationsPort,
+          host,
+        }),
+      );
+    }
   } catch (error) {
+    for (const { server } of listeners) server.close();
     await store.close();
     throw error;
   }
-  // Slow or idle clients must not hold a socket forever; the service answers in well under this.
-  server.requestTimeout = 60_000;
-  server.keepAliveTimeout = 65_000;
+  const [webhook, operations] = listeners as [Listener, Listener | undefined];
+  const servers: Server[] = listeners.map((listener) => listener.server);
   if (options.startWorker ?? true) await worker.start();
-  const { port } = server.address() as AddressInfo;
-  const host = options.host ?? '127.0.0.1';
-  const url = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
-  logger.info({ url, webhookPath: config.webhookPath, store: store.kind }, 'consumer listening');
+  const { url, port } = webhook;
+  logger.info(
+    {
+      url,
+      webhookPath: config.webhookPath,
+      ...(operations === undefined ? {} : { operationsUrl: operations.url }),
+      store: store.kind,
+    },
+    'consumer listening',
+  );
 
   let closing: Promise<{ forced: boolean }> | undefined;
   const close = () => {
@@ -131,15 +165,17 @@ export async function startConsumer(options: {
       const deadline = new Promise<'deadline'>((resolve) => {
         timer = setTimeout(() => resolve('deadline'), config.shutdownTimeoutMs);
       });
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      const closed = Promise.all(
+        servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+      );
+      for (const server of servers) server.closeIdleConnections();
       const stopped = Promise.all([closed, worker.stop()]);
       const forced = (await Promise.race([stopped, deadline])) === 'deadline';
       clearTimeout(timer);
       if (forced) {
         logger.warn('shutdown deadline reached; cutting connections and events in hand');
         worker.abort();
-        server.closeAllConnections();
+        for (const server of servers) server.closeAllConnections();
         await closed;
       }
       // A request still hanging would hold a graceful close; after the deadline, don't wait.
@@ -151,5 +187,16 @@ export async function startConsumer(options: {
     })();
     return closing;
   };
-  return { url, port, store, metrics, worker, api, close };
+  return {
+    url,
+    port,
+    ...(operations === undefined
+      ? {}
+      : { operationsUrl: operations.url, operationsPort: operations.port }),
+    store,
+    metrics,
+    worker,
+    api,
+    close,
+  };
 }

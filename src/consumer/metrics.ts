@@ -1,6 +1,7 @@
 /** Prometheus metrics of the consumer, on a registry of its own (no global state). */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { isKnownAction } from '../protocol/index.ts';
+import type { AdmissionStats } from './http/admission.ts';
 import type { EventStore } from './store/store.ts';
 
 export type WebhookOutcome =
@@ -9,7 +10,10 @@ export type WebhookOutcome =
   | 'unauthorized'
   | 'bad_request'
   | 'too_large'
+  | 'unsupported_encoding'
   | 'method_not_allowed'
+  | 'over_capacity'
+  | 'aborted'
   | 'store_unavailable';
 
 export interface Metrics {
@@ -23,6 +27,8 @@ export interface Metrics {
   ): void;
   /** Gauges read on scrape; set by whoever owns the store. */
   trackInbox(events: EventStore): void;
+  /** Gauges of the webhook listener's limits (WEBHOOK_MAX_CONNECTIONS, ..._INFLIGHT_BYTES). */
+  trackAdmission(admission: { stats(): AdmissionStats }): void;
 }
 
 export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
@@ -72,6 +78,24 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
         async collect() {
           const counts = await events.countByState();
           for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+        },
+      });
+    },
+    trackAdmission(admission) {
+      new Gauge({
+        name: 'webhook_connections_open',
+        help: 'Open connections of the webhook listener',
+        registers: [registry],
+        collect() {
+          this.set(admission.stats().connections);
+        },
+      });
+      new Gauge({
+        name: 'webhook_body_bytes_reserved',
+        help: 'Body bytes reserved by webhook requests being read or handled',
+        registers: [registry],
+        collect() {
+          this.set(admission.stats().inflightBytes);
         },
       });
     },

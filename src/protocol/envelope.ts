@@ -1,6 +1,7 @@
 /** The webhook event envelope, the body of every webhook request (SPEC.md section 2.3). */
 import { z } from 'zod';
 import type { MessageDescriptor } from './descriptor.ts';
+import { isSafeMessageId, UNSAFE_MESSAGE_ID } from './message-id.ts';
 import type { StatusChange } from './status-change.ts';
 import type { Transfer } from './statuses.ts';
 
@@ -66,7 +67,8 @@ const envelopeSchema = z.object({
   occurredAt: z.iso.datetime({ offset: true }),
   test: z.boolean().optional(),
   party: nonEmpty,
-  messageId: nonEmpty,
+  // The worker puts it in API paths: refused here, before it is stored (message-id.ts).
+  messageId: nonEmpty.refine(isSafeMessageId, UNSAFE_MESSAGE_ID),
   data: z.unknown().optional(),
 });
 

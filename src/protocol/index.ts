@@ -1,6 +1,7 @@
 export * from './descriptor.ts';
 export * from './envelope.ts';
 export * from './headers.ts';
+export * from './message-id.ts';
 export * from './retry-schedule.ts';
 export * from './signature.ts';
 export * from './status-change.ts';

@@ -3,6 +3,7 @@
  * environment record. A bad value throws an error naming the variable; nothing falls back to
  * a default on garbage, because a silently ignored PROVIDER_PORT is a long debugging session.
  */
+import { isIP } from 'node:net';
 import { DEFAULT_API_TOKEN, DEFAULT_PARTY } from './provider.ts';
 
 export class ConfigError extends Error {
@@ -17,6 +18,13 @@ export class ConfigError extends Error {
 export interface ProviderConfig {
   /** @default 4000 */
   port: number;
+  /**
+   * Address to listen on. Loopback by default: the admin API reads invoices, rotates secrets
+   * and sends requests anywhere. @default '127.0.0.1'
+   */
+  host: string;
+  /** Bearer token the /admin routes require. @default undefined (no authentication) */
+  adminToken: string | undefined;
   /** @default 'sandbox-token' */
   apiToken: string;
   /** @default '0192:999999999' */
@@ -31,6 +39,14 @@ export interface ProviderConfig {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/**
+ * A value fit for an error message: the `user:password@` of a URL-like value is redacted (a
+ * webhook URL may carry credentials), because these messages land in terminals and CI logs.
+ */
+function shown(value: string): string {
+  return JSON.stringify(value.replace(/^([a-z][a-z0-9+.-]*:\/*)[^@]*@/i, '$1[redacted]@'));
+}
+
 function read(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
   return value === undefined || value === '' ? undefined : value;
@@ -41,7 +57,7 @@ function port(env: Env, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
   const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
   if (!(value >= 0 && value <= 65535)) {
-    throw new ConfigError(name, `${JSON.stringify(raw)} is not a port number (0 to 65535).`);
+    throw new ConfigError(name, `${shown(raw)} is not a port number (0 to 65535).`);
   }
   return value;
 }
@@ -50,7 +66,7 @@ function positiveNumber(env: Env, name: string, fallback: number): number {
   const raw = read(env, name);
   if (raw === undefined) return fallback;
   const value = /^\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN;
-  if (!(value > 0)) throw new ConfigError(name, `${JSON.stringify(raw)} is not a positive number.`);
+  if (!(value > 0)) throw new ConfigError(name, `${shown(raw)} is not a positive number.`);
   return value;
 }
 
@@ -59,24 +75,26 @@ export function loadProviderConfig(env: Env): Readonly<ProviderConfig> {
   if (!/^[0-9A-Za-z]+:[^\s:]+$/.test(party)) {
     throw new ConfigError(
       'PROVIDER_PARTY',
-      `${JSON.stringify(party)} is not of the form <scheme>:<number>.`,
+      `${shown(party)} is not of the form <scheme>:<number>.`,
     );
   }
   const webhookUrl = read(env, 'PROVIDER_WEBHOOK_URL');
   if (webhookUrl !== undefined && !/^https?:\/\//.test(webhookUrl)) {
-    throw new ConfigError(
-      'PROVIDER_WEBHOOK_URL',
-      `${JSON.stringify(webhookUrl)} is not an http(s) URL.`,
-    );
+    throw new ConfigError('PROVIDER_WEBHOOK_URL', `${shown(webhookUrl)} is not an http(s) URL.`);
   }
   if (webhookUrl !== undefined && !URL.canParse(webhookUrl)) {
-    throw new ConfigError(
-      'PROVIDER_WEBHOOK_URL',
-      `${JSON.stringify(webhookUrl)} is not a valid URL.`,
-    );
+    throw new ConfigError('PROVIDER_WEBHOOK_URL', `${shown(webhookUrl)} is not a valid URL.`);
+  }
+  const host = read(env, 'PROVIDER_HOST') ?? '127.0.0.1';
+  // An IP address or a host name (a compose service name, say); nothing that needs quoting.
+  if (isIP(host) === 0 && !/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(host)) {
+    throw new ConfigError('PROVIDER_HOST', `${shown(host)} is not an address or host name.`);
   }
   return Object.freeze({
     port: port(env, 'PROVIDER_PORT', 4000),
+    host,
+    // Never echoed in errors: it is a secret.
+    adminToken: read(env, 'PROVIDER_ADMIN_TOKEN'),
     apiToken: read(env, 'PROVIDER_API_TOKEN') ?? DEFAULT_API_TOKEN,
     party,
     webhookUrl,

@@ -44,7 +44,7 @@ export class ParticipantExistsError extends Error {
 
 export class UnauthorizedError extends Error {
   override readonly name = 'UnauthorizedError';
-  constructor() {
-    super('Send the messaging API token as "Authorization: Bearer <token>".');
+  constructor(message = 'Send the messaging API token as "Authorization: Bearer <token>".') {
+    super(message);
   }
 }

@@ -14,6 +14,9 @@ import {
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
+/** The detail of a 400 for a path the router could not decode. */
+export const BAD_PERCENT_ESCAPE = 'The path contains an invalid percent-escape.';
+
 export interface Problem {
   type: string;
   title: string;
@@ -50,6 +53,8 @@ export function sendProblem(
 }
 
 function statusOf(error: unknown): { status: number; extensions: Record<string, unknown> } {
+  // The router could not decode a path parameter (`%zz`).
+  if (error instanceof URIError) return { status: 400, extensions: {} };
   if (error instanceof InvalidRequestError) {
     return { status: 400, extensions: error.field === undefined ? {} : { field: error.field } };
   }
@@ -73,9 +78,11 @@ export function createProblemHandler(logger: Logger): ErrorRequestHandler {
     const detail =
       status >= 500
         ? 'The provider simulator failed; see its log.'
-        : (error as { type?: unknown }).type === 'entity.parse.failed'
-          ? `The body is not valid JSON: ${(error as Error).message}`
-          : (error as Error).message;
+        : error instanceof URIError
+          ? BAD_PERCENT_ESCAPE
+          : (error as { type?: unknown }).type === 'entity.parse.failed'
+            ? `The body is not valid JSON: ${(error as Error).message}`
+            : (error as Error).message;
     if (res.headersSent) return;
     sendProblem(res, status, detail, extensions);
   };

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { type Logger, pino } from 'pino';
 import { createAdminRouter } from './admin/admin-router.ts';
+import { createBearerAuth } from './api/bearer-auth.ts';
 import { type CallLog, createCallLog } from './api/call-log.ts';
 import { createMessagingRouter } from './api/messaging-router.ts';
 import { type Clock, createSystemClock } from './clock.ts';
@@ -26,6 +27,14 @@ export interface ProviderOptions {
   partyCountryCode?: string;
   /** Bearer token the messaging API accepts. @default 'sandbox-token' */
   apiToken?: string;
+  /**
+   * When set, every /admin route needs `Authorization: Bearer <adminToken>`: anyone who can
+   * reach the admin API can read invoices, rotate secrets and send test events anywhere.
+   * @default undefined (no authentication: only safe on a loopback address)
+   */
+  adminToken?: string;
+  /** Messaging API calls kept in the call log, newest last. @default 1000 */
+  callLogCapacity?: number;
   /** Divides every delay of the system clock; ignored when `clock` is given. @default 1 */
   timeScale?: number;
   /** @default createSystemClock({ timeScale }) */
@@ -84,7 +93,10 @@ export function createProvider(options: ProviderOptions = {}): Provider {
       : { deliveryRetryWindowMs: options.deliveryRetryWindowMs }),
   });
   const faults = createFaultInjector();
-  const callLog = createCallLog(clock);
+  const callLog = createCallLog(
+    clock,
+    options.callLogCapacity === undefined ? {} : { capacity: options.callLogCapacity },
+  );
 
   const app = express();
   app.disable('x-powered-by');
@@ -95,6 +107,15 @@ export function createProvider(options: ProviderOptions = {}): Provider {
     res.setHeader('Date', new Date(clock.now()).toUTCString());
     next();
   });
+  if (options.adminToken !== undefined) {
+    app.use(
+      '/admin',
+      createBearerAuth(
+        options.adminToken,
+        'Send the admin token (PROVIDER_ADMIN_TOKEN) as "Authorization: Bearer <token>".',
+      ),
+    );
+  }
   app.use('/admin', createAdminRouter({ model, clock, faults, callLog }));
   app.use('/admin', dispatcher.router());
   app.use('/admin', (req, res) =>
@@ -140,6 +161,10 @@ export interface StartProviderOptions extends ProviderOptions {
 export interface RunningProvider {
   /** Base URL of the messaging API; the admin API is at `${url}/admin`. */
   url: string;
+  /** The address and port the server listens on, as the OS reports it: `0.0.0.0:4000`. */
+  address: string;
+  /** True when that address is a loopback one (only this machine can connect). */
+  loopback: boolean;
   /** The first endpoint's signing secret, when `webhookUrl` was given. */
   secret?: string;
   provider: Provider;
@@ -162,11 +187,15 @@ export async function startProvider(options: StartProviderOptions = {}): Promise
   }
   const host = options.host ?? '127.0.0.1';
   const server = await listen(provider.app, options.port ?? 0, host);
-  const { port } = server.address() as AddressInfo;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const { port, address } = server.address() as AddressInfo;
+  const shown = address.includes(':') ? `[${address}]` : address;
+  // A wildcard address is reached through loopback from this machine.
+  const urlHost = address === '0.0.0.0' || address === '::' ? '127.0.0.1' : shown;
   let closing: Promise<void> | undefined;
   return {
     url: `http://${urlHost}:${port}`,
+    address: `${shown}:${port}`,
+    loopback: address.startsWith('127.') || address === '::1',
     ...(secret === undefined ? {} : { secret }),
     provider,
     close() {

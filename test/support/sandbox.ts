@@ -16,6 +16,8 @@ import { startTestConsumer, TEST_SECRET, type TestConsumer } from './consumer.ts
 import { signedRequest } from './webhooks.ts';
 
 export const SANDBOX_PARTY = '0192:999999999';
+/** The consumer's ADMIN_TOKEN in the sandbox (at least 32 characters). */
+export const SANDBOX_ADMIN_TOKEN = 'sandbox-consumer-admin-token-0123456789';
 
 interface SideView {
   deliveryStatus: string | null;
@@ -77,7 +79,7 @@ export async function startSandbox(
         API_BASE_URL: provider.url,
         API_TOKEN: 'sandbox-token',
         API_TIMEOUT_MS: '1000',
-        ADMIN_TOKEN: 'admin',
+        ADMIN_TOKEN: SANDBOX_ADMIN_TOKEN,
         LOG_LEVEL: 'warn',
         ...options.consumerEnv,
       },
@@ -133,7 +135,7 @@ export async function startSandbox(
     },
     view: (messageId) =>
       call('GET', `${consumer.url}/admin/messages/${messageId}`, undefined, {
-        authorization: 'Bearer admin',
+        authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}`,
       }),
     async post(envelope) {
       const req = signedRequest(envelope, { secrets: [TEST_SECRET] });

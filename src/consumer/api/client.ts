@@ -10,10 +10,12 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
 import {
+  isSafeMessageId,
   type MessageDescriptor,
   messageDescriptorSchema,
   type Transfer,
   transactionPath,
+  UNSAFE_MESSAGE_ID,
 } from '../../protocol/index.ts';
 import { ApiError, ERROR_BODY_LIMIT } from './api-error.ts';
 import { type ApiClientOptions, resolveApiClientOptions } from './options.ts';
@@ -169,18 +171,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return { status };
     },
 
-    getCoreDocument: (messageId) =>
+    getCoreDocument: async (messageId) =>
       document({
         method: 'GET',
         path: `/messages/${segment(messageId)}/documents/core`,
         retry: 'idempotent',
       }),
 
-    getTransaction: (action, messageId) =>
+    getTransaction: async (action, messageId) =>
       document({
         method: 'GET',
         path: transactionPath(action),
-        query: { messageId },
+        // A query value is encoded safely anyway; refused all the same, like in a path.
+        query: { messageId: checkedMessageId(messageId, 'GET') },
         retry: 'idempotent',
       }),
 
@@ -216,7 +219,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     markAsDelivered: async (messageId) => {
       await transport.send({
         method: 'POST',
-        path: `/messages/${segment(messageId)}/mark-as-delivered`,
+        path: `/messages/${segment(messageId, 'POST')}/mark-as-delivered`,
         retry: 'idempotent',
       });
     },
@@ -224,7 +227,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     markAsFailed: async (messageId, reason) => {
       await transport.send({
         method: 'POST',
-        path: `/messages/${segment(messageId)}/mark-as-failed`,
+        path: `/messages/${segment(messageId, 'POST')}/mark-as-failed`,
         json: { reason },
         retry: 'idempotent',
       });
@@ -252,9 +255,25 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   };
 }
 
-/** A message id as one path segment: an id with `/` or `..` must not reach another route. */
-function segment(value: string): string {
-  return encodeURIComponent(value);
+/**
+ * A message id as one path segment: an id with `/` or `..` must not reach another route.
+ * encodeURIComponent takes care of `/`, but leaves `.` and `..` as they are, which a
+ * normalising gateway resolves; such ids are refused before anything is sent.
+ */
+function segment(value: string, method: 'GET' | 'POST' = 'GET'): string {
+  return encodeURIComponent(checkedMessageId(value, method));
+}
+
+/**
+ * Throws an ApiError (not retryable, no status: nothing was sent) for an id that is not one safe
+ * path segment; the worker dead-letters such an event instead of retrying it.
+ */
+function checkedMessageId(messageId: string, method: 'GET' | 'POST'): string {
+  if (isSafeMessageId(messageId)) return messageId;
+  throw new ApiError(
+    `refused to call the messaging API with message id ${JSON.stringify(messageId.slice(0, 100))}: it ${UNSAFE_MESSAGE_ID}`,
+    { status: undefined, body: '', method, path: '(not sent)', retryable: false },
+  );
 }
 
 function parseJson<T>(

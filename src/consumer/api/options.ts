@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { redactUserinfo } from '../redact-userinfo.ts';
 
 export interface ApiClientOptions {
   /**
@@ -86,7 +87,7 @@ export function resolveApiClientOptions(
     url = new URL(options.baseUrl);
   } catch {
     throw new TypeError(
-      `ApiClientOptions.baseUrl is not a URL: ${JSON.stringify(options.baseUrl)}`,
+      `ApiClientOptions.baseUrl is not a URL: ${JSON.stringify(redactUserinfo(options.baseUrl))}`,
     );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {

@@ -10,8 +10,8 @@ import {
   type Store,
   type StoredEvent,
 } from '../store/store.ts';
-import { safeEqual } from './credential.ts';
 import { sendProblem } from './problem.ts';
+import { createSecretMatch } from './secret-match.ts';
 
 export interface AdminRouteDeps {
   adminToken: string | undefined;
@@ -32,10 +32,9 @@ export function createAdminRouter(deps: AdminRouteDeps): Router {
     return router;
   }
 
-  const expected = Buffer.from(`Bearer ${adminToken}`);
+  const matches = createSecretMatch(`Bearer ${adminToken}`);
   router.use('/admin', (req, res, next) => {
-    const given = req.get('authorization');
-    if (given !== undefined && safeEqual(Buffer.from(given), expected)) return next();
+    if (matches(req.get('authorization'))) return next();
     res.set('WWW-Authenticate', 'Bearer');
     sendProblem(res, {
       status: 401,

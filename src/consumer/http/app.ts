@@ -5,9 +5,17 @@ import type { Config } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
 import type { Store } from '../store/store.ts';
 import { createAdminRouter } from './admin-routes.ts';
+import type { Admission } from './admission.ts';
 import { createHealthRouter, type ReadinessCheck } from './health-routes.ts';
 import { sendProblem } from './problem.ts';
 import { createWebhookRouter } from './webhook-route.ts';
+
+/**
+ * Which routes an app serves: `all` on one port (the default), or the split used with
+ * OPERATIONS_PORT: `webhook` (only the webhook path, the one a gateway exposes) and
+ * `operations` (/healthz, /readyz, /metrics, /admin).
+ */
+export type AppRoutes = 'all' | 'webhook' | 'operations';
 
 export interface AppDeps {
   config: Config;
@@ -19,31 +27,51 @@ export interface AppDeps {
   readinessChecks: readonly ReadinessCheck[];
   /** Milliseconds since the epoch. @default Date.now */
   now?: () => number;
+  /** @default 'all' */
+  routes?: AppRoutes;
+  /** The webhook route's limits, shared with the listener. @default from config */
+  admission?: Admission;
 }
 
 export function createApp(deps: AppDeps): Express {
   const { config, store, logger, metrics } = deps;
+  const routes = deps.routes ?? 'all';
   const app = express();
   app.disable('x-powered-by');
 
   const now = deps.now ?? Date.now;
-  app.use(
-    createWebhookRouter({
-      config,
-      events: store.events,
-      logger,
-      metrics,
-      now,
-      onEventStored: deps.onEventStored ?? (() => {}),
-    }),
-  );
-  app.use(createHealthRouter({ checks: deps.readinessChecks, metrics, logger }));
-  app.use(createAdminRouter({ adminToken: config.adminToken, store, now }));
+  if (routes !== 'operations') {
+    app.use(
+      createWebhookRouter({
+        config,
+        events: store.events,
+        logger,
+        metrics,
+        now,
+        onEventStored: deps.onEventStored ?? (() => {}),
+        ...(deps.admission === undefined ? {} : { admission: deps.admission }),
+      }),
+    );
+  }
+  if (routes !== 'webhook') {
+    app.use(createHealthRouter({ checks: deps.readinessChecks, metrics, logger }));
+    app.use(createAdminRouter({ adminToken: config.adminToken, store, now }));
+  }
 
   app.use((_req, res) => {
     sendProblem(res, { status: 404, title: 'Not Found', detail: 'No such route.' });
   });
   const onError: ErrorRequestHandler = (error, req, res, _next) => {
+    // The router could not decode a path parameter (`%zz`): the client's mistake, not ours.
+    if (error instanceof URIError) {
+      if (res.headersSent) return;
+      sendProblem(res, {
+        status: 400,
+        title: 'Bad Request',
+        detail: 'The path contains an invalid percent-escape.',
+      });
+      return;
+    }
     logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
     if (res.headersSent) return;
     sendProblem(res, { status: 500, title: 'Internal Server Error' });

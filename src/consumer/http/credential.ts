@@ -3,9 +3,9 @@
  * checked after the signature and never replaces it: alone it stops neither a modified nor
  * a replayed request.
  */
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Credential } from '../config.ts';
+import { createSecretMatch } from './secret-match.ts';
 
 /** Returns the header name to read and the exact value it must carry. */
 function expectation(credential: Credential): { header: string; value: string } {
@@ -28,14 +28,9 @@ export function createCredentialCheck(
   credential: Credential,
 ): (headers: IncomingHttpHeaders) => boolean {
   const { header, value } = expectation(credential);
-  const expected = Buffer.from(value);
+  const matches = createSecretMatch(value);
   return (headers) => {
     const received = headers[header];
-    if (typeof received !== 'string') return false;
-    return safeEqual(Buffer.from(received), expected);
+    return typeof received === 'string' && matches(received);
   };
-}
-
-export function safeEqual(a: Buffer, b: Buffer): boolean {
-  return a.length === b.length && timingSafeEqual(a, b);
 }

@@ -1,17 +1,29 @@
 /**
- * The webhook endpoint. Order matters and follows SPEC.md section 7.1: read the raw body
- * (size-limited while reading), verify the signature over those bytes, check the optional
- * credential, parse the envelope, commit it to the inbox, and only then answer 204. Work on
- * the event happens later, in the worker.
+ * The webhook endpoint. Order matters: nothing costly happens for a request before it has shown
+ * it might be authentic, then SPEC.md section 7.1 applies. In turn:
+ *
+ *   1. the signature header is parsed and its timestamp checked, before any body byte is read:
+ *      a request nobody signed recently is refused for the price of one header (401);
+ *   2. a Content-Encoding other than identity is refused unread (415): the service does not
+ *      compress, and inflating before authenticating is how 2 MiB on the wire became 3 GiB;
+ *   3. a declared body over WEBHOOK_MAX_BODY_BYTES is refused unread (413);
+ *   4. over the connection or in-flight byte limits, the request is refused unread (503 with
+ *      Retry-After: the service retries);
+ *   5. the body is read, counted on the wire against the limit (413 as soon as it passes);
+ *   6. the signature is verified over those raw bytes (401), then the optional credential;
+ *   7. the envelope is parsed (400), committed to the inbox, and only then answered 204.
+ * Work on the event happens later, in the worker.
  *
  * Answers (DESIGN.md section 4): 204 stored, duplicate, test event or unknown action;
  * 401 signature or credential failed; 400 not JSON or envelope fields missing/mistyped;
- * 413 body too large; 405 other methods; 503 the store could not commit (the service retries).
+ * 413 body too large; 415 compressed body; 405 other methods; 503 the store could not commit,
+ * or the consumer is at its limits (the service retries either way).
  */
-import express, { type ErrorRequestHandler, type Request, type Response, Router } from 'express';
+import { type Request, type Response, Router } from 'express';
 import type { Logger } from 'pino';
 import {
   ACTION_HEADER,
+  checkSignatureHeader,
   EVENT_ID_HEADER,
   isKnownAction,
   parseEnvelope,
@@ -24,8 +36,16 @@ import {
 import type { Config } from '../config.ts';
 import type { Metrics, WebhookOutcome } from '../metrics.ts';
 import type { EventFlag, EventStore } from '../store/store.ts';
+import { type Admission, createAdmission } from './admission.ts';
 import { createCredentialCheck } from './credential.ts';
 import { type Problem, sendProblem } from './problem.ts';
+import {
+  BodyAbortedError,
+  BodyTooLargeError,
+  declaredLength,
+  discardBody,
+  readBody,
+} from './read-body.ts';
 
 export interface WebhookRouteDeps {
   config: Pick<
@@ -34,6 +54,8 @@ export interface WebhookRouteDeps {
     | 'webhookSecrets'
     | 'webhookToleranceSeconds'
     | 'webhookMaxBodyBytes'
+    | 'webhookMaxConnections'
+    | 'webhookMaxInflightBytes'
     | 'webhookCredential'
   >;
   events: EventStore;
@@ -41,6 +63,11 @@ export interface WebhookRouteDeps {
   metrics: Metrics;
   now: () => number;
   onEventStored: () => void;
+  /**
+   * Shared with the listener, which counts its connections into it.
+   * @default a fresh one from config (then only the in-flight byte limit applies)
+   */
+  admission?: Admission;
 }
 
 /** Per-request facts gathered on the way, logged once when the answer is sent. */
@@ -51,8 +78,19 @@ interface Outcome {
   reason?: string;
 }
 
+/** Seconds a refused-for-capacity client is asked to wait; the service retries anyway. */
+const RETRY_AFTER_SECONDS = 1;
+/** Characters kept of an unverified header value in a log line: a UUID fits, 16 KB does not. */
+const LOGGED_HEADER_LIMIT = 100;
+
 export function createWebhookRouter(deps: WebhookRouteDeps): Router {
   const { config, events, logger, metrics, now, onEventStored } = deps;
+  const admission =
+    deps.admission ??
+    createAdmission({
+      maxConnections: config.webhookMaxConnections,
+      maxInflightBytes: config.webhookMaxInflightBytes,
+    });
   const credentialOk =
     config.webhookCredential === undefined
       ? () => true
@@ -68,12 +106,13 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
     const seconds = (performance.now() - started) / 1000;
     metrics.webhookReceived(result.outcome, seconds);
     const { envelope } = result;
-    // Routing headers are logged for tracing only; what the worker acts on is the verified body.
+    // Routing headers are logged for tracing only, and cut short: they are not signed, so until
+    // the body is verified they are whatever the sender wanted to put in our logs.
     logger[result.status >= 500 ? 'error' : 'info'](
       {
-        eventId: envelope?.eventId ?? req.get(EVENT_ID_HEADER),
-        action: envelope?.action ?? req.get(ACTION_HEADER),
-        transfer: envelope?.transfer ?? req.get(TRANSFER_HEADER),
+        eventId: envelope?.eventId ?? unverifiedHeader(req, EVENT_ID_HEADER),
+        action: envelope?.action ?? unverifiedHeader(req, ACTION_HEADER),
+        transfer: envelope?.transfer ?? unverifiedHeader(req, TRANSFER_HEADER),
         messageId: envelope?.messageId,
         verified: envelope !== undefined,
         outcome: result.outcome,
@@ -83,6 +122,8 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
       },
       'webhook',
     );
+    // Answered before the body was read (or all of it): throw the rest away, within limits.
+    discardBody(req);
     if (problem === undefined) res.status(result.status).end();
     else sendProblem(res, problem);
   };
@@ -102,6 +143,19 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
       problem,
     );
 
+  const signatureProblem = (error: SignatureError): Problem => ({
+    status: 401,
+    title: 'Invalid signature',
+    type: `urn:webhook-consumer:signature:${error.reason}`,
+    detail: error.message,
+  });
+
+  const tooLarge: Problem = {
+    status: 413,
+    title: 'Body too large',
+    detail: `The body exceeds WEBHOOK_MAX_BODY_BYTES (${config.webhookMaxBodyBytes} bytes).`,
+  };
+
   const router = Router();
   router.all(config.webhookPath, (req, res, next) => {
     res.locals.started = performance.now();
@@ -114,123 +168,156 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
     });
   });
 
-  router.post(
-    config.webhookPath,
-    express.raw({ type: () => true, limit: config.webhookMaxBodyBytes }),
-    async (req, res) => {
-      const started: number = res.locals.started;
-      const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  router.post(config.webhookPath, async (req, res) => {
+    const started: number = res.locals.started;
+    const header = req.get(SIGNATURE_HEADER);
 
-      try {
-        verifySignature({
-          header: req.get(SIGNATURE_HEADER),
-          body,
-          secrets: config.webhookSecrets,
-          toleranceSeconds: config.webhookToleranceSeconds,
-          now,
-        });
-      } catch (error) {
-        if (!(error instanceof SignatureError)) throw error;
-        return reject(req, res, started, 'unauthorized', {
-          status: 401,
-          title: 'Invalid signature',
-          type: `urn:webhook-consumer:signature:${error.reason}`,
-          detail: error.message,
-        });
-      }
-      if (!credentialOk(req.headers)) {
-        return reject(req, res, started, 'unauthorized', {
-          status: 401,
-          title: 'Invalid credential',
-          detail: 'The configured credential (WEBHOOK_CREDENTIAL) was missing or did not match.',
-        });
-      }
+    try {
+      checkSignatureHeader({ header, toleranceSeconds: config.webhookToleranceSeconds, now });
+    } catch (error) {
+      if (!(error instanceof SignatureError)) throw error;
+      return reject(req, res, started, 'unauthorized', signatureProblem(error));
+    }
 
-      let json: unknown;
-      try {
-        json = JSON.parse(body.toString('utf8'));
-      } catch {
-        return reject(req, res, started, 'bad_request', {
-          status: 400,
-          title: 'Body is not JSON',
-          detail: 'The signed body could not be parsed as JSON.',
-        });
-      }
-      const parsed = parseEnvelope(json);
-      if (!parsed.ok) {
-        return reject(req, res, started, 'bad_request', {
-          status: 400,
-          title: 'Invalid event envelope',
-          detail: parsed.problems.join('; '),
-          problems: parsed.problems,
-        });
-      }
-
-      const { envelope } = parsed;
-      const flag: EventFlag | null = envelope.test
-        ? 'test'
-        : isKnownAction(envelope.action)
-          ? null
-          : 'unknown_action';
-      let stored: 'inserted' | 'duplicate';
-      try {
-        stored = await events.insert({
-          eventId: envelope.eventId,
-          action: envelope.action,
-          transfer: envelope.transfer,
-          messageId: envelope.messageId,
-          party: envelope.party,
-          occurredAt: envelope.occurredAt,
-          test: envelope.test,
-          flag,
-          body,
-          receivedAt: now(),
-        });
-      } catch (error) {
-        logger.error({ err: error, eventId: envelope.eventId }, 'could not store webhook event');
-        return finish(
-          req,
-          res,
-          started,
-          { outcome: 'store_unavailable', status: 503, envelope, reason: 'store write failed' },
-          {
-            status: 503,
-            title: 'Event not stored',
-            detail: 'The event could not be stored; it was not accepted and will be retried.',
-          },
-        );
-      }
-      if (stored === 'inserted') onEventStored();
-      finish(req, res, started, {
-        outcome: stored === 'inserted' ? 'stored' : 'duplicate',
-        status: 204,
-        envelope,
-        ...(flag === null ? {} : { reason: flag }),
-      });
-    },
-  );
-
-  // Errors raised while reading the body (too large, aborted, bad encoding) land here.
-  const bodyErrors: ErrorRequestHandler = (error, req, res, next) => {
-    if (req.path !== config.webhookPath || res.headersSent) return next(error);
-    const started: number = res.locals.started ?? performance.now();
-    const status = typeof error?.status === 'number' ? error.status : 500;
-    if (status === 413) {
-      return reject(req, res, started, 'too_large', {
-        status: 413,
-        title: 'Body too large',
-        detail: `The body exceeds WEBHOOK_MAX_BODY_BYTES (${config.webhookMaxBodyBytes} bytes).`,
+    const encoding = req.get('content-encoding')?.trim().toLowerCase();
+    if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
+      res.set('Accept-Encoding', 'identity');
+      return reject(req, res, started, 'unsupported_encoding', {
+        status: 415,
+        title: 'Unsupported Content-Encoding',
+        detail: 'Send the body uncompressed: compressed bodies are not accepted.',
       });
     }
-    if (status >= 400 && status < 500) {
+
+    const declared = declaredLength(req);
+    if (declared !== undefined && declared > config.webhookMaxBodyBytes) {
+      return reject(req, res, started, 'too_large', tooLarge);
+    }
+
+    const tooManyConnections = admission.overConnectionLimit();
+    // A body of unknown length may be as large as the limit: reserve that much for it.
+    const release = tooManyConnections
+      ? undefined
+      : admission.reserve(declared ?? config.webhookMaxBodyBytes);
+    if (release === undefined) {
+      res.set('Retry-After', String(RETRY_AFTER_SECONDS));
+      // Over the connection limit this connection is one too many: it goes after the answer.
+      if (tooManyConnections) res.set('Connection', 'close');
+      return reject(req, res, started, 'over_capacity', {
+        status: 503,
+        title: 'Too busy',
+        detail: tooManyConnections
+          ? 'The consumer has too many open connections (WEBHOOK_MAX_CONNECTIONS); retry shortly.'
+          : 'The consumer is reading as many bodies as it allows (WEBHOOK_MAX_INFLIGHT_BYTES); retry shortly.',
+      });
+    }
+    // Held until the answer is sent: the body stays in memory until the event is committed.
+    res.once('close', release);
+
+    let body: Buffer;
+    try {
+      body = await readBody(req, config.webhookMaxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError) {
+        return reject(req, res, started, 'too_large', tooLarge);
+      }
+      if (error instanceof BodyAbortedError) {
+        metrics.webhookReceived('aborted', (performance.now() - started) / 1000);
+        logger.info({ outcome: 'aborted', verified: false }, 'webhook');
+        return;
+      }
+      throw error;
+    }
+
+    try {
+      verifySignature({
+        header,
+        body,
+        secrets: config.webhookSecrets,
+        toleranceSeconds: config.webhookToleranceSeconds,
+        now,
+      });
+    } catch (error) {
+      if (!(error instanceof SignatureError)) throw error;
+      return reject(req, res, started, 'unauthorized', signatureProblem(error));
+    }
+    if (!credentialOk(req.headers)) {
+      return reject(req, res, started, 'unauthorized', {
+        status: 401,
+        title: 'Invalid credential',
+        detail: 'The configured credential (WEBHOOK_CREDENTIAL) was missing or did not match.',
+      });
+    }
+
+    let json: unknown;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch {
       return reject(req, res, started, 'bad_request', {
         status: 400,
-        title: 'Unreadable body',
-        detail: String(error?.message ?? 'The request body could not be read.'),
+        title: 'Body is not JSON',
+        detail: 'The signed body could not be parsed as JSON.',
       });
     }
-    next(error);
-  };
-  router.use(bodyErrors);
+    const parsed = parseEnvelope(json);
+    if (!parsed.ok) {
+      return reject(req, res, started, 'bad_request', {
+        status: 400,
+        title: 'Invalid event envelope',
+        detail: parsed.problems.join('; '),
+        problems: parsed.problems,
+      });
+    }
+
+    const { envelope } = parsed;
+    const flag: EventFlag | null = envelope.test
+      ? 'test'
+      : isKnownAction(envelope.action)
+        ? null
+        : 'unknown_action';
+    let stored: 'inserted' | 'duplicate';
+    try {
+      stored = await events.insert({
+        eventId: envelope.eventId,
+        action: envelope.action,
+        transfer: envelope.transfer,
+        messageId: envelope.messageId,
+        party: envelope.party,
+        occurredAt: envelope.occurredAt,
+        test: envelope.test,
+        flag,
+        body,
+        receivedAt: now(),
+      });
+    } catch (error) {
+      logger.error({ err: error, eventId: envelope.eventId }, 'could not store webhook event');
+      return finish(
+        req,
+        res,
+        started,
+        { outcome: 'store_unavailable', status: 503, envelope, reason: 'store write failed' },
+        {
+          status: 503,
+          title: 'Event not stored',
+          detail: 'The event could not be stored; it was not accepted and will be retried.',
+        },
+      );
+    }
+    if (stored === 'inserted') onEventStored();
+    finish(req, res, started, {
+      outcome: stored === 'inserted' ? 'stored' : 'duplicate',
+      status: 204,
+      envelope,
+      ...(flag === null ? {} : { reason: flag }),
+    });
+  });
+
   return router;
+}
+
+/** An unsigned header value as it may be logged: at most LOGGED_HEADER_LIMIT characters. */
+function unverifiedHeader(req: Request, name: string): string | undefined {
+  const value = req.get(name);
+  if (value === undefined || value.length <= LOGGED_HEADER_LIMIT) return value;
+  return `${value.slice(0, LOGGED_HEADER_LIMIT)}…`;
 }

@@ -1,6 +1,10 @@
 /**
- * A record of every messaging API call, so a consumer test can assert on what the consumer
+ * A record of the messaging API calls, so a consumer test can assert on what the consumer
  * did ("mark-as-failed was never called", "the core document was fetched once").
+ *
+ * Only authenticated calls are recorded (the middleware sits after the bearer check), and only
+ * the last `capacity` of them: a simulator left running, or flooded by anyone who can reach it,
+ * must not grow without bound.
  */
 import type { RequestHandler } from 'express';
 import type { Clock } from '../clock.ts';
@@ -19,13 +23,24 @@ export interface ApiCall {
 
 export interface CallLog {
   middleware(): RequestHandler;
+  /** Recorded calls, oldest first. */
   list(filter?: { messageId?: string | undefined }): ApiCall[];
   clear(): void;
 }
 
+/** Calls kept by default; older ones are dropped first. */
+export const DEFAULT_CALL_LOG_CAPACITY = 1000;
+
 const MESSAGE_PATH = /^\/messages\/([^/]+)/;
 
-export function createCallLog(clock: Clock): CallLog {
+export function createCallLog(
+  clock: Clock,
+  options: {
+    /** How many calls are kept. @default DEFAULT_CALL_LOG_CAPACITY */
+    capacity?: number;
+  } = {},
+): CallLog {
+  const capacity = options.capacity ?? DEFAULT_CALL_LOG_CAPACITY;
   let calls: ApiCall[] = [];
   return {
     middleware() {
@@ -38,9 +53,15 @@ export function createCallLog(clock: Clock): CallLog {
         };
         const fromPath = MESSAGE_PATH.exec(req.path)?.[1];
         const fromQuery = req.query.messageId;
-        const messageId = fromPath ?? (typeof fromQuery === 'string' ? fromQuery : undefined);
-        if (messageId !== undefined) call.messageId = decodeURIComponent(messageId);
+        const messageId =
+          fromPath === undefined
+            ? typeof fromQuery === 'string'
+              ? fromQuery
+              : undefined
+            : decodeOrRaw(fromPath);
+        if (messageId !== undefined) call.messageId = messageId;
         calls.push(call);
+        if (calls.length > capacity) calls.splice(0, calls.length - capacity);
         res.on('finish', () => {
           call.status = res.statusCode;
           const created = res.locals.messageId;
@@ -58,4 +79,13 @@ export function createCallLog(clock: Clock): CallLog {
       calls = [];
     },
   };
+}
+
+/** A bad percent-escape (`%zz`) is recorded as sent; the route answers it with 400. */
+function decodeOrRaw(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * The messaging API (SPEC.md section 4.1, shapes from DESIGN.md section 2), acting as the
- * sandbox participant. Calls pass, in order: the call log, injected faults, the bearer check.
+ * sandbox participant. Calls pass, in order: the bearer check, the call log, injected faults.
+ * Nothing is recorded for a caller without the token.
  */
 import express, { type Request, Router } from 'express';
 import { TRANSFERS, type Transfer, transactionPath } from '../../protocol/index.ts';
@@ -67,9 +68,9 @@ export function createMessagingRouter(options: MessagingRouterOptions): Router {
   const party = model.participants.sandbox.identifier;
   const router = Router();
   router.use(
+    createBearerAuth(options.apiToken),
     options.callLog.middleware(),
     options.faults.middleware(),
-    createBearerAuth(options.apiToken),
   );
 
   // Any content type is read as JSON: a client that forgets the header still gets a precise 400.

@@ -215,6 +215,10 @@ export function problemFor(error: unknown): Problem {
     return make(409, 'Endpoint limit reached', error.message);
   if (error instanceof EndpointInUseError) return make(409, 'Endpoint in use', error.message);
   if (error instanceof DeliveryStateError) return make(409, 'Event not exhausted', error.message);
+  // The router could not decode a path parameter (`%zz`).
+  if (error instanceof URIError) {
+    return make(400, 'Invalid request', 'The path contains an invalid percent-escape.');
+  }
   // body-parser errors (malformed JSON, body too large) carry a client status.
   const status = (error as { status?: unknown } | null)?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) {

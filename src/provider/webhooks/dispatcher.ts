@@ -28,13 +28,19 @@ import { WEBHOOK_RETRY_DELAYS_MS, type WebhookEnvelope } from '../../protocol/in
 import type { Clock } from '../clock.ts';
 import type { EventPublisher, EventRouting } from '../events.ts';
 import { createAdminRouter } from './admin-router.ts';
+import { redactCredentialHeaders, scrubCredential } from './credential-redaction.ts';
 import {
   createDeliveryLog,
   type DeliveryFilter,
   type DeliveryRecord,
   toDeliveryView,
 } from './delivery-log.ts';
-import { createEndpointRegistry, type EndpointInput, toEndpointView } from './endpoints.ts';
+import {
+  createEndpointRegistry,
+  type EndpointInput,
+  type StoredEndpoint,
+  toEndpointView,
+} from './endpoints.ts';
 import {
   DeliveryNotFoundError,
   DeliveryStateError,
@@ -43,7 +49,7 @@ import {
   TestEventError,
 } from './errors.ts';
 import { routeEvent, validateRules } from './routing.ts';
-import { buildWebhookRequest, sendWebhook } from './send-webhook.ts';
+import { type AttemptOutcome, buildWebhookRequest, sendWebhook } from './send-webhook.ts';
 import { buildTestEnvelope, CATEGORY_ACTIONS, DEFAULT_TEST_ACTION } from './test-event.ts';
 import type {
   Category,
@@ -160,13 +166,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       return;
     }
     const at = clock.now();
+    const endpoint = endpoints.get(party, endpointId);
     const request = buildWebhookRequest({
       envelope: record.envelope,
       body: record.body,
-      endpoint: endpoints.get(party, endpointId),
+      endpoint,
       nowMs: at,
     });
-    const { success, ...outcome } = await sendWebhook(request, { dispatcher: agent });
+    const sent = await sendWebhook(request, { dispatcher: agent });
+    const { success, ...outcome } = scrubOutcome(sent, endpoint.credential);
     record.attempts.push({ at, ...outcome });
     record.roundAttempts += 1;
     const context = { eventId: record.envelope.eventId, attempt: record.roundAttempts, ...outcome };
@@ -304,7 +312,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       });
       const outcome = sendWebhook(request, { dispatcher: agent });
       track(outcome.then(() => undefined));
-      return { ...(await outcome), request: { headers: request.headers, body: request.body } };
+      return {
+        ...scrubOutcome(await outcome, endpoint.credential),
+        // The result is shown in the admin API and the console: never the credential.
+        request: {
+          headers: redactCredentialHeaders(request.headers, endpoint.credential),
+          body: request.body,
+        },
+      };
     },
 
     async idle() {
@@ -323,4 +338,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     router: () => createAdminRouter(dispatcher, logger),
   };
   return dispatcher;
+}
+
+/** An attempt's outcome with the credential's values scrubbed from the endpoint's answer. */
+function scrubOutcome(
+  outcome: AttemptOutcome,
+  credential: StoredEndpoint['credential'],
+): AttemptOutcome {
+  const scrubbed: AttemptOutcome = {
+    ...outcome,
+    bodyStart: scrubCredential(outcome.bodyStart, credential),
+  };
+  if (outcome.error !== undefined) scrubbed.error = scrubCredential(outcome.error, credential);
+  return scrubbed;
 }

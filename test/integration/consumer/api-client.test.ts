@@ -391,7 +391,7 @@ describe('messaging API client', () => {
       json(200, { creditNote: {} }),
     );
 
-    const core = await client.getCoreDocument('m/1');
+    const core = await client.getCoreDocument('m 1?#');
     const submit = await client.getTransaction('SubmitInvoice', 'm-1');
     await client.getTransaction('CorrectWithCredit', 'm-2');
 
@@ -405,8 +405,8 @@ describe('messaging API client', () => {
       invoice: { invoiceNo: '1' },
     });
     expect(server.requests.map((r) => r.url)).toEqual([
-      // An id with a slash stays one path segment.
-      '/messages/m%2F1/documents/core',
+      // An id with reserved characters stays one path segment (ids with `/` are refused).
+      '/messages/m%201%3F%23/documents/core',
       '/transactions/submit-invoice?messageId=m-1',
       '/transactions/correct-with-credit?messageId=m-2',
     ]);

@@ -3,6 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startTestConsumer, TEST_SECRET, type TestConsumer } from '../../support/consumer.ts';
 import { buildEnvelope, signedRequest } from '../../support/webhooks.ts';
 
+// ADMIN_TOKEN must be at least 32 characters.
+const ADMIN_TOKEN = 'operations-test-admin-token-0123456789';
+
 let consumer: TestConsumer;
 afterEach(async () => {
   await consumer.stop();
@@ -66,14 +69,16 @@ describe('admin routes', () => {
   });
 
   it('answer 401 to a missing or wrong token', async () => {
-    consumer = await startTestConsumer({ ADMIN_TOKEN: 'adm-1' });
+    consumer = await startTestConsumer({ ADMIN_TOKEN });
     expect((await get('/admin/events')).status).toBe(401);
     expect((await get('/admin/events', { authorization: 'Bearer adm-2' })).status).toBe(401);
+    const oneOff = `${ADMIN_TOKEN.slice(0, -1)}x`;
+    expect((await get('/admin/events', { authorization: `Bearer ${oneOff}` })).status).toBe(401);
   });
 
   it('list inbox events newest first, filtered by state, limited', async () => {
-    consumer = await startTestConsumer({ ADMIN_TOKEN: 'adm-1' });
-    const auth = { authorization: 'Bearer adm-1' };
+    consumer = await startTestConsumer({ ADMIN_TOKEN });
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
     const first = buildEnvelope({ action: 'created' });
     const second = buildEnvelope({ action: 'deliveryNotified', test: true });
     await deliver(first);

@@ -7,7 +7,7 @@ import {
   TEST_SECRET,
   type TestConsumer,
 } from '../../support/consumer.ts';
-import { buildEnvelope, signedRequest } from '../../support/webhooks.ts';
+import { buildEnvelope, forgedSignature, signedRequest } from '../../support/webhooks.ts';
 
 let consumer: TestConsumer;
 
@@ -305,8 +305,10 @@ describe('body size limit', () => {
     const chunks = async function* () {
       for (let i = 0; i < 8; i++) yield Buffer.alloc(1024, 'a');
     };
+    // A well-formed, fresh signature header: without one the body is never read (401).
     const res = await request(consumer.webhookUrl, {
       method: 'POST',
+      headers: { 'svc-webhook-signature': forgedSignature() },
       body: Readable.from(chunks()),
     });
     await res.body.text();

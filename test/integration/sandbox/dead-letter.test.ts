@@ -1,7 +1,12 @@
 /** An event that keeps failing ends in dead-letter, visible and replayable by an operator. */
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, type Sandbox, startSandbox } from '../../support/sandbox.ts';
+import {
+  eventually,
+  SANDBOX_ADMIN_TOKEN,
+  type Sandbox,
+  startSandbox,
+} from '../../support/sandbox.ts';
 
 let sandbox: Sandbox;
 afterEach(async () => {
@@ -11,7 +16,7 @@ afterEach(async () => {
 async function consumerAdmin(method: 'GET' | 'POST', path: string) {
   const res = await request(`${sandbox.consumer.url}/admin${path}`, {
     method,
-    headers: { authorization: 'Bearer admin' },
+    headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}` },
   });
   const text = await res.body.text();
   return { status: res.statusCode, body: text === '' ? undefined : JSON.parse(text) };

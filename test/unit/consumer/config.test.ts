@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../src/consumer/config.ts';
+import {
+  ConfigError,
+  configWarnings,
+  isLoopbackUrl,
+  loadConfig,
+} from '../../../src/consumer/config.ts';
 
 const minimal = {
   WEBHOOK_SECRETS: 'whsec_a',
@@ -24,9 +29,12 @@ describe('loadConfig', () => {
       webhookPath: '/webhooks',
       webhookSecrets: ['whsec_a'],
       webhookToleranceSeconds: 300,
-      webhookMaxBodyBytes: 26214400,
+      webhookMaxBodyBytes: 1048576,
+      webhookMaxConnections: 256,
+      webhookMaxInflightBytes: 16777216,
       webhookCredential: undefined,
       apiBaseUrl: 'https://api.example.test',
+      apiAllowInsecureHttp: false,
       apiToken: 'token',
       apiTimeoutMs: 10000,
       apiMaxDocumentBytes: 104_857_600,
@@ -38,6 +46,7 @@ describe('loadConfig', () => {
       importTimeoutMs: 60_000,
       logLevel: 'info',
       adminToken: undefined,
+      operationsPort: undefined,
       shutdownTimeoutMs: 10000,
     });
   });
@@ -90,5 +99,124 @@ describe('loadConfig', () => {
     const [problem] = problemsOf({ ...minimal, WEBHOOK_CREDENTIAL: 'token=s3cr3t-value' });
     expect(problem).toContain('WEBHOOK_CREDENTIAL');
     expect(problem).not.toContain('s3cr3t-value');
+  });
+
+  describe('security rules (issue 17)', () => {
+    const ADMIN = 'a'.repeat(32);
+
+    it('requires ADMIN_TOKEN to have at least 32 characters, without echoing it', () => {
+      const [problem, ...rest] = problemsOf({ ...minimal, ADMIN_TOKEN: 'short-admin-token' });
+      expect(rest).toEqual([]);
+      expect(problem).toMatch(/^ADMIN_TOKEN must be at least 32 characters/);
+      expect(problem).not.toContain('short-admin-token');
+      expect(loadConfig({ ...minimal, ADMIN_TOKEN: ADMIN }).adminToken).toBe(ADMIN);
+    });
+
+    it.each([
+      'http://127.0.0.1:4000',
+      'http://127.8.9.10/api',
+      'http://localhost:4000',
+      'http://[::1]:4000',
+      'https://api.example.test',
+    ])('accepts API_BASE_URL=%s (https, or http to loopback)', (url) => {
+      expect(loadConfig({ ...minimal, API_BASE_URL: url }).apiBaseUrl).toBe(url);
+    });
+
+    it.each([
+      'http://api.example.test',
+      'http://10.0.0.5:4000',
+      'http://128.0.0.1',
+      'http://localhost.example.test',
+    ])('refuses plain http:// API_BASE_URL=%s to a host that is not loopback', (url) => {
+      const [problem] = problemsOf({ ...minimal, API_BASE_URL: url });
+      expect(problem).toMatch(/^API_BASE_URL must use https:\/\//);
+      expect(problem).toContain('API_ALLOW_INSECURE_HTTP');
+    });
+
+    it('allows any http:// API_BASE_URL with API_ALLOW_INSECURE_HTTP=true, with a warning', () => {
+      const config = loadConfig({
+        ...minimal,
+        API_BASE_URL: 'http://api.example.test',
+        API_ALLOW_INSECURE_HTTP: 'true',
+      });
+      expect(config.apiAllowInsecureHttp).toBe(true);
+      expect(configWarnings(config).join('\n')).toMatch(/API_BASE_URL is plain http:\/\//);
+    });
+
+    it('reads API_ALLOW_INSECURE_HTTP strictly', () => {
+      const [problem] = problemsOf({ ...minimal, API_ALLOW_INSECURE_HTTP: 'yes' });
+      expect(problem).toMatch(/^API_ALLOW_INSECURE_HTTP must be true or false/);
+    });
+
+    it.each([
+      ['DATABASE_URL', 'postgresql:/app:PASSWORD@db/x'],
+      ['DATABASE_URL', 'mysql://app:PASSWORD@db/x'],
+      ['API_BASE_URL', 'http://app:PASSWORD@api.example.test'],
+      ['API_BASE_URL', 'ftp://app:PASSWORD@api.example.test'],
+      ['WEBHOOK_PATH', 'https://app:PASSWORD@host/hook'],
+    ])('redacts the userinfo of %s=%s in its error', (name, value) => {
+      const [problem] = problemsOf({ ...minimal, [name]: value });
+      expect(problem).toContain(name);
+      expect(problem).toContain('[redacted]@');
+      expect(problem).not.toContain('PASSWORD');
+    });
+
+    it('warns about a signing secret shorter than 16 characters, never refuses it', () => {
+      const config = loadConfig({ ...minimal, WEBHOOK_SECRETS: 'whsec_long_enough_secret,short' });
+      expect(config.webhookSecrets).toEqual(['whsec_long_enough_secret', 'short']);
+      const warnings = configWarnings(config);
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/^WEBHOOK_SECRETS entry 2 of 2 is shorter than 16 characters/);
+      expect(warnings[0]).not.toContain('short:');
+      expect(configWarnings(loadConfig({ ...minimal, WEBHOOK_SECRETS: 'x'.repeat(16) }))).toEqual(
+        [],
+      );
+    });
+
+    it('reads the admission limits and keeps the in-flight budget at least one body', () => {
+      const config = loadConfig({
+        ...minimal,
+        WEBHOOK_MAX_BODY_BYTES: '2048',
+        WEBHOOK_MAX_CONNECTIONS: '10',
+        WEBHOOK_MAX_INFLIGHT_BYTES: '4096',
+      });
+      expect(config).toMatchObject({
+        webhookMaxBodyBytes: 2048,
+        webhookMaxConnections: 10,
+        webhookMaxInflightBytes: 4096,
+      });
+      // Raising the body limit raises the default budget with it.
+      expect(
+        loadConfig({ ...minimal, WEBHOOK_MAX_BODY_BYTES: String(32 * 1024 * 1024) })
+          .webhookMaxInflightBytes,
+      ).toBe(32 * 1024 * 1024);
+      const [problem] = problemsOf({
+        ...minimal,
+        WEBHOOK_MAX_BODY_BYTES: '4096',
+        WEBHOOK_MAX_INFLIGHT_BYTES: '2048',
+      });
+      expect(problem).toMatch(/^WEBHOOK_MAX_INFLIGHT_BYTES must be an integer from 4096/);
+      expect(problemsOf({ ...minimal, WEBHOOK_MAX_CONNECTIONS: '0' })[0]).toContain(
+        'WEBHOOK_MAX_CONNECTIONS',
+      );
+    });
+
+    it('reads OPERATIONS_PORT, which must differ from PORT', () => {
+      expect(loadConfig({ ...minimal, OPERATIONS_PORT: '9090' }).operationsPort).toBe(9090);
+      expect(loadConfig({ ...minimal, PORT: '0', OPERATIONS_PORT: '0' }).operationsPort).toBe(0);
+      expect(problemsOf({ ...minimal, PORT: '8080', OPERATIONS_PORT: '8080' })[0]).toMatch(
+        /^OPERATIONS_PORT must differ from PORT/,
+      );
+      expect(problemsOf({ ...minimal, OPERATIONS_PORT: 'ops' })[0]).toMatch(/^OPERATIONS_PORT/);
+    });
+
+    it('knows loopback URLs', () => {
+      expect(isLoopbackUrl('http://127.0.0.1')).toBe(true);
+      expect(isLoopbackUrl('http://LOCALHOST:1')).toBe(true);
+      expect(isLoopbackUrl('http://[::1]')).toBe(true);
+      expect(isLoopbackUrl('http://[::ffff:10.0.0.1]')).toBe(false);
+      expect(isLoopbackUrl('http://0.0.0.0')).toBe(false);
+      expect(isLoopbackUrl('not a url')).toBe(false);
+    });
   });
 });

@@ -48,6 +48,23 @@ describe('parseEnvelope', () => {
     if (!result.ok) expect(result.problems.join(' ')).toContain(field);
   });
 
+  it.each(['.', '..', 'a/b', '../x', 'a\\b', 'a\nb', 'a\u0000b', 'a\u007fb'])(
+    'refuses messageId %j, which is not one safe path segment',
+    (messageId) => {
+      const result = parseEnvelope({ ...valid, messageId });
+      expect(result.ok).toBe(false);
+      if (!result.ok)
+        expect(result.problems.join(' ')).toMatch(/^messageId: must be a single path segment/);
+    },
+  );
+
+  it.each(['6f1c1a0e-8d53-4d4e-9a43-0a3b7f1c2d11', 'm-1', 'a.b', '...', 'ä ö?#%'])(
+    'accepts messageId %j',
+    (messageId) => {
+      expect(parseEnvelope({ ...valid, messageId }).ok).toBe(true);
+    },
+  );
+
   it('rejects a body that is not an object', () => {
     expect(parseEnvelope([valid]).ok).toBe(false);
     expect(parseEnvelope(null).ok).toBe(false);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  checkSignatureHeader,
   computeSignature,
   parseSignatureHeader,
   SignatureError,
@@ -122,5 +123,37 @@ describe('verifySignature', () => {
       timestamp: T,
       signatures: [EXPECTED, EXPECTED_OLD],
     });
+  });
+});
+
+describe('checkSignatureHeader (before the body is read)', () => {
+  const check = (header: string | undefined, now = NOW) =>
+    checkSignatureHeader({ header, toleranceSeconds: 300, now });
+
+  it('passes a well-formed, fresh header whatever its signature', () => {
+    expect(check(`t=${T},v0=${'0'.repeat(64)}`)).toEqual({
+      timestamp: T,
+      signatures: ['0'.repeat(64)],
+    });
+  });
+
+  it.each([
+    ['missing header', undefined, 'missing_header'],
+    ['malformed header', `t=${T},v0=zz`, 'malformed_header'],
+    ['no v0', `t=${T},v1=${EXPECTED}`, 'no_v0_signature'],
+    ['stale', `t=${T - 301},v0=${EXPECTED}`, 'timestamp_too_old'],
+    ['future', `t=${T + 301},v0=${EXPECTED}`, 'timestamp_in_future'],
+  ])('refuses a %s with the same reason as verifySignature', (_name, header, reason) => {
+    expect(failure(() => check(header)).reason).toBe(reason);
+  });
+
+  it('never quotes the header in its message', () => {
+    const junk = `t=${T},${'<script>'.repeat(100)}`;
+    const error = failure(() => check(junk));
+    expect(error.reason).toBe('malformed_header');
+    expect(error.message).not.toContain('<script>');
+    expect(failure(() => check(`t=NaN${'x'.repeat(50)},v0=${EXPECTED}`)).message).not.toContain(
+      'xxxx',
+    );
   });
 });

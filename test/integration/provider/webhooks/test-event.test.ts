@@ -1,9 +1,9 @@
 /** Test events (SPEC.md section 4.3): straight to the chosen endpoint, routing not applied. */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../../../src/protocol/index.ts';
 import type { ManualClock } from '../../../../src/provider/clock.ts';
 import type { Dispatcher } from '../../../../src/provider/webhooks/index.ts';
-import { makeDispatcher, PARTY } from './fixtures.ts';
+import { makeDispatcher, makeEnvelope, makeRouting, PARTY } from './fixtures.ts';
 import { type RecordingEndpoint, startRecordingEndpoint } from './recording-endpoint.ts';
 
 let endpoint: RecordingEndpoint;
@@ -100,4 +100,53 @@ it('reports a failure without retrying, and rejects actions outside the category
   await expect(dispatcher.sendTestEvent(PARTY, 'nope', {})).rejects.toMatchObject({
     name: 'EndpointNotFoundError',
   });
+});
+
+describe('credentials never shown back (issue 17)', () => {
+  // An endpoint that echoes its request, as an echo service aimed at by a test event would.
+  const echo = (request: { headers: Record<string, unknown> }) => ({
+    status: 200,
+    body: JSON.stringify(request.headers),
+  });
+
+  it.each([
+    ['bearer', { type: 'bearer', token: 'bearer-secret-123' }, ['bearer-secret-123']],
+    [
+      'basic',
+      { type: 'basic', username: 'erp', password: 'basic-password-456' },
+      [Buffer.from('erp:basic-password-456').toString('base64'), 'basic-password-456'],
+    ],
+    [
+      'custom header',
+      { type: 'header', name: 'X-Api-Key', value: 'header-secret-789' },
+      ['header-secret-789'],
+    ],
+  ] as const)(
+    '%s: not in the test-event result, not in the delivery log',
+    async (_n, credential, secrets) => {
+      endpoint.answer(echo);
+      const { endpoint: target } = dispatcher.createEndpoint(PARTY, {
+        name: 'echo',
+        url: endpoint.url,
+        credential: { ...credential },
+      });
+
+      const result = await dispatcher.sendTestEvent(PARTY, target.id, {});
+      // It was sent (the first value is what goes on the wire), and the endpoint echoed it...
+      const received = JSON.stringify(endpoint.requests[0]?.headers);
+      for (const secret of secrets.slice(0, 1)) expect(received).toContain(secret);
+      // ...but the result shows neither the header nor the echo of it.
+      const shown = JSON.stringify(result);
+      for (const secret of secrets) expect(shown).not.toContain(secret);
+      const header = credential.type === 'header' ? 'x-api-key' : 'authorization';
+      expect(result.request.headers[header]).toBe('[redacted]');
+      expect(result.bodyStart).toContain('[redacted]');
+
+      dispatcher.publish(makeEnvelope(), makeRouting());
+      await dispatcher.idle();
+      const log = JSON.stringify(dispatcher.deliveries(PARTY));
+      expect(log).toContain('"statusCode":200');
+      for (const secret of secrets) expect(log).not.toContain(secret);
+    },
+  );
 });

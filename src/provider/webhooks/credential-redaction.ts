@@ -1,0 +1,52 @@
+/**
+ * Keeps an endpoint's credential (SPEC.md section 5.2) out of what the admin API shows: the
+ * test-event result lists the headers that were sent, and the delivery log and test-event
+ * result carry the start of the endpoint's answer, which an endpoint that echoes its request
+ * (or a URL aimed at such a service) would fill with the credential.
+ */
+import type { Credential } from './types.ts';
+
+export const REDACTED = '[redacted]';
+
+/** Values shorter than this are not scrubbed from text: it would garble every answer. */
+const MIN_SCRUBBED_LENGTH = 4;
+
+/** The request headers with the credential's header value (and any Authorization) replaced. */
+export function redactCredentialHeaders(
+  headers: Record<string, string>,
+  credential: Credential | undefined,
+): Record<string, string> {
+  const secretHeader = credential?.type === 'header' ? credential.name.toLowerCase() : undefined;
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => {
+      const lower = name.toLowerCase();
+      return [name, lower === 'authorization' || lower === secretHeader ? REDACTED : value];
+    }),
+  );
+}
+
+/** `text` with every occurrence of the credential's secret values replaced. */
+export function scrubCredential(text: string, credential: Credential | undefined): string {
+  let scrubbed = text;
+  for (const secret of secretValues(credential)) {
+    if (secret.length >= MIN_SCRUBBED_LENGTH) scrubbed = scrubbed.replaceAll(secret, REDACTED);
+  }
+  return scrubbed;
+}
+
+/** Longest first, so a value containing another is replaced whole. */
+function secretValues(credential: Credential | undefined): string[] {
+  switch (credential?.type) {
+    case undefined:
+      return [];
+    case 'bearer':
+      return [credential.token];
+    case 'basic':
+      return [
+        Buffer.from(`${credential.username}:${credential.password}`).toString('base64'),
+        credential.password,
+      ].sort((a, b) => b.length - a.length);
+    case 'header':
+      return [credential.value];
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * The sandbox is not an open door (issue 17, medium): `npm run provider` as a real process.
+ * It listens on loopback unless PROVIDER_HOST says otherwise, its admin API can require a
+ * token, it never hands an endpoint's credential back, records only authenticated calls and
+ * answers `%zz` with 400.
+ */
+import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitUntil } from './support/consumer-process.ts';
+import { type ProviderProcess, startProviderProcess } from './support/provider-process.ts';
+
+const PARTY = '0192:999999999';
+const ADMIN_TOKEN = 'sandbox-admin-token-for-tests';
+const API = { authorization: 'Bearer sandbox-token' };
+const ADMIN = { authorization: `Bearer ${ADMIN_TOKEN}`, 'content-type': 'application/json' };
+
+let provider: ProviderProcess | undefined;
+let echo: Server | undefined;
+afterEach(async () => {
+  await provider?.stop();
+  provider = undefined;
+  echo?.closeAllConnections();
+  await new Promise((resolve) => (echo ? echo.close(resolve) : resolve(undefined)));
+  echo = undefined;
+});
+
+/** A non-loopback IPv4 address of this machine, if it has one. */
+function externalIPv4(): string | undefined {
+  for (const addresses of Object.values(networkInterfaces())) {
+    for (const address of addresses ?? []) {
+      if (address.family === 'IPv4' && !address.internal) return address.address;
+    }
+  }
+  return undefined;
+}
+
+/** 'connected' or the error code of the attempt. */
+function tryConnect(host: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('connected');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
+  });
+}
+
+describe('binding', () => {
+  const external = externalIPv4();
+  it(
+    external === undefined
+      ? 'listens on 127.0.0.1 by default (this machine has no non-loopback IPv4 address to try)'
+      : `is not reachable on this machine's non-loopback address ${external} by default`,
+    async () => {
+      provider = await startProviderProcess({});
+      expect(provider.address).toBe(`127.0.0.1:${provider.port}`);
+      expect(await tryConnect('127.0.0.1', provider.port)).toBe('connected');
+      if (external !== undefined) {
+        expect(await tryConnect(external, provider.port)).toBe('ECONNREFUSED');
+      }
+    },
+  );
+
+  it('binds where PROVIDER_HOST says and prints that address, with a warning without a token', async () => {
+    provider = await startProviderProcess({ PROVIDER_HOST: '0.0.0.0' });
+    expect(provider.address).toBe(`0.0.0.0:${provider.port}`);
+    await waitUntil(
+      () => provider?.output().includes('WARNING: the admin API has no token') === true,
+      'the warning',
+    );
+  });
+});
+
+describe('PROVIDER_ADMIN_TOKEN', () => {
+  it('guards the admin API; the messaging API keeps its own token', async () => {
+    provider = await startProviderProcess({ PROVIDER_ADMIN_TOKEN: ADMIN_TOKEN });
+    expect(provider.output()).not.toContain('WARNING');
+    const admin = (headers: Record<string, string>) =>
+      fetch(`${provider?.url}/admin/participants/${PARTY}/endpoints`, { headers });
+    expect((await admin({})).status).toBe(401);
+    expect((await admin({ authorization: 'Bearer sandbox-token' })).status).toBe(401);
+    expect((await admin({ authorization: `Bearer ${ADMIN_TOKEN}x` })).status).toBe(401);
+    expect((await admin(ADMIN)).status).toBe(200);
+    expect((await fetch(`${provider.url}/messages`, { headers: API })).status).toBe(200);
+  });
+});
+
+describe('credentials are never echoed', () => {
+  it('neither in the test-event result nor in the delivery log, even from an echoing endpoint', async () => {
+    // An endpoint that answers with the headers it received.
+    echo = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(200).end(JSON.stringify(req.headers)));
+    });
+    await new Promise<void>((resolve) => echo?.listen(0, '127.0.0.1', resolve));
+    const { port } = echo.address() as { port: number };
+    provider = await startProviderProcess({ PROVIDER_ADMIN_TOKEN: ADMIN_TOKEN });
+    const base = `${provider.url}/admin`;
+    const secret = 'credential-value-never-shown';
+
+    const created = await fetch(`${base}/participants/${PARTY}/endpoints`, {
+      method: 'POST',
+      headers: ADMIN,
+      body: JSON.stringify({
+        name: 'echo',
+        url: `http://127.0.0.1:${port}/webhooks`,
+        credential: { type: 'header', name: 'X-Api-Key', value: secret },
+      }),
+    });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+
+    const result = await fetch(`${base}/participants/${PARTY}/endpoints/${id}/test-event`, {
+      method: 'POST',
+      headers: ADMIN,
+      body: '{}',
+    });
+    const shown = await result.text();
+    expect(JSON.parse(shown)).toMatchObject({ statusCode: 200, success: true });
+    expect(JSON.parse(shown).request.headers['x-api-key']).toBe('[redacted]');
+    expect(shown).not.toContain(secret);
+
+    // A real event routed to the endpoint: its attempt's answer is in the delivery log.
+    await fetch(`${base}/messages/inbound`, { method: 'POST', headers: ADMIN, body: '{}' });
+    let log = '';
+    await waitUntil(async () => {
+      const res = await fetch(`${base}/participants/${PARTY}/deliveries`, { headers: ADMIN });
+      log = await res.text();
+      return log.includes('"statusCode":200');
+    }, 'a delivered event in the log');
+    expect(log).toContain('[redacted]');
+    expect(log).not.toContain(secret);
+  });
+});
+
+describe('call log and bad paths', () => {
+  it('records only authenticated calls and answers %zz with 400, never 500', async () => {
+    provider = await startProviderProcess({});
+    const { url } = provider;
+    for (let i = 0; i < 20; i++) {
+      expect((await fetch(`${url}/messages/anonymous-${i}`)).status).toBe(401);
+    }
+    expect((await fetch(`${url}/messages/%zz`)).status).toBe(401);
+    const bad = await fetch(`${url}/messages/%zz`, { headers: API });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('content-type')).toContain('application/problem+json');
+    for (const path of ['/admin/messages/%zz', '/admin/deliveries/%zz']) {
+      expect((await fetch(`${url}${path}`)).status).toBe(400);
+    }
+    const calls = (await (await fetch(`${url}/admin/api-calls`)).json()) as {
+      items: { path: string; status: number }[];
+    };
+    expect(calls.items).toEqual([expect.objectContaining({ path: '/messages/%zz', status: 400 })]);
+  });
+});
