@@ -28,7 +28,11 @@ const THREAD = new URL(
 /** Starts the writer on the database file at `path`; it applies the migrations first. */
 export async function startWriter(path: string): Promise<SqliteWriter> {
   const { port1: port, port2 } = new MessageChannel();
-  const worker = new Worker(THREAD, { workerData: { path, port: port2 }, transferList: [port2] });
+  const worker = new Worker(THREAD, {
+    workerData: { path, port: port2 },
+    transferList: [port2],
+    execArgv: inheritableExecArgv(process.execArgv),
+  });
   const pending = new Map<
     number,
     { resolve: (value: unknown) => void; reject: (e: Error) => void }
@@ -102,4 +106,24 @@ export async function startWriter(path: string): Promise<SqliteWriter> {
       await worker.terminate();
     },
   };
+}
+
+/**
+ * The parent's Node options minus those that only make sense for a main script (`-e`,
+ * `--input-type`, ...): a worker inheriting them fails to start. Loaders (`--import tsx`) and
+ * diagnostics (`--cpu-prof`) are kept.
+ */
+export function inheritableExecArgv(execArgv: readonly string[]): string[] {
+  const mainOnly = /^(--input-type|--eval|-e|--print|-p|--test)(=|$)/;
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const option = execArgv[i] as string;
+    if (!mainOnly.test(option)) {
+      kept.push(option);
+      continue;
+    }
+    // `--eval <code>` and the like take the next argument too.
+    if (!option.includes('=') && /^(--eval|-e|--print|-p|--input-type)$/.test(option)) i++;
+  }
+  return kept;
 }

@@ -5,9 +5,9 @@
  * and the figure to measure is the webhook path alone: HMAC verify, envelope parse,
  * group-committed SQLite insert with synchronous=FULL, 204.
  */
-import { loadConfig } from '../../src/consumer/config.ts';
-import { startConsumer } from '../../src/consumer/consumer.ts';
-import { createLogger } from '../../src/consumer/logger.ts';
+import { loadConfig } from '../src/consumer/config.ts';
+import { startConsumer } from '../src/consumer/consumer.ts';
+import { createLogger } from '../src/consumer/logger.ts';
 import { serveControl } from './server-control.ts';
 
 const config = loadConfig(process.env);

@@ -3,7 +3,7 @@
  * of the ingress time each takes: the consumer's signature check and envelope parse, and
  * the load client's own request generation (which must stay well above the measured rates).
  */
-import { parseEnvelope, SIGNATURE_HEADER, verifySignature } from '../../src/protocol/index.ts';
+import { parseEnvelope, SIGNATURE_HEADER, verifySignature } from '../src/protocol/index.ts';
 import { createRequestSource, type WebhookRequest } from './webhook-requests.ts';
 
 export interface MicroResult {

@@ -2,12 +2,12 @@
  * `npm run bench`: ingress throughput of the consumer against a bare node:http server, in one
  * run on this machine, plus tight-loop timings of the per-request steps. Prints a table and
  * writes bench-results/<timestamp>.json and bench-results/latest.json. Exits 1 when a request
- * failed or an acknowledged event is missing from the inbox. See scripts/bench/README.md.
+ * failed or an acknowledged event is missing from the inbox. See bench/README.md.
  */
 import { parseArgs } from 'node:util';
-import { runMicroBenchmarks } from './bench/micro.ts';
-import { createReport, formatReport, writeReport } from './bench/report.ts';
-import { runScenarios } from './bench/scenarios.ts';
+import { runMicroBenchmarks } from './micro.ts';
+import { createReport, formatReport, writeReport } from './report.ts';
+import { runScenarios } from './scenarios.ts';
 
 const USAGE = `Usage: npm run bench -- [--duration <s>] [--warmup <s>] [--connections <n>] [--quick]
   --duration      seconds measured per scenario (default 10; 3 with --quick)

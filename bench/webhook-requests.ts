@@ -19,7 +19,7 @@ import {
   WEBHOOK_CONTENT_TYPE,
   WEBHOOK_USER_AGENT,
   type WebhookEnvelope,
-} from '../../src/protocol/index.ts';
+} from '../src/protocol/index.ts';
 
 export interface WebhookRequest {
   eventId: string;
