@@ -1,9 +1,8 @@
 /**
- * The consumer's real ingress as production runs it: configuration through loadConfig from
- * the environment the runner passes (secret, SQLite file, log level), then startConsumer.
- * The worker is not started: its API calls (to no API here) would compete for the event loop,
- * and the figure to measure is the webhook path alone: HMAC verify, envelope parse,
- * group-committed SQLite insert with synchronous=FULL, 204.
+ * The consumer as production runs it: configuration through loadConfig from the environment the
+ * runner passes, then startConsumer. BENCH_WORKER=on starts the worker too (it handles every
+ * event it receives); otherwise the figure is the webhook path alone: HMAC verify, envelope
+ * parse, the durable insert on the SQLite writer thread, 204.
  */
 import { loadConfig } from '../src/consumer/config.ts';
 import { startConsumer } from '../src/consumer/consumer.ts';
@@ -15,7 +14,7 @@ const consumer = await startConsumer({
   config,
   logger: createLogger(config.logLevel),
   host: '127.0.0.1',
-  startWorker: false,
+  startWorker: process.env.BENCH_WORKER === 'on',
 });
 serveControl(`${consumer.url}${config.webhookPath}`, async () => {
   await consumer.close();

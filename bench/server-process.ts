@@ -5,12 +5,18 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FromServer, ToServer } from './server-control.ts';
 
 export interface ServerProcess {
   /** The URL to post webhooks to. */
   url: string;
+  pid: number;
+  /** Peak resident memory of the process so far (VmHWM), in bytes. */
+  peakRssBytes(): number;
+  /** Runs a command the child offers (see server-control.ts). */
+  command<T>(name: string, args?: unknown): Promise<T>;
   /** CPU time the server process has used so far, in microseconds (user + system). */
   cpuMicros(): Promise<number>;
   /** Asks the server to close (the consumer commits and closes its store) and waits for exit. */
@@ -21,12 +27,18 @@ export interface ServerProcess {
 const TSX = import.meta.resolve('tsx');
 
 export async function startServerProcess(
-  script: 'bare-server.ts' | 'consumer-server.ts',
+  script:
+    | 'bare-server.ts'
+    | 'express-server.ts'
+    | 'consumer-server.ts'
+    | 'provider-server.ts'
+    | 'fake-api.ts',
   env: Record<string, string>,
+  options: { nodeArgs?: string[] } = {},
 ): Promise<ServerProcess> {
   const child = spawn(
     process.execPath,
-    ['--import', TSX, fileURLToPath(new URL(script, import.meta.url))],
+    [...(options.nodeArgs ?? []), '--import', TSX, fileURLToPath(new URL(script, import.meta.url))],
     {
       // Only what the server needs: the runner's own .env or shell must not change the run.
       env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env },
@@ -47,8 +59,27 @@ export async function startServerProcess(
     if (!stopping) throw new Error(`${script} exited unexpectedly with code ${code}`);
   });
 
+  let commandId = 0;
   return {
     url: listening.url,
+    pid: child.pid as number,
+    peakRssBytes() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    },
+    async command<T>(name: string, args?: unknown): Promise<T> {
+      const id = commandId++;
+      const answer = new Promise<T>((resolve) => {
+        const onMessage = (message: FromServer) => {
+          if (message.type !== 'answer' || message.id !== id) return;
+          child.off('message', onMessage);
+          resolve(message.value as T);
+        };
+        child.on('message', onMessage);
+      });
+      send(child, { type: 'command', id, name, args });
+      return answer;
+    },
     async cpuMicros() {
       const reply = nextMessage(child, 'cpu');
       send(child, { type: 'cpu' });

@@ -81,7 +81,16 @@ export interface Config {
   operationsPort: number | undefined;
   /** How long shutdown waits for in-flight work before giving up. @default 10000 */
   shutdownTimeoutMs: number;
+  /**
+   * What this process runs: `all` (webhook ingress and worker), `ingress` (webhooks only, for
+   * replicas that only receive), `worker` (the worker and the operations routes only; it finds
+   * new events by polling). @default 'all'
+   */
+  role: Role;
 }
+
+export type Role = 'all' | 'ingress' | 'worker';
+const ROLES: readonly Role[] = ['all', 'ingress', 'worker'];
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -161,6 +170,9 @@ export function loadConfig(env: Env): Readonly<Config> {
     ),
     operationsPort: read.optionalInteger('OPERATIONS_PORT', { min: 0, max: 65535 }),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 0 }),
+    role: read.string('ROLE', 'all', (v) =>
+      (ROLES as readonly string[]).includes(v) ? undefined : `must be one of ${ROLES.join(', ')}`,
+    ) as Role,
   };
   if (config.operationsPort !== undefined && config.operationsPort !== 0) {
     if (config.operationsPort === config.port)

@@ -42,7 +42,7 @@ export async function startConsumer(options: {
   now?: () => number;
   /** Overrides the configured importer (tests use this). @default loadImporter(config, logger) */
   importer?: Importer;
-  /** Start the worker with the listener. Tests of the ingress alone turn it off. @default true */
+  /** Start the worker with the listener. @default true unless ROLE is `ingress` */
   startWorker?: boolean;
   /** Worker tuning for tests (poll interval, retry delay). */
   worker?: Pick<WorkerOptions, 'pollIntervalMs' | 'retryDelay' | 'leaseMs'>;
@@ -53,6 +53,9 @@ export async function startConsumer(options: {
   holder?: ClaimHolder;
 }): Promise<RunningConsumer> {
   const { config, logger } = options;
+  // A process of a role with a worker is not ready while its worker is not running.
+  const hasWorker = config.role !== 'ingress';
+  const runWorker = options.startWorker ?? hasWorker;
   for (const warning of configWarnings(config)) logger.warn(warning);
   const now = options.now ?? Date.now;
   // Loaded first: a module that cannot load should stop the start before anything opens.
@@ -103,12 +106,16 @@ export async function startConsumer(options: {
     onEventStored: () => worker.notify(),
     readinessChecks: [
       { name: 'store', check: () => store.checkWritable() },
-      {
-        name: 'worker',
-        check: () => {
-          if (!worker.isRunning()) throw new Error('worker is not running');
-        },
-      },
+      ...(hasWorker
+        ? [
+            {
+              name: 'worker',
+              check: () => {
+                if (!worker.isRunning()) throw new Error('worker is not running');
+              },
+            },
+          ]
+        : []),
     ],
     now,
     admission,
@@ -119,21 +126,31 @@ export async function startConsumer(options: {
   const host = options.host ?? '0.0.0.0';
   const listeners: Listener[] = [];
   try {
-    const split = config.operationsPort !== undefined;
-    listeners.push(
-      await listen(createApp({ ...appDeps, routes: split ? 'webhook' : 'all' }), {
-        port: config.port,
-        host,
-        admission,
-      }),
-    );
-    if (config.operationsPort !== undefined) {
+    if (config.role === 'worker') {
+      // No webhooks here: the operations routes only, on OPERATIONS_PORT if set, else PORT.
       listeners.push(
         await listen(createApp({ ...appDeps, routes: 'operations' }), {
-          port: config.operationsPort,
+          port: config.operationsPort ?? config.port,
           host,
         }),
       );
+    } else {
+      const split = config.operationsPort !== undefined;
+      listeners.push(
+        await listen(createApp({ ...appDeps, routes: split ? 'webhook' : 'all' }), {
+          port: config.port,
+          host,
+          admission,
+        }),
+      );
+      if (config.operationsPort !== undefined) {
+        listeners.push(
+          await listen(createApp({ ...appDeps, routes: 'operations' }), {
+            port: config.operationsPort,
+            host,
+          }),
+        );
+      }
     }
   } catch (error) {
     for (const { server } of listeners) server.close();
@@ -142,7 +159,7 @@ export async function startConsumer(options: {
   }
   const [webhook, operations] = listeners as [Listener, Listener | undefined];
   const servers: Server[] = listeners.map((listener) => listener.server);
-  if (options.startWorker ?? true) await worker.start();
+  if (runWorker) await worker.start();
   const { url, port } = webhook;
   logger.info(
     {

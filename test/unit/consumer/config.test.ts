@@ -48,6 +48,7 @@ describe('loadConfig', () => {
       adminToken: undefined,
       operationsPort: undefined,
       shutdownTimeoutMs: 10000,
+      role: 'all',
     });
   });
 

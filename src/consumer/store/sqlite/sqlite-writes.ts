@@ -38,6 +38,24 @@ export function createWriteOperations(db: Database.Database) {
 export type WriteOperations = ReturnType<typeof createWriteOperations>;
 export type WriteOperation = keyof WriteOperations;
 
+/**
+ * The writes that must survive a power loss once their call resolves: the webhook inbox (the
+ * 204 promises it), the import records (they decide whether an invoice is imported again),
+ * an operator's replay, and the readiness probe (it proves an fsync works). A batch holding one
+ * commits with synchronous=FULL, an fsync of the WAL. Every other write (claims, settlements,
+ * status bookkeeping) commits with synchronous=NORMAL: in WAL mode that still survives the
+ * process being killed, and the next FULL commit's fsync makes it durable too; what a power
+ * loss could undo of it is redone from the inbox (an event found in processing again is simply
+ * handled again, and its import record tells that it was imported).
+ */
+export const DURABLE_OPERATIONS: ReadonlySet<WriteOperation> = new Set<WriteOperation>([
+  'events.insert',
+  'events.replay',
+  'messages.markImportStarted',
+  'messages.markImported',
+  'health.touch',
+]);
+
 export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes)
     ? bytes

@@ -4,8 +4,10 @@
  *
  * Pipelined group commit: calls arrive as messages; the thread takes the first one and every
  * other already queued (receiveMessageOnPort), runs them in one IMMEDIATE transaction and
- * answers all of them after the COMMIT (synchronous=FULL: durable on disk). While it commits
- * one batch, the main thread keeps answering requests and the next batch queues up.
+ * answers all of them after the COMMIT. A batch holding a durable call (DURABLE_OPERATIONS in
+ * sqlite-writes.ts: a webhook, an import record) commits with synchronous=FULL, durable on disk
+ * before any answer; the others with NORMAL. While it commits one batch, the main thread keeps
+ * answering requests and the next batch queues up.
  *
  * A call that throws must not take its neighbours down, nor leave half of itself written. The
  * batch first runs plainly (no savepoints: they cost a third of a batch's time); if any call
@@ -20,6 +22,7 @@ import Database from 'better-sqlite3';
 import { migrate } from './migrate.ts';
 import {
   createWriteOperations,
+  DURABLE_OPERATIONS,
   type WriteOperation,
   type WriteOperations,
 } from './sqlite-writes.ts';
@@ -55,12 +58,24 @@ function start(): { db: Database.Database; operations: WriteOperations } | undef
 type Results = Extract<WriterReply, { type: 'results' }>['results'];
 type Call = Extract<WriterRequest, { type: 'call' }>;
 
+let synchronousFull = true;
+/** FULL for a batch that must be durable when answered, NORMAL otherwise (see the header). */
+function setSynchronous(db: Database.Database, full: boolean) {
+  if (full === synchronousFull) return;
+  db.pragma(`synchronous = ${full ? 'FULL' : 'NORMAL'}`);
+  synchronousFull = full;
+}
+
 /** Thrown out of the plain run to roll the whole batch back. */
 class CallFailed extends Error {}
 
 function serve(db: Database.Database, operations: WriteOperations, batch: WriterRequest[]) {
   const calls = batch.filter((request) => request.type === 'call');
   if (calls.length > 0) {
+    setSynchronous(
+      db,
+      calls.some((call) => DURABLE_OPERATIONS.has(call.op as WriteOperation)),
+    );
     const run = (call: Call) =>
       (operations[call.op as WriteOperation] as (...args: unknown[]) => unknown)(...call.args);
     let results: Results;

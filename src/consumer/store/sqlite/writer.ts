@@ -109,21 +109,24 @@ export async function startWriter(path: string): Promise<SqliteWriter> {
 }
 
 /**
- * The parent's Node options minus those that only make sense for a main script (`-e`,
- * `--input-type`, ...): a worker inheriting them fails to start. Loaders (`--import tsx`) and
- * diagnostics (`--cpu-prof`) are kept.
+ * The parent's Node options a worker can take: module loaders (`--import tsx`, `--require`,
+ * `--conditions`), profiling and source maps. Others are left out: main-script options (`-e`,
+ * `--input-type`) and per-process V8 flags (`--expose-gc`, `--max-old-space-size`) make a
+ * worker fail to start.
  */
 export function inheritableExecArgv(execArgv: readonly string[]): string[] {
-  const mainOnly = /^(--input-type|--eval|-e|--print|-p|--test)(=|$)/;
+  const withValue = /^(--import|--require|-r|--loader|--experimental-loader|--conditions|-C)$/;
+  const alone =
+    /^(--import|--require|--loader|--experimental-loader|--conditions|--cpu-prof[a-z-]*|--heap-prof[a-z-]*|--enable-source-maps|--no-warnings|--experimental-[a-z-]+)(=.*)?$/;
   const kept: string[] = [];
   for (let i = 0; i < execArgv.length; i++) {
     const option = execArgv[i] as string;
-    if (!mainOnly.test(option)) {
+    if (withValue.test(option) && i + 1 < execArgv.length) {
+      kept.push(option, execArgv[i + 1] as string);
+      i++;
+    } else if (alone.test(option)) {
       kept.push(option);
-      continue;
     }
-    // `--eval <code>` and the like take the next argument too.
-    if (!option.includes('=') && /^(--eval|-e|--print|-p|--input-type)$/.test(option)) i++;
   }
   return kept;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { inheritableExecArgv } from '../../../../src/consumer/store/sqlite/writer.ts';
 
 describe('the options the SQLite writer thread inherits', () => {
-  it('keeps loaders and diagnostics, drops what only a main script may have', () => {
+  it('keeps loaders and diagnostics, drops main-script options and V8 flags', () => {
     expect(
       inheritableExecArgv([
         '--import',
@@ -14,7 +14,10 @@ describe('the options the SQLite writer thread inherits', () => {
         '--print',
         '2+2',
         '--enable-source-maps',
+        '--expose-gc',
+        '--max-old-space-size=100',
+        '--cpu-prof-dir=/tmp/p',
       ]),
-    ).toEqual(['--import', 'tsx', '--cpu-prof', '--enable-source-maps']);
+    ).toEqual(['--import', 'tsx', '--cpu-prof', '--enable-source-maps', '--cpu-prof-dir=/tmp/p']);
   });
 });
