@@ -49,6 +49,7 @@ declare module 'autocannon' {
       p90: number;
       p97_5: number;
       p99: number;
+      p99_9: number;
     }
 
     interface Result {

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openSqliteStore } from '../src/consumer/store/sqlite/sqlite-store.ts';
 import type { WebhookEnvelope } from '../src/protocol/index.ts';
+import { startConsumerProcess } from './consumer-process.ts';
 import { summarizeProfiles, type ThreadSummary } from './profile-summary.ts';
 import { startServerProcess } from './server-process.ts';
 
@@ -74,20 +75,17 @@ export async function runDrain(options: {
     const profileDir = join(dir, 'profile');
     const providerCpuBefore = await provider.cpuMicros();
     const started = performance.now();
-    const consumer = await startServerProcess(
-      'consumer-server.ts',
+    const consumer = await startConsumerProcess(
       {
-        PORT: '0',
         WEBHOOK_SECRETS: 'bench-drain-secret-0123456789',
         API_BASE_URL: provider.url,
         API_TOKEN: 'sandbox-token',
         DATABASE_URL: `sqlite:${databasePath}`,
         DOCUMENTS_DIR: join(dir, 'documents'),
         LOG_LEVEL: 'warn',
-        BENCH_WORKER: 'on',
         ...options.env,
       },
-      options.profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {},
+      options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
     );
     const inbox = new Database(databasePath, { readonly: true });
     const due = inbox.prepare<[], { n: number }>(
@@ -102,7 +100,7 @@ export async function runDrain(options: {
     }
     const seconds = (performance.now() - started) / 1000;
     inbox.close();
-    const consumerCpu = (await consumer.cpuMicros()) / (seconds * 1e6);
+    const consumerCpu = consumer.cpuMicros() / (seconds * 1e6);
     const providerCpu = ((await provider.cpuMicros()) - providerCpuBefore) / (seconds * 1e6);
     await consumer.stop();
     return {

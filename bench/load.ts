@@ -20,6 +20,7 @@ export interface LoadResult {
   requestsPerSecond: number;
   latencyP50Ms: number;
   latencyP99Ms: number;
+  latencyP999Ms: number;
   responses2xx: number;
   non2xx: number;
   /** Connection errors and timeouts. */
@@ -74,6 +75,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     requestsPerSecond: (result['2xx'] + result.non2xx) / result.duration,
     latencyP50Ms: result.latency.p50,
     latencyP99Ms: result.latency.p99,
+    latencyP999Ms: result.latency.p99_9,
     responses2xx: result['2xx'],
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,

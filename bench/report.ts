@@ -1,9 +1,14 @@
-/** The results as a table on stdout and as JSON under bench-results/. */
+/**
+ * The results of `npm run bench`: a table on stdout with each target of issue 10 checked, and
+ * the JSON under bench/results/ (<timestamp>.json and latest.json).
+ */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { availableParallelism, cpus, platform, release } from 'node:os';
+import { availableParallelism, cpus, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
+import type { DrainResult } from './drain.ts';
+import type { IngressOptions, IngressResult } from './ingress.ts';
 import type { MicroResult } from './micro.ts';
-import type { ScenarioOptions, ScenarioResult } from './scenarios.ts';
+import type { ReconcileResult } from './reconcile.ts';
 
 export interface BenchReport {
   startedAt: string;
@@ -11,76 +16,176 @@ export interface BenchReport {
   platform: string;
   cpuModel: string;
   cores: number;
-  parameters: ScenarioOptions & { microSeconds: number; quick: boolean };
-  scenarios: ScenarioResult[];
+  memoryBytes: number;
+  parameters: IngressOptions & { quick: boolean; invoices: number; reconcileMessages: number };
+  ingress: IngressResult[];
+  drain?: DrainResult;
+  reconcile?: ReconcileResult;
   micro: MicroResult[];
-  /** True when no 2xx was lost, nothing was answered non-2xx and no request failed. */
+  targets: Target[];
+  /** No acknowledged event lost, nothing answered non-2xx, no request failed, no run failed. */
   passed: boolean;
 }
+
+export interface Target {
+  name: string;
+  met: boolean;
+  measured: string;
+}
+
+const MIB = 1024 * 1024;
+const RSS_TARGET = 150 * MIB;
 
 export function createReport(
   startedAt: Date,
   parameters: BenchReport['parameters'],
-  scenarios: ScenarioResult[],
-  micro: MicroResult[],
+  results: Pick<BenchReport, 'ingress' | 'drain' | 'reconcile' | 'micro'>,
 ): BenchReport {
-  const passed = scenarios.every(
-    (s) => s.non2xx === 0 && s.warmupNon2xx === 0 && s.errors === 0 && (s.inbox?.ok ?? true),
-  );
+  const { ingress, drain, reconcile } = results;
+  const byName = (prefix: string) => ingress.find((s) => s.name.startsWith(prefix));
+  const c = byName('c');
+  const d = byName('d');
+  const targets: Target[] = [];
+  if (c !== undefined) {
+    targets.push(
+      {
+        name: '(c) ingress >= 0.8 of (b)',
+        met: c.ratioToExpress >= 0.8,
+        measured: c.ratioToExpress.toFixed(2),
+      },
+      { name: '(c) p99 < 20 ms', met: c.latencyP99Ms < 20, measured: `${c.latencyP99Ms} ms` },
+      { name: '(c) p99.9 < 50 ms', met: c.latencyP999Ms < 50, measured: `${c.latencyP999Ms} ms` },
+    );
+  }
+  if (d !== undefined) {
+    targets.push({
+      name: '(d) with worker >= 0.5 of (b)',
+      met: d.ratioToExpress >= 0.5,
+      measured: d.ratioToExpress.toFixed(2),
+    });
+  }
+  if (drain !== undefined) {
+    targets.push({
+      name: 'drain >= 1,000 invoices/s',
+      met: drain.invoicesPerSecond >= 1000,
+      measured: `${integer(drain.invoicesPerSecond)}/s`,
+    });
+  }
+  if (reconcile !== undefined) {
+    const perTenThousand = (reconcile.seconds * 10_000) / reconcile.messages;
+    targets.push({
+      name: 'reconcile 10,000 pending < 30 s',
+      met: perTenThousand < 30,
+      measured: `${perTenThousand.toFixed(1)} s${reconcile.messages === 10_000 ? '' : ` (scaled from ${reconcile.messages})`}`,
+    });
+  }
+  const peaks = [
+    ...ingress.filter((s) => s.name >= 'c').map((s) => s.serverPeakRssBytes),
+    ...(drain === undefined ? [] : [drain.consumerPeakRssBytes]),
+    ...(reconcile === undefined ? [] : [reconcile.peakRssBytes]),
+  ];
+  targets.push({
+    name: 'consumer peak RSS < 150 MB in every scenario',
+    met: peaks.every((p) => p < RSS_TARGET),
+    measured: `max ${Math.round(Math.max(0, ...peaks) / MIB)} MiB`,
+  });
+
+  const passed =
+    ingress.every(
+      (s) => s.non2xx === 0 && s.warmupNon2xx === 0 && s.errors === 0 && (s.inbox?.ok ?? true),
+    ) &&
+    (reconcile === undefined ||
+      (reconcile.exitCode === 0 && reconcile.delivered === reconcile.messages));
   return {
     startedAt: startedAt.toISOString(),
     node: process.version,
     platform: `${platform()} ${release()}`,
     cpuModel: cpus()[0]?.model ?? 'unknown',
     cores: availableParallelism(),
+    memoryBytes: totalmem(),
     parameters,
-    scenarios,
-    micro,
+    ...results,
+    targets,
     passed,
   };
 }
 
 export function formatReport(report: BenchReport): string {
   const { parameters: p } = report;
-  const ingress = report.scenarios.find((s) => s.name === 'ingress');
   const lines = [
-    `Node ${report.node}, ${report.cpuModel}, ${report.cores} cores; ${p.connections} connections, ` +
+    `Node ${report.node}, ${report.cpuModel}, ${report.cores} cores, ` +
+      `${Math.round(report.memoryBytes / 2 ** 30)} GiB; ${p.connections} connections, ` +
       `${p.durationSeconds} s per scenario after ${p.warmupSeconds} s warm-up`,
     '',
     table(
       [
         'scenario',
         'req/s',
-        'p50 ms',
-        'p99 ms',
+        'p50',
+        'p99',
+        'p99.9 ms',
+        'ratio to b',
+        'server CPU',
+        'peak RSS',
+        'client CPU',
         'non-2xx',
         'errors',
-        'ratio',
-        'client CPU',
-        'server CPU',
       ],
-      report.scenarios.map((s) => [
+      report.ingress.map((s) => [
         s.name,
         integer(s.requestsPerSecond),
         String(s.latencyP50Ms),
         String(s.latencyP99Ms),
+        String(s.latencyP999Ms),
+        s.ratioToExpress.toFixed(2),
+        percent(s.serverCpu),
+        `${Math.round(s.serverPeakRssBytes / MIB)} MiB`,
+        percent(s.clientCpu),
         String(s.non2xx + s.warmupNon2xx),
         String(s.errors),
-        s.ratioToBaseline.toFixed(2),
-        percent(s.clientCpu),
-        percent(s.serverCpu),
       ]),
     ),
   ];
-  for (const s of report.scenarios) {
-    if (s.inbox === undefined) continue;
-    const i = s.inbox;
+  for (const s of report.ingress) {
+    if (s.builtDuringRun > 0)
+      lines.push(`${s.name}: ${s.builtDuringRun} requests built during the run (pool ran out)`);
+    if (s.inbox !== undefined) {
+      const i = s.inbox;
+      lines.push(
+        `${s.name} inbox: ${i.rows} rows, ${i.acknowledged} acknowledged (warm-up included), ` +
+          `${i.missing} missing, ${i.unanswered} committed but unanswered at stop -> ${i.ok ? 'OK' : 'FAIL'}`,
+      );
+    }
+    if (s.drainAfterSeconds !== undefined) {
+      lines.push(
+        `${s.name}: backlog handled ${s.drainAfterSeconds.toFixed(1)} s after the load stopped`,
+      );
+    }
+  }
+  if (report.drain !== undefined) {
+    const d = report.drain;
     lines.push(
-      `${s.name} inbox: ${i.rows} rows, ${i.acknowledged} events acknowledged (warm-up included), ` +
-        `${i.missing} missing, ${i.unanswered} committed but unanswered at stop -> ${i.ok ? 'OK' : 'FAIL'}`,
+      '',
+      `backlog drain: ${d.invoices} invoices (${d.events} events) imported and acknowledged in ` +
+        `${d.seconds.toFixed(1)} s = ${integer(d.invoicesPerSecond)}/s; consumer CPU ${percent(d.consumerCpu)}, ` +
+        `provider CPU ${percent(d.providerCpu)}, consumer peak RSS ${Math.round(d.consumerPeakRssBytes / MIB)} MiB`,
+    );
+    for (const [i, thread] of (d.profile ?? []).entries()) {
+      const top = thread.parts.slice(0, 6).map((part) => `${part.part} ${percent(part.share)}`);
+      lines.push(`  ${i === 0 ? 'main thread' : 'SQLite writer'}: ${top.join(', ')}`);
+    }
+  }
+  if (report.reconcile !== undefined) {
+    const r = report.reconcile;
+    lines.push(
+      '',
+      `reconciliation: ${r.messages} pending messages in ${r.seconds.toFixed(1)} s ` +
+        `(${integer(r.messagesPerSecond)}/s), exit ${r.exitCode}, ${r.delivered} delivered; ` +
+        `CPU ${percent(r.reconcileCpu)}, provider ${percent(r.providerCpu)}, peak RSS ${Math.round(r.peakRssBytes / MIB)} MiB`,
+      `  ${r.summary}`,
     );
   }
-  const rate = ingress?.requestsPerSecond ?? 0;
+  const rate = report.ingress.find((s) => s.name.startsWith('c'))?.requestsPerSecond ?? 0;
   lines.push(
     '',
     table(
@@ -94,12 +199,17 @@ export function formatReport(report: BenchReport): string {
       ]),
     ),
     '',
-    report.passed ? 'PASS' : 'FAIL: see non-2xx, errors or inbox above',
+    table(
+      ['target (issue 10)', 'measured', 'met'],
+      report.targets.map((t) => [t.name, t.measured, t.met ? 'yes' : 'no']),
+    ),
+    '',
+    report.passed ? 'PASS' : 'FAIL: see non-2xx, errors, inbox or reconciliation above',
   );
   return lines.join('\n');
 }
 
-/** Writes bench-results/<timestamp>.json and bench-results/latest.json; returns the first. */
+/** Writes <dir>/<timestamp>.json and <dir>/latest.json; returns the first. */
 export async function writeReport(report: BenchReport, dir: string): Promise<string> {
   await mkdir(dir, { recursive: true });
   const json = `${JSON.stringify(report, null, 2)}\n`;

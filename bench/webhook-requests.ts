@@ -213,3 +213,36 @@ export function createRequestSource(secret: string): () => WebhookRequest {
     return signRequest(filled, { eventId, action, transfer }, secret, nowMs);
   };
 }
+
+export interface RequestPool {
+  next: () => WebhookRequest;
+  /** Requests built during the run because the pool ran out (0 when it was large enough). */
+  builtDuringRun(): number;
+}
+
+/**
+ * `size` distinct requests built and signed before the run, so the load client spends its core
+ * on sending rather than on building: a pool is served in order, each request once. The
+ * signatures are valid for the service's 300 s tolerance, longer than any run. If the pool runs
+ * out, requests are built at send time as createRequestSource does, and counted.
+ */
+export function createRequestPool(secret: string, size: number): RequestPool {
+  const build = createRequestSource(secret);
+  const pool = Array.from({ length: size }, build);
+  let served = 0;
+  let built = 0;
+  return {
+    next() {
+      const request = pool[served];
+      if (request !== undefined) {
+        // Released as it is sent: the pool shrinks with the run.
+        pool[served] = undefined as unknown as WebhookRequest;
+        served += 1;
+        return request;
+      }
+      built += 1;
+      return build();
+    },
+    builtDuringRun: () => built,
+  };
+}

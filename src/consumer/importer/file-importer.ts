@@ -56,7 +56,8 @@ const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 export function createFileImporter(options: FileImporterOptions): Importer {
   const root = resolve(options.documentsDir);
   const logger = options.logger;
-  const swept = new Set<string>();
+  /** Transfer folders this process has created, flushed and cleaned up already. */
+  const prepared = new Set<string>();
 
   async function importOnce(input: ImportInput): Promise<ImportResult> {
     const files = plannedFiles(input);
@@ -67,48 +68,54 @@ export function createFileImporter(options: FileImporterOptions): Importer {
       return { status: 'already_imported', location: messageDir };
     }
 
-    await mkdir(transferDir, { recursive: true });
-    // The transfer folder's own entry must be on disk too, or a crash could lose all of it.
-    await syncDirectory(dirname(transferDir));
-    if (!swept.has(transferDir)) {
-      swept.add(transferDir);
+    const prepare = async () => {
+      await mkdir(transferDir, { recursive: true });
+      // The transfer folder's own entry must be on disk too, or a crash could lose all of it;
+      // once per process is enough.
+      await syncDirectory(dirname(transferDir));
       await removeAbandonedStaging(transferDir);
-    }
+      prepared.add(transferDir);
+    };
+    if (!prepared.has(transferDir)) await prepare();
     const staging = join(transferDir, `${STAGING_PREFIX}${input.messageId}-${randomUUID()}`);
-    await mkdir(staging);
     try {
-      const written: Manifest['files'] = [];
-      for (const file of files) {
-        input.signal.throwIfAborted();
-        const target = join(staging, file.name);
-        if ('document' in file) {
-          await placeFile(file.document.path, target);
-          written.push({
-            name: file.name,
-            contentType: file.contentType,
-            size: file.document.size,
-            sha256: file.document.sha256,
-          });
-        } else {
-          await writeFileDurably(target, file.data);
-          written.push({
-            name: file.name,
-            contentType: file.contentType,
-            size: file.data.length,
-            sha256: createHash('sha256').update(file.data).digest('hex'),
-          });
-        }
-      }
+      await mkdir(staging);
+    } catch (error) {
+      // The documents folder was removed while we ran (an operator cleaning up): make it again.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await prepare();
+      await mkdir(staging);
+    }
+    try {
+      input.signal.throwIfAborted();
       const manifest: Manifest = {
         messageId: input.messageId,
         transfer: input.transfer,
         importedAt: new Date().toISOString(),
-        files: written,
+        files: files.map((file) => ({
+          name: file.name,
+          contentType: file.contentType,
+          ...('document' in file
+            ? { size: file.document.size, sha256: file.document.sha256 }
+            : {
+                size: file.data.length,
+                sha256: createHash('sha256').update(file.data).digest('hex'),
+              }),
+        })),
       };
-      await writeFileDurably(
-        join(staging, MANIFEST_FILE),
-        Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`),
-      );
+      // The folder becomes visible only by the rename below, so the four files can be written
+      // and flushed at once (each fsync on its own thread of libuv's pool).
+      await Promise.all([
+        ...files.map((file) =>
+          'document' in file
+            ? placeFile(file.document.path, join(staging, file.name))
+            : writeFileDurably(join(staging, file.name), file.data),
+        ),
+        writeFileDurably(
+          join(staging, MANIFEST_FILE),
+          Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`),
+        ),
+      ]);
       // The files must be durable before the folder appears under its final name.
       await syncDirectory(staging);
       input.signal.throwIfAborted();
