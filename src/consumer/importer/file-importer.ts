@@ -14,7 +14,8 @@
  * finds the folder there and its writer reports `already_imported`.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { access, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { TRANSFERS } from '../../protocol/index.ts';
@@ -63,7 +64,7 @@ export function createFileImporter(options: FileImporterOptions): Importer {
     const files = plannedFiles(input);
     const transferDir = join(root, input.transfer);
     const messageDir = join(transferDir, input.messageId);
-    if (await exists(join(messageDir, MANIFEST_FILE))) {
+    if (exists(join(messageDir, MANIFEST_FILE))) {
       logger?.debug({ messageId: input.messageId, location: messageDir }, 'already imported');
       return { status: 'already_imported', location: messageDir };
     }
@@ -78,6 +79,7 @@ export function createFileImporter(options: FileImporterOptions): Importer {
     };
     if (!prepared.has(transferDir)) await prepare();
     const staging = join(transferDir, `${STAGING_PREFIX}${input.messageId}-${randomUUID()}`);
+    let moved = false;
     try {
       await mkdir(staging);
     } catch (error) {
@@ -123,9 +125,11 @@ export function createFileImporter(options: FileImporterOptions): Importer {
         logger?.debug({ messageId: input.messageId }, 'imported meanwhile by another writer');
         return { status: 'already_imported', location: messageDir };
       }
+      moved = true;
       await syncDirectory(transferDir);
     } finally {
-      await rm(staging, { recursive: true, force: true });
+      // Renamed into place, the staging folder is gone; otherwise it is removed with its files.
+      if (!moved) await rm(staging, { recursive: true, force: true });
     }
     logger?.info({ messageId: input.messageId, location: messageDir }, 'documents imported');
     return { status: 'imported', location: messageDir };
@@ -153,7 +157,7 @@ async function moveIntoPlace(staging: string, target: string): Promise<boolean> 
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
-      if (await exists(join(target, MANIFEST_FILE))) return false;
+      if (exists(join(target, MANIFEST_FILE))) return false;
       if (attempt > 0) throw error;
       const aside = `${staging}-incomplete`;
       await rename(target, aside);
@@ -228,12 +232,11 @@ export function coreFileName(contentType: string): string {
   return 'core.bin';
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
+/**
+ * Whether `path` exists. A synchronous stat, on purpose: the answer is usually "no" (a message
+ * not imported yet), and the promise API answers that with a thrown error, which costs far more
+ * than the microseconds of a stat on a local file system.
+ */
+function exists(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false }) !== undefined;
 }
