@@ -15,6 +15,7 @@ import { createMetrics, type Metrics } from './metrics.ts';
 import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
 import { createEventHandler } from './worker/handle-event.ts';
+import { createPacer } from './worker/pacer.ts';
 import { createWorker, type Worker, type WorkerOptions } from './worker/worker.ts';
 
 export interface RunningConsumer {
@@ -72,6 +73,9 @@ export async function startConsumer(options: {
     logger,
   });
   const holder = options.holder ?? createAnonymousHolder('consumer');
+  // Ingress and worker in one process share the event loop: the worker yields to webhooks.
+  const pacer =
+    runWorker && config.role === 'all' ? createPacer({ max: config.workerConcurrency }) : undefined;
   const worker = createWorker({
     events: store.events,
     claims: store.claims,
@@ -90,6 +94,7 @@ export async function startConsumer(options: {
     concurrency: config.workerConcurrency,
     maxAttempts: config.workerMaxAttempts,
     leaseMs: config.claimLeaseMs,
+    ...(pacer === undefined ? {} : { limit: pacer.limit }),
     onSettled: (event, state, seconds) => metrics.eventSettled(state, event.action, seconds),
     ...options.worker,
   });
@@ -198,6 +203,7 @@ export async function startConsumer(options: {
       // A request still hanging would hold a graceful close; after the deadline, don't wait.
       if (forced) void api.close();
       else await api.close();
+      pacer?.stop();
       await store.close();
       logger.info({ forced }, 'consumer stopped');
       return { forced };

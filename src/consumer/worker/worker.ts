@@ -53,6 +53,11 @@ export interface WorkerOptions {
   pollIntervalMs?: number;
   /** Delay before retrying a failed event. @default eventRetryDelay */
   retryDelay?: (attempt: number, options?: BackoffOptions) => number;
+  /**
+   * How many events may be in hand right now, at most `concurrency`: the pacer that yields to
+   * the webhook ingress sharing this event loop (pacer.ts). @default always `concurrency`
+   */
+  limit?: () => number;
   /** Told how each event ended its turn (metrics). @default nothing */
   onSettled?: (event: StoredEvent, state: Settlement['state'], seconds: number) => void;
 }
@@ -78,6 +83,7 @@ export function createWorker(options: WorkerOptions): Worker {
   const maxAttempts = options.maxAttempts ?? 10;
   const leaseMs = options.leaseMs ?? 30_000;
   const holderGone = options.holderGone ?? (() => false);
+  const limit = options.limit ?? (() => concurrency);
   // Aborted at stop(): handlers in hand see it and end their turn early.
   const shutdown = new AbortController();
   const pollIntervalMs = options.pollIntervalMs ?? 500;
@@ -154,7 +160,8 @@ export function createWorker(options: WorkerOptions): Worker {
 
   /** Claims as many due events as there is room for; returns how many. */
   async function claimOnce(): Promise<number> {
-    const room = concurrency - queue.size - queue.pending;
+    const allowed = Math.min(concurrency, Math.max(1, limit()));
+    const room = allowed - queue.size - queue.pending;
     if (room <= 0) return 0;
     const claimed = await events.claimDue({ now: now(), limit: room, leaseMs, holder });
     for (const event of claimed) {
