@@ -28,12 +28,27 @@ export interface SqliteStore extends Store {
   readonly db: Database.Database;
 }
 
+export interface SqliteStoreOptions {
+  /**
+   * How long a webhook insert or the readiness write may wait for its commit before it fails.
+   * Another process holding the database's write lock (a long reconciliation, a backup, an
+   * operator's sqlite3 shell) would otherwise keep a webhook waiting past the service's 5 s;
+   * failing sooner answers 503 and the service retries. The write may still commit later: the
+   * retry is then a duplicate, answered 204. @default 2000
+   */
+  commitTimeoutMs?: number;
+}
+
 /**
  * Opens (creating and migrating if needed) the database at `path`. `:memory:` stands for a
  * private file in a temporary folder, removed at close: two connections cannot share an
  * in-memory database.
  */
-export async function openSqliteStore(path: string): Promise<SqliteStore> {
+export async function openSqliteStore(
+  path: string,
+  options: SqliteStoreOptions = {},
+): Promise<SqliteStore> {
+  const commitTimeoutMs = options.commitTimeoutMs ?? 2000;
   const temporary = path === ':memory:' ? mkdtempSync(join(tmpdir(), 'consumer-db-')) : undefined;
   const file = temporary === undefined ? path : join(temporary, 'consumer.db');
   mkdirSync(dirname(file), { recursive: true });
@@ -50,7 +65,7 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
     events: {
       async insert(event) {
         try {
-          return await writer.call('events.insert', event);
+          return await withDeadline(writer.call('events.insert', event), commitTimeoutMs);
         } catch (error) {
           throw new StoreError(`Could not store event ${event.eventId}`, { cause: error });
         }
@@ -95,11 +110,25 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
         writer.call('messages.markAcknowledged', key, acknowledgement, reason, now),
       listStale: async (before, limit) => messages.listStale(before, limit),
     },
-    checkWritable: () => writer.call('health.touch', Date.now()),
+    checkWritable: () => withDeadline(writer.call('health.touch', Date.now()), commitTimeoutMs),
     async close() {
       await writer.close();
       if (db.open) db.close();
       if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
     },
   };
+}
+
+/** `promise`, or a StoreError once `ms` have passed (the write itself goes on). */
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () => reject(new StoreError(`the store did not commit within ${ms} ms (is it locked?)`)),
+      ms,
+    );
+  });
+  // The write may still fail after the deadline; nobody waits for that answer any more.
+  promise.catch(() => {});
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
