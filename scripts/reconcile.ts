@@ -22,7 +22,7 @@ if ('error' in read) {
 const { config } = read;
 const logger = createLogger(config.logLevel);
 try {
-  const store = await openStore(config.databaseUrl);
+  const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   const api = createApiClient({
     baseUrl: config.apiBaseUrl,
     token: config.apiToken,

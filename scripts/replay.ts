@@ -21,7 +21,7 @@ if ('error' in read) {
   process.exit(2);
 }
 const { config } = read;
-const store = await openStore(config.databaseUrl);
+const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
 const ids = values.dead
   ? (await store.events.list({ state: 'dead', limit: 1000 })).map((e) => e.eventId)
   : positionals;

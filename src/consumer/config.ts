@@ -52,6 +52,8 @@ export interface Config {
   apiMaxDocumentBytes: number;
   /** @default 'sqlite:./data/consumer.db' */
   databaseUrl: string;
+  /** Connections of the PostgreSQL pool (ignored for SQLite). @default 10 */
+  databasePoolSize: number;
   /** @default './data/documents' */
   documentsDir: string;
   /** @default 8 */
@@ -150,6 +152,7 @@ export function loadConfig(env: Env): Readonly<Config> {
         ? undefined
         : 'must be sqlite:<path> or postgres://...',
     ),
+    databasePoolSize: read.integer('DATABASE_POOL_SIZE', 10, { min: 1, max: 1000 }),
     documentsDir: read.string('DOCUMENTS_DIR', './data/documents'),
     workerConcurrency: read.integer('WORKER_CONCURRENCY', 8, { min: 1, max: 1000 }),
     workerMaxAttempts: read.integer('WORKER_MAX_ATTEMPTS', 10, { min: 1 }),

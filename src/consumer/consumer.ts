@@ -61,7 +61,7 @@ export async function startConsumer(options: {
   const now = options.now ?? Date.now;
   // Loaded first: a module that cannot load should stop the start before anything opens.
   const importer = options.importer ?? (await loadImporter(config, logger));
-  const store = await openStore(config.databaseUrl);
+  const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   const metrics = createMetrics();
   metrics.trackInbox(store.events);
   const api = createApiClient({
@@ -165,6 +165,8 @@ export async function startConsumer(options: {
   const [webhook, operations] = listeners as [Listener, Listener | undefined];
   const servers: Server[] = listeners.map((listener) => listener.server);
   if (runWorker) await worker.start();
+  // Events another replica stored wake this worker at once (PostgreSQL); polling backs it up.
+  const stopListening = runWorker ? store.onNewEvents?.(() => worker.notify()) : undefined;
   const { url, port } = webhook;
   logger.info(
     {
@@ -204,6 +206,7 @@ export async function startConsumer(options: {
       if (forced) void api.close();
       else await api.close();
       pacer?.stop();
+      stopListening?.();
       await store.close();
       logger.info({ forced }, 'consumer stopped');
       return { forced };

@@ -250,6 +250,12 @@ export interface Store {
   readonly messages: MessageStore;
   /** Throws unless the store accepts a write right now (readiness). */
   checkWritable(): Promise<void>;
+  /**
+   * Calls `listener` when another process has stored new events (PostgreSQL: LISTEN/NOTIFY),
+   * so a worker starts on them at once instead of at its next poll; returns the way to stop.
+   * Absent where processes cannot tell each other (SQLite: the worker polls).
+   */
+  onNewEvents?(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -259,4 +265,9 @@ export class StoreError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }
+}
+
+/** The database's schema is not one this program can use (migrated by a newer version). */
+export class MigrationError extends Error {
+  override readonly name = 'MigrationError';
 }

@@ -39,6 +39,7 @@ describe('loadConfig', () => {
       apiTimeoutMs: 10000,
       apiMaxDocumentBytes: 104_857_600,
       databaseUrl: 'sqlite:./data/consumer.db',
+      databasePoolSize: 10,
       documentsDir: './data/documents',
       workerConcurrency: 8,
       workerMaxAttempts: 10,

@@ -10,15 +10,12 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import type Database from 'better-sqlite3';
+import { MigrationError } from '../store.ts';
 
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 
 /** How long a start waits for another process that is migrating the same file. */
 const MIGRATION_BUSY_TIMEOUT_MS = 60_000;
-
-export class MigrationError extends Error {
-  override readonly name = 'MigrationError';
-}
 
 export function migrate(db: Database.Database): number[] {
   const files = readdirSync(MIGRATIONS_DIR)

@@ -15,6 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import { withDeadline } from '../deadline.ts';
 import { type Store, StoreError } from '../store.ts';
 import { claimReads } from './sqlite-claims.ts';
 import { eventReads } from './sqlite-events.ts';
@@ -117,18 +118,4 @@ export async function openSqliteStore(
       if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
     },
   };
-}
-
-/** `promise`, or a StoreError once `ms` have passed (the write itself goes on). */
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () => reject(new StoreError(`the store did not commit within ${ms} ms (is it locked?)`)),
-      ms,
-    );
-  });
-  // The write may still fail after the deadline; nobody waits for that answer any more.
-  promise.catch(() => {});
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
