@@ -21,13 +21,11 @@
  * Clock so tests (manual clock) and the sandbox (PROVIDER_TIME_SCALE) can compress two hours.
  */
 import { randomUUID } from 'node:crypto';
-import type { Router } from 'express';
 import type { Logger } from 'pino';
 import { Agent } from 'undici';
 import { WEBHOOK_RETRY_DELAYS_MS, type WebhookEnvelope } from '../../protocol/index.ts';
 import type { Clock } from '../clock.ts';
 import type { EventPublisher, EventRouting } from '../events.ts';
-import { createAdminRouter } from './admin-router.ts';
 import { redactCredentialHeaders, scrubCredential } from './credential-redaction.ts';
 import {
   createDeliveryLog,
@@ -93,8 +91,6 @@ export interface Dispatcher extends EventPublisher {
   idle(): Promise<void>;
   /** Cancels timers, stops new attempts. */
   close(): void;
-  /** The admin routes; the wiring mounts them at /admin. */
-  router(): Router;
 }
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
@@ -334,8 +330,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         .close()
         .catch((error: unknown) => logger.warn({ err: error }, 'closing the HTTP agent failed'));
     },
-
-    router: () => createAdminRouter(dispatcher, logger),
   };
   return dispatcher;
 }

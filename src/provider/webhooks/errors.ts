@@ -1,6 +1,6 @@
 /**
- * Errors of the dispatcher's operations. Each carries the context a caller needs; the admin
- * router maps them to HTTP problems in one place (admin-router.ts, `problemFor`).
+ * Errors of the dispatcher's operations. Each carries the context a caller needs; the provider
+ * maps them to HTTP problems in one place (../problem.ts, `problemFor`).
  */
 
 /** A participant already has the most endpoints SPEC.md section 8 allows. */
