@@ -17,9 +17,11 @@ import { createBearerAuth } from './api/bearer-auth.ts';
 import { type CallLog, createCallLog } from './api/call-log.ts';
 import { createMessagingRouter } from './api/messaging-router.ts';
 import { type Clock, createSystemClock } from './clock.ts';
+import { createConsoleRouter } from './console/console-router.ts';
 import type { EventPublisher } from './events.ts';
 import { createFaultInjector, type FaultInjector } from './faults.ts';
-import { createProviderModel, type ProviderModel } from './model/index.ts';
+import { sampleInvoice } from './invoice.ts';
+import { createProviderModel, DEMO_SUPPLIER, type ProviderModel } from './model/index.ts';
 import { createProblemHandler, sendProblem } from './problem.ts';
 import { createDispatcher, type Dispatcher } from './webhooks/index.ts';
 
@@ -55,7 +57,10 @@ export interface ProviderOptions {
 }
 
 export interface Provider {
-  /** The whole HTTP surface: messaging API at `/`, admin API at `/admin`. Never listens. */
+  /**
+   * The whole HTTP surface: the console at `/` (assets under `/console`), the admin API at
+   * `/admin`, the messaging API at its own paths. Never listens.
+   */
   app: Express;
   dispatcher: Dispatcher;
   model: ProviderModel;
@@ -129,6 +134,19 @@ export function createProvider(options: ProviderOptions = {}): Provider {
   app.use('/admin', createWebhookRouter(dispatcher));
   app.use('/admin', (req, res) =>
     sendProblem(res, 404, `No admin route ${req.method} ${req.path}.`),
+  );
+  app.use(
+    createConsoleRouter({
+      party: model.participants.sandbox,
+      adminTokenRequired: options.adminToken !== undefined,
+      exampleInvoice: () =>
+        sampleInvoice({
+          supplier: model.participants.sandbox,
+          customer: DEMO_SUPPLIER,
+          invoiceNo: 'INV-1001',
+          issueDate: new Date(clock.now()).toISOString(),
+        }),
+    }),
   );
   app.use(
     createMessagingRouter({

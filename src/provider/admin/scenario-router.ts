@@ -9,14 +9,18 @@
 import { type Request, Router } from 'express';
 import type { CallLog } from '../api/call-log.ts';
 import type { Clock } from '../clock.ts';
+import { InvalidRequestError } from '../errors.ts';
 import type { FaultInjector } from '../faults.ts';
-import { mergeOverrides, sampleInvoice } from '../invoice.ts';
+import { isPlainObject, mergeOverrides, sampleInvoice } from '../invoice.ts';
 import { DEMO_SUPPLIER, type ProviderMessage, type ProviderModel } from '../model/index.ts';
+import { messageState, messageSummary } from './message-views.ts';
 import {
   failSchema,
   faultSchema,
   inboundSchema,
   manualFailureSchema,
+  messageListSchema,
+  outboundQuerySchema,
   parkSchema,
   parseInput,
   participantSchema,
@@ -31,12 +35,6 @@ export interface ScenarioRouterOptions {
   clock: Clock;
   faults: FaultInjector;
   callLog: CallLog;
-}
-
-/** Everything the simulator knows about a message, for tests and the console. */
-export function messageState(message: ProviderMessage) {
-  const { deliveryTimer: _timer, ...state } = message;
-  return state;
 }
 
 export function createScenarioRouter(options: ScenarioRouterOptions): Router {
@@ -88,6 +86,25 @@ export function createScenarioRouter(options: ScenarioRouterOptions): Router {
       body: body as unknown as Record<string, unknown>,
     });
     res.status(201).json({ messageId: message.id });
+  });
+
+  router.get('/messages', (req, res) => {
+    const { limit } = parseInput(messageListSchema, req.query);
+    const newestFirst = messages.all().reverse().slice(0, limit);
+    res.json({ items: newestFirst.map(messageSummary) });
+  });
+
+  // What the messaging API's submit-invoice does for the sandbox participant, without its
+  // token: the console's "send an invoice".
+  router.post('/messages/outbound', (req, res) => {
+    const { more } = parseInput(outboundQuerySchema, req.query);
+    if (!isPlainObject(req.body)) throw new InvalidRequestError('The body must be a JSON object.');
+    const message = messages.submitInvoice({
+      sender: participants.sandbox.identifier,
+      body: req.body,
+      more: more === 'true',
+    });
+    res.status(201).json({ messageId: message.id, status: message.sides.outbound?.status });
   });
 
   router.get('/messages/:mid', (req, res) => {

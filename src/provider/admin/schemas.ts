@@ -27,6 +27,13 @@ export const inboundSchema = z.object({
   warnings: z.boolean().optional(),
 });
 
+export const messageListSchema = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+/** `more`, as the messaging API's submit-invoice takes it. */
+export const outboundQuerySchema = z.object({ more: z.enum(['true', 'false']).optional() });
+
 export const failSchema = z.object({
   errorMessage: z.string().min(1).optional(),
   finalError: z.string().min(1).optional(),
@@ -107,7 +114,11 @@ export const categorySchema = z.enum(['inbound', 'outbound']);
 export const testEventSchema = z.object({
   category: categorySchema.optional(),
   action: z.string().min(1).optional(),
+  /** Send this previewed event instead of a new one. */
+  eventId: z.string().min(1).optional(),
 });
+
+export const testEventPreviewSchema = testEventSchema.omit({ eventId: true });
 
 export const deliveriesQuerySchema = z.object({
   state: z.enum(['pending', 'succeeded', 'exhausted']).optional(),

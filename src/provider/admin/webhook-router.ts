@@ -15,6 +15,7 @@ import {
   parseInput,
   parseParty,
   routingSchema,
+  testEventPreviewSchema,
   testEventSchema,
 } from './schemas.ts';
 
@@ -46,6 +47,12 @@ export function createWebhookRouter(dispatcher: Dispatcher): Router {
 
   router.post('/participants/:party/endpoints/:id/rotate-secret', (req, res) => {
     res.json(dispatcher.rotateSecret(parseParty(req.params.party), req.params.id));
+  });
+
+  router.post('/participants/:party/endpoints/:id/test-event/preview', (req, res) => {
+    const party = parseParty(req.params.party);
+    const input = defined(parseInput(testEventPreviewSchema, req.body));
+    res.json(dispatcher.previewTestEvent(party, req.params.id, input));
   });
 
   router.post('/participants/:party/endpoints/:id/test-event', async (req, res) => {

@@ -31,11 +31,13 @@ import {
   createDeliveryLog,
   type DeliveryFilter,
   type DeliveryRecord,
+  toDeliveryDetail,
   toDeliveryView,
 } from './delivery-log.ts';
 import {
   createEndpointRegistry,
   type EndpointInput,
+  previousSecretExpiry,
   type StoredEndpoint,
   toEndpointView,
 } from './endpoints.ts';
@@ -48,13 +50,20 @@ import {
 } from './errors.ts';
 import { routeEvent, validateRules } from './routing.ts';
 import { type AttemptOutcome, buildWebhookRequest, sendWebhook } from './send-webhook.ts';
-import { buildTestEnvelope, CATEGORY_ACTIONS, DEFAULT_TEST_ACTION } from './test-event.ts';
+import {
+  buildTestEnvelope,
+  CATEGORY_ACTIONS,
+  DEFAULT_TEST_ACTION,
+  testEventHint,
+} from './test-event.ts';
 import type {
   Category,
+  DeliveryDetail,
   DeliveryView,
   EndpointView,
   Rule,
   RuleInput,
+  TestEventPreview,
   TestEventResult,
 } from './types.ts';
 import { CATEGORIES } from './types.ts';
@@ -70,7 +79,11 @@ export interface DispatcherOptions {
 export interface Dispatcher extends EventPublisher {
   createEndpoint(party: string, input: EndpointInput): { endpoint: EndpointView; secret: string };
   listEndpoints(party: string): EndpointView[];
-  rotateSecret(party: string, endpointId: string): { secret: string };
+  /** The new secret; the replaced one stays valid until `previousSecretExpiresAt` (24 h). */
+  rotateSecret(
+    party: string,
+    endpointId: string,
+  ): { secret: string; previousSecretExpiresAt: string };
   /** Throws EndpointInUseError while a routing rule targets the endpoint. */
   deleteEndpoint(party: string, endpointId: string): void;
   /** Replaces a category's rules; throws RoutingRuleError listing every violation. */
@@ -78,20 +91,37 @@ export interface Dispatcher extends EventPublisher {
   getRouting(party: string): { inbound: Rule[]; outbound: Rule[] };
   /** The participant's delivery log, newest first. */
   deliveries(party: string, filter?: DeliveryFilter): DeliveryView[];
-  /** Looks one event up by id, whatever its participant. */
-  delivery(eventId: string): DeliveryView | undefined;
+  /** Looks one event up by id, whatever its participant, with the exact body sent. */
+  delivery(eventId: string): DeliveryDetail | undefined;
   /** Only for exhausted events; same eventId and occurredAt, new attempts. */
   redeliver(eventId: string): void;
-  sendTestEvent(
+  /**
+   * A test event's exact body before sending it (SPEC.md section 4.3). The category defaults to
+   * the first one routed to the endpoint, the action to `created`.
+   */
+  previewTestEvent(
     party: string,
     endpointId: string,
     input: { category?: Category; action?: string },
+  ): TestEventPreview;
+  /**
+   * Sends a test event straight to the endpoint (no routing), signed with its secret and with
+   * its credential: the previewed one when `eventId` names a preview of this endpoint, else a
+   * new one for `category` and `action`.
+   */
+  sendTestEvent(
+    party: string,
+    endpointId: string,
+    input: { category?: Category; action?: string; eventId?: string },
   ): Promise<TestEventResult>;
   /** Resolves when no delivery attempt is in flight (tests await this after clock.advance). */
   idle(): Promise<void>;
   /** Cancels timers, stops new attempts. */
   close(): void;
 }
+
+/** Previews kept for sending; older ones are forgotten (the console previews on every change). */
+const MAX_TEST_EVENT_PREVIEWS = 100;
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { clock } = options;
@@ -101,6 +131,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const log = createDeliveryLog({ clock });
   const routing = new Map<string, Record<Category, Rule[]>>();
   const inFlight = new Set<Promise<void>>();
+  // Previewed test events waiting to be sent, oldest first; a console tab previews often.
+  const previews = new Map<
+    string,
+    { party: string; endpointId: string; envelope: WebhookEnvelope }
+  >();
   // Own connection pool, so close() releases exactly the sockets this dispatcher opened.
   const agent = new Agent({ connections: 16 });
   let closed = false;
@@ -171,7 +206,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     });
     const sent = await sendWebhook(request, { dispatcher: agent });
     const { success, ...outcome } = scrubOutcome(sent, endpoint.credential);
-    record.attempts.push({ at, ...outcome });
+    // What was sent, for the delivery log; never the credential.
+    const headers = redactCredentialHeaders(request.headers, endpoint.credential);
+    record.attempts.push({ at, headers, ...outcome });
     record.roundAttempts += 1;
     const context = { eventId: record.envelope.eventId, attempt: record.roundAttempts, ...outcome };
     if (success) {
@@ -191,6 +228,46 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     record.timer = clock.setTimer(() => {
       if (!closed) track(attempt(record));
     }, delay);
+  }
+
+  function newTestEvent(
+    party: string,
+    endpointId: string,
+    input: { category?: Category; action?: string },
+  ): { envelope: WebhookEnvelope; category: Category } {
+    endpoints.get(party, endpointId);
+    const rules = rulesOf(party);
+    const category =
+      input.category ??
+      CATEGORIES.find((c) => rules[c].some((rule) => rule.target === endpointId)) ??
+      'inbound';
+    if (!CATEGORIES.includes(category)) {
+      throw new TestEventError('category', `category must be one of ${CATEGORIES.join(', ')}`);
+    }
+    const action = input.action ?? DEFAULT_TEST_ACTION;
+    if (!CATEGORY_ACTIONS[category].includes(action)) {
+      throw new TestEventError(
+        'action',
+        `action ${action} does not belong to ${category}; use one of ${CATEGORY_ACTIONS[category].join(', ')}`,
+      );
+    }
+    const nowMs = clock.now();
+    return {
+      envelope: buildTestEnvelope({ party, category, action, randomId, nowMs }),
+      category,
+    };
+  }
+
+  function takePreview(party: string, endpointId: string, eventId: string): WebhookEnvelope {
+    const preview = previews.get(eventId);
+    if (preview === undefined || preview.party !== party || preview.endpointId !== endpointId) {
+      throw new TestEventError(
+        'eventId',
+        `no previewed test event ${eventId} for this endpoint; preview one first`,
+      );
+    }
+    previews.delete(eventId);
+    return preview.envelope;
   }
 
   const dispatcher: Dispatcher = {
@@ -227,12 +304,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           rules[category] = [{ target: endpoint.id, statusEventsForOwnChanges: true }];
         }
       }
-      return { endpoint: toEndpointView(endpoint), secret: endpoint.secret };
+      return { endpoint: toEndpointView(endpoint, clock.now()), secret: endpoint.secret };
     },
 
-    listEndpoints: (party) => endpoints.list(party).map(toEndpointView),
+    listEndpoints: (party) =>
+      endpoints.list(party).map((endpoint) => toEndpointView(endpoint, clock.now())),
 
-    rotateSecret: (party, endpointId) => ({ secret: endpoints.rotate(party, endpointId) }),
+    rotateSecret(party, endpointId) {
+      const secret = endpoints.rotate(party, endpointId);
+      const expiry = previousSecretExpiry(endpoints.get(party, endpointId), clock.now()) ?? 0;
+      return { secret, previousSecretExpiresAt: new Date(expiry).toISOString() };
+    },
 
     deleteEndpoint(party, endpointId) {
       endpoints.get(party, endpointId);
@@ -270,7 +352,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
     delivery(eventId) {
       const record = log.get(eventId);
-      return record === undefined ? undefined : toDeliveryView(record);
+      return record === undefined ? undefined : toDeliveryDetail(record);
     },
 
     redeliver(eventId) {
@@ -281,35 +363,41 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       startRound(record);
     },
 
+    previewTestEvent(party, endpointId, input) {
+      const { envelope, category } = newTestEvent(party, endpointId, input);
+      previews.set(envelope.eventId, { party, endpointId, envelope });
+      for (const eventId of previews.keys()) {
+        if (previews.size <= MAX_TEST_EVENT_PREVIEWS) break;
+        previews.delete(eventId);
+      }
+      return {
+        category,
+        action: envelope.action,
+        actions: CATEGORY_ACTIONS[category],
+        eventId: envelope.eventId,
+        body: JSON.stringify(envelope),
+      };
+    },
+
     async sendTestEvent(party, endpointId, input) {
       const endpoint = endpoints.get(party, endpointId);
-      const rules = rulesOf(party);
-      const category =
-        input.category ??
-        CATEGORIES.find((c) => rules[c].some((rule) => rule.target === endpointId)) ??
-        'inbound';
-      if (!CATEGORIES.includes(category)) {
-        throw new TestEventError('category', `category must be one of ${CATEGORIES.join(', ')}`);
-      }
-      const action = input.action ?? DEFAULT_TEST_ACTION;
-      if (!CATEGORY_ACTIONS[category].includes(action)) {
-        throw new TestEventError(
-          'action',
-          `action ${action} does not belong to ${category}; use one of ${CATEGORY_ACTIONS[category].join(', ')}`,
-        );
-      }
-      const nowMs = clock.now();
-      const envelope = buildTestEnvelope({ party, category, action, randomId, nowMs });
+      const envelope =
+        input.eventId === undefined
+          ? newTestEvent(party, endpointId, input).envelope
+          : takePreview(party, endpointId, input.eventId);
       const request = buildWebhookRequest({
         envelope,
         body: JSON.stringify(envelope),
         endpoint,
-        nowMs,
+        nowMs: clock.now(),
       });
       const outcome = sendWebhook(request, { dispatcher: agent });
       track(outcome.then(() => undefined));
+      const result = scrubOutcome(await outcome, endpoint.credential);
+      const hint = result.success ? undefined : testEventHint(result);
       return {
-        ...scrubOutcome(await outcome, endpoint.credential),
+        ...result,
+        ...(hint === undefined ? {} : { hint }),
         // The result is shown in the admin API and the console: never the credential.
         request: {
           headers: redactCredentialHeaders(request.headers, endpoint.credential),
