@@ -47,6 +47,9 @@ export interface ConsolePage {
 export async function openConsole(browser: Browser, url: string): Promise<ConsolePage> {
   const context = await browser.newContext({
     viewport: { width: 1280, height: 860 },
+    // Times on the page are the browser's local time: UTC, so tests can read them.
+    timezoneId: 'UTC',
+    locale: 'en-GB',
     // The Copy button writes to the clipboard.
     permissions: ['clipboard-read', 'clipboard-write'],
   });
