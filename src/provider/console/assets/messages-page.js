@@ -66,8 +66,9 @@ async function renderList({ main }) {
     h('h2', null, 'All messages'),
     table,
     empty,
-    await inboundForm(),
-    outboundForm(),
+    // A new message shows in the list at once, not at the next poll.
+    await inboundForm(() => refresh()),
+    outboundForm(() => refresh()),
   );
 
   let last = '';
@@ -117,8 +118,11 @@ async function renderList({ main }) {
   return () => poll.stop();
 }
 
-/** "Receive an invoice": a counterparty sends the sandbox participant a valid sample invoice. */
-async function inboundForm() {
+/**
+ * "Receive an invoice": a counterparty sends the sandbox participant a valid sample invoice.
+ * @param {() => Promise<void>} sent
+ */
+async function inboundForm(sent) {
   /** @type {{ items: (Party & { countryCode: string })[] }} */
   const { items } = await api.get('/participants');
   const senders = items.filter((p) => p.identifier !== party.id);
@@ -145,6 +149,7 @@ async function inboundForm() {
           status.ok(
             `Invoice ${messageId} is on its way to ${party.name}. Watch it in the delivery log.`,
           );
+          await sent();
         } catch (error) {
           status.error(explain(error));
         }
@@ -167,8 +172,11 @@ async function inboundForm() {
   );
 }
 
-/** "Send an invoice": the submit-invoice body in a JSON editor, validated by the sandbox. */
-function outboundForm() {
+/**
+ * "Send an invoice": the submit-invoice body in a JSON editor, validated by the sandbox.
+ * @param {() => Promise<void>} sent
+ */
+function outboundForm(sent) {
   const editor = h('textarea', { name: 'invoice', rows: '16', spellcheck: 'false', class: 'json' });
   const more = h('input', { type: 'checkbox', name: 'more' });
   const status = statusRegion();
@@ -205,14 +213,20 @@ function outboundForm() {
           );
           status.ok(`Submitted: message ${messageId}, status ${submitted}. Validating…`);
           const message = await validated(messageId);
+          await sent();
           replace(outcome, validationOutcome(message));
-          status.ok(
-            message.validationStatus === 'rejected'
-              ? `Message ${messageId} failed validation: ${message.validationResults.filter((/** @type {ValidationResult} */ r) => r.type === 'error').length} errors.`
-              : message.validationStatus === 'approved'
+          if (message.validationStatus === 'rejected') {
+            const errors = message.validationResults.filter(
+              (/** @type {ValidationResult} */ r) => r.type === 'error',
+            ).length;
+            status.error(`Message ${messageId} failed validation: ${errors} errors.`);
+          } else {
+            status.ok(
+              message.validationStatus === 'approved'
                 ? `Message ${messageId} passed validation.`
                 : `Message ${messageId} is ${message.sides.outbound?.status ?? 'open'}; it is validated once no more documents follow.`,
-          );
+            );
+          }
         } catch (error) {
           status.error(explain(error), error instanceof ApiError ? error.violations : []);
         }
