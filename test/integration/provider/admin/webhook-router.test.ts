@@ -254,3 +254,55 @@ it('answers a path no admin router knows with a 404 problem', async () => {
   const malformed = await call('POST', '/admin/scenarios', undefined, 'not json');
   expect(malformed).toMatchObject({ status: 400, type: expect.stringMatching(/problem\+json/) });
 });
+
+describe('what the console shows', () => {
+  it('previews a test event and sends exactly that one', async () => {
+    webhook.answer({ status: 204 });
+    const { id } = await createEndpoint();
+    const preview = await call('POST', `${PARTY_PATH}/endpoints/${id}/test-event/preview`, {
+      action: 'deliveryNotified',
+    });
+    expect(preview).toMatchObject({
+      status: 200,
+      body: { category: 'inbound', action: 'deliveryNotified', eventId: expect.any(String) },
+    });
+    const sent = await call('POST', `${PARTY_PATH}/endpoints/${id}/test-event`, {
+      eventId: preview.body.eventId,
+    });
+    expect(sent.body.request.body).toBe(preview.body.body);
+    const again = await call('POST', `${PARTY_PATH}/endpoints/${id}/test-event`, {
+      eventId: preview.body.eventId,
+    });
+    expect(again).toMatchObject({ status: 400, body: { field: 'eventId' } });
+  });
+
+  it('tells how long a rotated-out secret stays valid', async () => {
+    const { id } = await createEndpoint();
+    const rotated = await call('POST', `${PARTY_PATH}/endpoints/${id}/rotate-secret`);
+    const expires = new Date(clock.now() + 24 * 60 * 60 * 1000).toISOString();
+    expect(rotated.body.previousSecretExpiresAt).toBe(expires);
+    const listed = await call('GET', `${PARTY_PATH}/endpoints`);
+    expect(listed.body[0].previousSecretExpiresAt).toBe(expires);
+    clock.advance(24 * 60 * 60 * 1000);
+    expect((await call('GET', `${PARTY_PATH}/endpoints`)).body[0]).not.toHaveProperty(
+      'previousSecretExpiresAt',
+    );
+  });
+
+  it('shows one event with the exact body and each attempt’s headers, credential redacted', async () => {
+    await createEndpoint({ credential: { type: 'bearer', token: 'erp-token-never-shown' } });
+    const event = makeEnvelope();
+    dispatcher.publish(event, makeRouting());
+    await dispatcher.idle();
+    const one = await call('GET', `/admin/deliveries/${event.eventId}`);
+    expect(one.body.body).toBe(JSON.stringify(event));
+    expect(one.body.attempts[0].headers).toMatchObject({
+      authorization: '[redacted]',
+      'svc-webhook-event-id': event.eventId,
+      'svc-webhook-signature': expect.stringMatching(/^t=\d+,v0=[0-9a-f]{64}$/),
+    });
+    const list = await call('GET', `${PARTY_PATH}/deliveries`);
+    expect(list.body[0]).not.toHaveProperty('body');
+    expect(JSON.stringify(list.body)).not.toContain('erp-token-never-shown');
+  });
+});
