@@ -74,9 +74,20 @@ const SCREENSHOTS =
     ? join(import.meta.dirname, '../../../docs/console')
     : join(tmpdir(), 'console-screenshots');
 
+/** At most this tall, so a long page stays a readable picture in the README. */
+const MAX_HEIGHT = 1400;
+
 /** Saves what the page shows now as `<name>.png`, focus rings and caret hidden. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true, caret: 'hide' });
+  const { width, height } = await page.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    return { width: document.documentElement.scrollWidth, height: document.body.scrollHeight };
+  });
+  await page.screenshot({
+    path: join(SCREENSHOTS, `${name}.png`),
+    fullPage: true,
+    caret: 'hide',
+    clip: { x: 0, y: 0, width, height: Math.min(height, MAX_HEIGHT) },
+  });
 }
