@@ -178,7 +178,7 @@ describe('npm run dev and the README', () => {
 
     // Not a terminal: JSON lines, no colours.
     const output = dev.output();
-    expect(output).not.toContain('\x1b[');
+    expect(output).not.toContain(`${String.fromCharCode(27)}[`);
     const logLines = output.split('\n').filter((line) => line.startsWith('{'));
     expect(logLines.length).toBeGreaterThan(0);
     for (const line of logLines) expect(JSON.parse(line)).toHaveProperty('level');
@@ -193,7 +193,8 @@ describe('npm run dev and the README', () => {
       await waitFor(dev, /consumer listening/, 'its first log line');
       await waitFor(dev, /Open the console: http:\/\/127\.0\.0\.1:\d+\//, 'the banner');
       const output = dev.output();
-      expect(output).toMatch(/\x1b\[\d+m/);
+      // An ANSI colour sequence: ESC [ <n> m.
+      expect(output).toMatch(new RegExp(`${String.fromCharCode(27)}\\[\\d+m`));
       expect(output).toMatch(/INFO.*consumer listening/);
       expect(output).not.toContain('{"level":');
     },

@@ -26,7 +26,7 @@ import { Agent } from 'undici';
 import { WEBHOOK_RETRY_DELAYS_MS, type WebhookEnvelope } from '../../protocol/index.ts';
 import type { Clock } from '../clock.ts';
 import type { EventPublisher, EventRouting } from '../events.ts';
-import { redactCredentialHeaders, scrubCredential } from './credential-redaction.ts';
+import { redactCredentialHeaders, scrubOutcome } from './credential-redaction.ts';
 import {
   createDeliveryLog,
   type DeliveryFilter,
@@ -38,7 +38,6 @@ import {
   createEndpointRegistry,
   type EndpointInput,
   previousSecretExpiry,
-  type StoredEndpoint,
   toEndpointView,
 } from './endpoints.ts';
 import {
@@ -46,16 +45,10 @@ import {
   DeliveryStateError,
   EndpointInUseError,
   RoutingRuleError,
-  TestEventError,
 } from './errors.ts';
 import { routeEvent, validateRules } from './routing.ts';
-import { type AttemptOutcome, buildWebhookRequest, sendWebhook } from './send-webhook.ts';
-import {
-  buildTestEnvelope,
-  CATEGORY_ACTIONS,
-  DEFAULT_TEST_ACTION,
-  testEventHint,
-} from './test-event.ts';
+import { buildWebhookRequest, sendWebhook } from './send-webhook.ts';
+import { createTestEventSender } from './test-event-sender.ts';
 import type {
   Category,
   DeliveryDetail,
@@ -120,9 +113,6 @@ export interface Dispatcher extends EventPublisher {
   close(): void;
 }
 
-/** Previews kept for sending; older ones are forgotten (the console previews on every change). */
-const MAX_TEST_EVENT_PREVIEWS = 100;
-
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const { clock } = options;
   const logger = options.logger.child({ component: 'webhook-dispatcher' });
@@ -131,14 +121,20 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const log = createDeliveryLog({ clock });
   const routing = new Map<string, Record<Category, Rule[]>>();
   const inFlight = new Set<Promise<void>>();
-  // Previewed test events waiting to be sent, oldest first; a console tab previews often.
-  const previews = new Map<
-    string,
-    { party: string; endpointId: string; envelope: WebhookEnvelope }
-  >();
   // Own connection pool, so close() releases exactly the sockets this dispatcher opened.
   const agent = new Agent({ connections: 16 });
   let closed = false;
+  const testEvents = createTestEventSender({
+    endpoints,
+    rulesOf: (party) => rulesOf(party),
+    clock,
+    randomId,
+    send: (request) => {
+      const outcome = sendWebhook(request, { dispatcher: agent });
+      track(outcome.then(() => undefined));
+      return outcome;
+    },
+  });
 
   function rulesOf(party: string): Record<Category, Rule[]> {
     let rules = routing.get(party);
@@ -228,46 +224,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     record.timer = clock.setTimer(() => {
       if (!closed) track(attempt(record));
     }, delay);
-  }
-
-  function newTestEvent(
-    party: string,
-    endpointId: string,
-    input: { category?: Category; action?: string },
-  ): { envelope: WebhookEnvelope; category: Category } {
-    endpoints.get(party, endpointId);
-    const rules = rulesOf(party);
-    const category =
-      input.category ??
-      CATEGORIES.find((c) => rules[c].some((rule) => rule.target === endpointId)) ??
-      'inbound';
-    if (!CATEGORIES.includes(category)) {
-      throw new TestEventError('category', `category must be one of ${CATEGORIES.join(', ')}`);
-    }
-    const action = input.action ?? DEFAULT_TEST_ACTION;
-    if (!CATEGORY_ACTIONS[category].includes(action)) {
-      throw new TestEventError(
-        'action',
-        `action ${action} does not belong to ${category}; use one of ${CATEGORY_ACTIONS[category].join(', ')}`,
-      );
-    }
-    const nowMs = clock.now();
-    return {
-      envelope: buildTestEnvelope({ party, category, action, randomId, nowMs }),
-      category,
-    };
-  }
-
-  function takePreview(party: string, endpointId: string, eventId: string): WebhookEnvelope {
-    const preview = previews.get(eventId);
-    if (preview === undefined || preview.party !== party || preview.endpointId !== endpointId) {
-      throw new TestEventError(
-        'eventId',
-        `no previewed test event ${eventId} for this endpoint; preview one first`,
-      );
-    }
-    previews.delete(eventId);
-    return preview.envelope;
   }
 
   const dispatcher: Dispatcher = {
@@ -363,48 +319,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       startRound(record);
     },
 
-    previewTestEvent(party, endpointId, input) {
-      const { envelope, category } = newTestEvent(party, endpointId, input);
-      previews.set(envelope.eventId, { party, endpointId, envelope });
-      for (const eventId of previews.keys()) {
-        if (previews.size <= MAX_TEST_EVENT_PREVIEWS) break;
-        previews.delete(eventId);
-      }
-      return {
-        category,
-        action: envelope.action,
-        actions: CATEGORY_ACTIONS[category],
-        eventId: envelope.eventId,
-        body: JSON.stringify(envelope),
-      };
-    },
+    previewTestEvent: (party, endpointId, input) => testEvents.preview(party, endpointId, input),
 
-    async sendTestEvent(party, endpointId, input) {
-      const endpoint = endpoints.get(party, endpointId);
-      const envelope =
-        input.eventId === undefined
-          ? newTestEvent(party, endpointId, input).envelope
-          : takePreview(party, endpointId, input.eventId);
-      const request = buildWebhookRequest({
-        envelope,
-        body: JSON.stringify(envelope),
-        endpoint,
-        nowMs: clock.now(),
-      });
-      const outcome = sendWebhook(request, { dispatcher: agent });
-      track(outcome.then(() => undefined));
-      const result = scrubOutcome(await outcome, endpoint.credential);
-      const hint = result.success ? undefined : testEventHint(result);
-      return {
-        ...result,
-        ...(hint === undefined ? {} : { hint }),
-        // The result is shown in the admin API and the console: never the credential.
-        request: {
-          headers: redactCredentialHeaders(request.headers, endpoint.credential),
-          body: request.body,
-        },
-      };
-    },
+    sendTestEvent: (party, endpointId, input) => testEvents.send(party, endpointId, input),
 
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
@@ -420,17 +337,4 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
   };
   return dispatcher;
-}
-
-/** An attempt's outcome with the credential's values scrubbed from the endpoint's answer. */
-function scrubOutcome(
-  outcome: AttemptOutcome,
-  credential: StoredEndpoint['credential'],
-): AttemptOutcome {
-  const scrubbed: AttemptOutcome = {
-    ...outcome,
-    bodyStart: scrubCredential(outcome.bodyStart, credential),
-  };
-  if (outcome.error !== undefined) scrubbed.error = scrubCredential(outcome.error, credential);
-  return scrubbed;
 }
