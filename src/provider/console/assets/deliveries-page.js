@@ -124,7 +124,8 @@ export async function renderDeliveries({ main, params }) {
       seen.add(delivery.eventId);
       const json = JSON.stringify(delivery);
       let entry = rows.get(delivery.eventId);
-      if (entry === undefined || entry.json !== json) {
+      const changed = entry === undefined || entry.json !== json;
+      if (changed) {
         const next = drawRow(delivery);
         if (entry === undefined) {
           entry = { json, row: next.row, details: next.details };
@@ -135,7 +136,8 @@ export async function renderDeliveries({ main, params }) {
           entry.json = json;
         }
       }
-      if (open.has(delivery.eventId)) await drawDetails(delivery.eventId, entry.details);
+      // Open details follow the event's changes (a new attempt), and only those.
+      if (changed && open.has(delivery.eventId)) await drawDetails(delivery.eventId, entry.details);
       // Keep the server's order: newest first.
       const anchor = previous === null ? body.firstElementChild : previous.nextElementSibling;
       if (anchor !== entry.row) body.insertBefore(entry.row, anchor);
@@ -256,6 +258,10 @@ export async function renderDeliveries({ main, params }) {
     /** @type {Delivery} */
     const delivery = await api.get(`/deliveries/${encodeURIComponent(eventId)}`);
     const cell = /** @type {HTMLTableCellElement} */ (details.firstElementChild);
+    // Headers the user opened stay open when a new attempt redraws the details.
+    const opened = new Set(
+      [...cell.querySelectorAll('details[open] summary')].map((summary) => summary.textContent),
+    );
     const endpoint =
       delivery.endpointId === undefined
         ? 'none (not routed)'
@@ -324,7 +330,7 @@ export async function renderDeliveries({ main, params }) {
       delivery.attempts.map((attempt, index) =>
         h(
           'details',
-          null,
+          { open: opened.has(`Headers sent in attempt ${index + 1}`) },
           h('summary', null, `Headers sent in attempt ${index + 1}`),
           h(
             'pre',

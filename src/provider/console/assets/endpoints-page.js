@@ -101,7 +101,7 @@ export async function renderEndpoints({ main }) {
             type: 'button',
             'aria-label': `Rotate secret of ${endpoint.name}`,
             onclick: () =>
-              confirm(
+              ask(
                 `Rotate the signing secret of ${endpoint.name}? The current one stays valid for 24 hours.`,
                 'Rotate',
                 () => rotate(endpoint),
@@ -115,13 +115,13 @@ export async function renderEndpoints({ main }) {
             type: 'button',
             class: 'danger',
             'aria-label': `Delete ${endpoint.name}`,
-            onclick: () => confirm(`Delete ${endpoint.name}?`, 'Delete', () => remove(endpoint)),
+            onclick: () => ask(`Delete ${endpoint.name}?`, 'Delete', () => remove(endpoint)),
           },
           'Delete',
         ),
       );
     /** Asks in place, so the question and its answer stay where the keyboard is. */
-    const confirm = (
+    const ask = (
       /** @type {string} */ question,
       /** @type {string} */ verb,
       /** @type {() => Promise<void>} */ act,

@@ -81,6 +81,12 @@ async function renderList({ main }) {
     last = json;
     empty.hidden = items.length > 0;
     table.hidden = items.length === 0;
+    // A new message must not take the keyboard's place in the list away.
+    const focused = document.activeElement;
+    const href =
+      focused instanceof HTMLAnchorElement && body.contains(focused)
+        ? focused.getAttribute('href')
+        : null;
     replace(
       body,
       items.flatMap((message) =>
@@ -113,6 +119,11 @@ async function renderList({ main }) {
         }),
       ),
     );
+    if (href !== null) {
+      /** @type {HTMLAnchorElement | undefined} */ (
+        [...body.querySelectorAll('a')].find((link) => link.getAttribute('href') === href)
+      )?.focus();
+    }
   }
   await refresh();
   const poll = every(refresh, 2000);
