@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../../src/protocol/index.ts';
 import { createManualClock } from '../../src/provider/clock.ts';
 import {
+  ACTION_TIMEOUT_MS,
   type ConsolePage,
   describeInBrowser,
   launchBrowser,
@@ -56,7 +57,7 @@ async function waitForRows(
   check: (rows: { eventId: string; state: string; text: string }[]) => boolean,
   what: string,
 ) {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + ACTION_TIMEOUT_MS;
   for (;;) {
     const current = await rows(page);
     if (check(current)) return current;

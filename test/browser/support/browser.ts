@@ -20,9 +20,17 @@ const MISSING = existsSync(CHROMIUM)
 export const SKIP_REASON = MISSING !== undefined && !IN_CI ? MISSING : undefined;
 if (SKIP_REASON !== undefined) console.warn(`browser tests skipped: ${SKIP_REASON}`);
 
+/**
+ * A browser test drives several pages against live servers: generous bounds, because on a
+ * loaded two-core machine a page can take seconds to settle. Nothing waits for them unless
+ * something is wrong; every wait is on a condition.
+ */
+const TEST_TIMEOUT_MS = 60_000;
+export const ACTION_TIMEOUT_MS = 15_000;
+
 /** `describe`, skipped with the reason in its name when there is no browser outside CI. */
 export function describeInBrowser(name: string, fn: () => void): void {
-  if (SKIP_REASON === undefined) describe(name, fn);
+  if (SKIP_REASON === undefined) describe(name, { timeout: TEST_TIMEOUT_MS }, fn);
   else describe.skip(`${name} (skipped: ${SKIP_REASON})`, fn);
 }
 
@@ -54,7 +62,7 @@ export async function openConsole(browser: Browser, url: string): Promise<Consol
     permissions: ['clipboard-read', 'clipboard-write'],
   });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  page.setDefaultTimeout(ACTION_TIMEOUT_MS);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
