@@ -26,6 +26,8 @@ export async function logDestination(options: {
     sync: true,
     translateTime: 'SYS:HH:MM:ss.l',
     ignore: 'pid,hostname',
+    // One line per event: the demo's traffic stays readable as it scrolls by.
+    singleLine: true,
     ...(options.destination === undefined ? {} : { destination: options.destination }),
     ...(options.colorize === undefined ? {} : { colorize: options.colorize }),
   });
