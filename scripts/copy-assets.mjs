@@ -1,4 +1,5 @@
-// tsc compiles TypeScript only; the SQL migrations travel beside the compiled store modules.
+// tsc compiles TypeScript only; the SQL migrations travel beside the compiled store modules, and
+// the provider console's page and browser modules beside the console router.
 import { cpSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -10,3 +11,5 @@ function copySql(dir) {
   }
 }
 copySql('src');
+cpSync('src/provider/console/assets', 'dist/src/provider/console/assets', { recursive: true });
+cpSync('src/provider/console/page.html', 'dist/src/provider/console/page.html');

@@ -3,6 +3,7 @@ import 'dotenv/config';
 import { pino } from 'pino';
 import { ConfigError, loadProviderConfig } from '../src/provider/config.ts';
 import { startProvider } from '../src/provider/provider.ts';
+import { logDestination } from './log-destination.ts';
 
 let config: ReturnType<typeof loadProviderConfig>;
 try {
@@ -12,7 +13,13 @@ try {
   console.error(`Invalid configuration: ${error.message}`);
   process.exit(1);
 }
-const logger = pino({ level: process.env.LOG_LEVEL ?? 'info' });
+const logger = pino(
+  { level: process.env.LOG_LEVEL ?? 'info' },
+  await logDestination({
+    terminal: process.stdout.isTTY === true,
+    production: process.env.NODE_ENV === 'production',
+  }),
+);
 const running = await startProvider({
   port: config.port,
   host: config.host,
@@ -27,6 +34,9 @@ const running = await startProvider({
 // The address actually listened on, so "localhost" never hides an open 0.0.0.0.
 console.log(
   `Provider simulator listening on ${running.address} (admin API at ${running.url}/admin)`,
+);
+console.log(
+  `Console:             ${running.url}/${config.adminToken === undefined ? '' : ' (asks for PROVIDER_ADMIN_TOKEN)'}`,
 );
 console.log(`Sandbox participant: ${config.party}`);
 console.log(`API token:           ${config.apiToken}`);

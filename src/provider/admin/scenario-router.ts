@@ -1,23 +1,28 @@
 /**
- * The scenario admin API (mounted at /admin, no authentication: a sandbox tool). It drives
+ * The scenario admin API, mounted at /admin by provider.ts behind the admin token and the one
+ * JSON body parser; errors are answered by the provider's one problem mapper. It drives
  * what on the real service other parties, the network or the management console do: inbound
  * invoices from counterparties, delivery outcomes, parking, retries, tax reports, payments,
  * rejections, and faults of the messaging API. Every change goes through the model, so it
  * produces exactly the events the real service would.
  */
-import express, { type Request, Router } from 'express';
+import { type Request, Router } from 'express';
 import type { CallLog } from '../api/call-log.ts';
 import type { Clock } from '../clock.ts';
+import { InvalidRequestError } from '../errors.ts';
 import type { FaultInjector } from '../faults.ts';
-import { mergeOverrides, sampleInvoice } from '../invoice.ts';
+import { isPlainObject, mergeOverrides, sampleInvoice } from '../invoice.ts';
 import { DEMO_SUPPLIER, type ProviderMessage, type ProviderModel } from '../model/index.ts';
+import { messageState, messageSummary } from './message-views.ts';
 import {
   failSchema,
   faultSchema,
   inboundSchema,
   manualFailureSchema,
+  messageListSchema,
+  outboundQuerySchema,
   parkSchema,
-  parseBody,
+  parseInput,
   participantSchema,
   paymentSchema,
   rejectionSchema,
@@ -25,25 +30,17 @@ import {
   taxReportSchema,
 } from './schemas.ts';
 
-export interface AdminRouterOptions {
+export interface ScenarioRouterOptions {
   model: ProviderModel;
   clock: Clock;
   faults: FaultInjector;
   callLog: CallLog;
 }
 
-/** Everything the simulator knows about a message, for tests and the console. */
-export function messageState(message: ProviderMessage) {
-  const { deliveryTimer: _timer, ...state } = message;
-  return state;
-}
-
-export function createAdminRouter(options: AdminRouterOptions): Router {
+export function createScenarioRouter(options: ScenarioRouterOptions): Router {
   const { model, clock } = options;
-  const { messages, actions, participants } = model;
+  const { messages, transitions, actions, participants } = model;
   const router = Router();
-  // Per route, not router.use: the dispatcher's admin routes share /admin and parse their own.
-  const json = express.json({ limit: '25mb' });
   let invoiceCounter = 0;
 
   /** Runs a change and answers with the events it produced. */
@@ -62,12 +59,12 @@ export function createAdminRouter(options: AdminRouterOptions): Router {
     res.json({ items: participants.list() });
   });
 
-  router.post('/participants', json, (req, res) => {
-    res.status(201).json(participants.add(parseBody(participantSchema, req.body)));
+  router.post('/participants', (req, res) => {
+    res.status(201).json(participants.add(parseInput(participantSchema, req.body)));
   });
 
-  router.post('/messages/inbound', json, (req, res) => {
-    const input = parseBody(inboundSchema, req.body);
+  router.post('/messages/inbound', (req, res) => {
+    const input = parseInput(inboundSchema, req.body);
     const from = input.from ?? DEMO_SUPPLIER.identifier;
     const to = input.to ?? participants.sandbox.identifier;
     invoiceCounter += 1;
@@ -91,51 +88,70 @@ export function createAdminRouter(options: AdminRouterOptions): Router {
     res.status(201).json({ messageId: message.id });
   });
 
+  router.get('/messages', (req, res) => {
+    const { limit } = parseInput(messageListSchema, req.query);
+    const newestFirst = messages.all().reverse().slice(0, limit);
+    res.json({ items: newestFirst.map(messageSummary) });
+  });
+
+  // What the messaging API's submit-invoice does for the sandbox participant, without its
+  // token: the console's "send an invoice".
+  router.post('/messages/outbound', (req, res) => {
+    const { more } = parseInput(outboundQuerySchema, req.query);
+    if (!isPlainObject(req.body)) throw new InvalidRequestError('The body must be a JSON object.');
+    const message = messages.submitInvoice({
+      sender: participants.sandbox.identifier,
+      body: req.body,
+      more: more === 'true',
+    });
+    res.status(201).json({ messageId: message.id, status: message.sides.outbound?.status });
+  });
+
   router.get('/messages/:mid', (req, res) => {
     res.json(messageState(messages.get(req.params.mid)));
   });
 
-  router.post('/messages/:mid/deliver', json, (req, res) => {
-    res.json(changed(req, (m) => messages.confirmDelivery(m.id)));
+  router.post('/messages/:mid/deliver', (req, res) => {
+    res.json(changed(req, (m) => transitions.confirmDelivery(m.id)));
   });
 
-  router.post('/messages/:mid/fail', json, (req, res) => {
-    const input = parseBody(failSchema, req.body);
-    res.json(changed(req, (m) => messages.failDelivery(m.id, input)));
+  router.post('/messages/:mid/fail', (req, res) => {
+    const input = parseInput(failSchema, req.body);
+    res.json(changed(req, (m) => transitions.failDelivery(m.id, input)));
   });
 
-  router.post('/messages/:mid/park', json, (req, res) => {
-    const input = parseBody(parkSchema, req.body);
-    res.json(changed(req, (m) => messages.park(m.id, input.reason, input.transfer)));
+  router.post('/messages/:mid/park', (req, res) => {
+    const input = parseInput(parkSchema, req.body);
+    res.json(changed(req, (m) => transitions.park(m.id, input.reason, input.transfer)));
   });
 
-  router.post('/messages/:mid/pending-failure', json, (req, res) => {
-    const input = parseBody(manualFailureSchema, req.body);
-    res.json(changed(req, (m) => messages.holdFailure(m.id, input)));
+  router.post('/messages/:mid/pending-failure', (req, res) => {
+    const input = parseInput(manualFailureSchema, req.body);
+    res.json(changed(req, (m) => transitions.holdFailure(m.id, input)));
   });
 
-  router.post('/messages/:mid/conclude-failure', json, (req, res) => {
-    const input = parseBody(manualFailureSchema, req.body);
-    res.json(changed(req, (m) => messages.concludeFailure(m.id, input)));
+  router.post('/messages/:mid/conclude-failure', (req, res) => {
+    const input = parseInput(manualFailureSchema, req.body);
+    res.json(changed(req, (m) => transitions.concludeFailure(m.id, input)));
   });
 
-  router.post('/messages/:mid/retry', json, (req, res) => {
-    const input = parseBody(retrySchema, req.body);
-    res.json(changed(req, (m) => messages.retry(m.id, input.transfer)));
+  router.post('/messages/:mid/retry', (req, res) => {
+    const input = parseInput(retrySchema, req.body);
+    res.json(changed(req, (m) => transitions.retry(m.id, input.transfer)));
   });
 
-  router.post('/messages/:mid/tax-report', json, (req, res) => {
-    const input = parseBody(taxReportSchema, req.body);
+  router.post('/messages/:mid/tax-report', (req, res) => {
+    const input = parseInput(taxReportSchema, req.body);
     res.json(changed(req, (m) => actions.reportTax(m, input)));
   });
 
-  router.post('/messages/:mid/payment', json, (req, res) => {
-    const input = parseBody(paymentSchema, req.body);
+  router.post('/messages/:mid/payment', (req, res) => {
+    const input = parseInput(paymentSchema, req.body);
     res.json(changed(req, (m) => actions.registerPayment(m, input)));
   });
 
-  router.post('/messages/:mid/rejection', json, (req, res) => {
-    const input = parseBody(rejectionSchema, req.body);
+  router.post('/messages/:mid/rejection', (req, res) => {
+    const input = parseInput(rejectionSchema, req.body);
     res.json(changed(req, (m) => actions.registerRejection(m, input)));
   });
 
@@ -143,8 +159,8 @@ export function createAdminRouter(options: AdminRouterOptions): Router {
     res.json({ items: options.faults.list() });
   });
 
-  router.post('/faults', json, (req, res) => {
-    const fault = parseBody(faultSchema, req.body);
+  router.post('/faults', (req, res) => {
+    const fault = parseInput(faultSchema, req.body);
     options.faults.add(fault);
     res.status(201).json(fault);
   });

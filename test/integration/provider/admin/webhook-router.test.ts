@@ -1,35 +1,29 @@
-/** The admin routes over real HTTP, mounted at /admin as the provider wiring does. */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express from 'express';
+/** The dispatcher's admin routes over real HTTP, as the provider wiring mounts them at /admin. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../../../../src/provider/clock.ts';
 import type { Dispatcher } from '../../../../src/provider/webhooks/index.ts';
-import { makeDispatcher, makeEnvelope, makeRouting, PARTY } from './fixtures.ts';
-import { type RecordingEndpoint, startRecordingEndpoint } from './recording-endpoint.ts';
+import { startTestProvider, type TestProvider } from '../helpers.ts';
+import { makeEnvelope, makeRouting, PARTY } from '../webhooks/fixtures.ts';
+import { type RecordingEndpoint, startRecordingEndpoint } from '../webhooks/recording-endpoint.ts';
 
 const PARTY_PATH = `/admin/participants/${encodeURIComponent(PARTY)}`;
 
 let webhook: RecordingEndpoint;
+let provider: TestProvider;
 let dispatcher: Dispatcher;
 let clock: ManualClock;
-let server: Server;
 let base: string;
 
 beforeEach(async () => {
   webhook = await startRecordingEndpoint({ status: 500 });
-  ({ dispatcher, clock } = makeDispatcher());
-  const app = express();
-  app.use('/admin', dispatcher.router());
-  server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  provider = await startTestProvider();
+  dispatcher = provider.provider.dispatcher;
+  clock = provider.clock;
+  base = provider.url;
 });
 
 afterEach(async () => {
-  dispatcher.close();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await provider.close();
   await webhook.close();
 });
 
@@ -122,7 +116,7 @@ describe('endpoints', () => {
     const malformed = await call('POST', `${PARTY_PATH}/endpoints`, undefined, '{"name":');
     expect(malformed).toMatchObject({
       status: 400,
-      body: { detail: 'The request body is not valid JSON.' },
+      body: { detail: expect.stringContaining('The request body is not valid JSON') },
     });
     expect((await call('GET', '/admin/participants/nocolon/endpoints')).status).toBe(400);
     for (let i = 0; i < 25; i++) await createEndpoint();
@@ -253,9 +247,62 @@ describe('test event', () => {
   });
 });
 
-it('leaves paths it does not know to whoever else is mounted at /admin', async () => {
-  expect((await call('GET', '/admin/scenarios')).status).toBe(404);
-  expect((await call('POST', '/admin/scenarios', undefined, 'not json')).type).not.toMatch(
-    /problem/,
-  );
+it('answers a path no admin router knows with a 404 problem', async () => {
+  const unknown = await call('GET', '/admin/scenarios');
+  expect(unknown).toMatchObject({ status: 404, type: expect.stringMatching(/problem\+json/) });
+  // One body parser in front of every admin route: a malformed body is a 400 problem anywhere.
+  const malformed = await call('POST', '/admin/scenarios', undefined, 'not json');
+  expect(malformed).toMatchObject({ status: 400, type: expect.stringMatching(/problem\+json/) });
+});
+
+describe('what the console shows', () => {
+  it('previews a test event and sends exactly that one', async () => {
+    webhook.answer({ status: 204 });
+    const { id } = await createEndpoint();
+    const preview = await call('POST', `${PARTY_PATH}/endpoints/${id}/test-event/preview`, {
+      action: 'deliveryNotified',
+    });
+    expect(preview).toMatchObject({
+      status: 200,
+      body: { category: 'inbound', action: 'deliveryNotified', eventId: expect.any(String) },
+    });
+    const sent = await call('POST', `${PARTY_PATH}/endpoints/${id}/test-event`, {
+      eventId: preview.body.eventId,
+    });
+    expect(sent.body.request.body).toBe(preview.body.body);
+    const again = await call('POST', `${PARTY_PATH}/endpoints/${id}/test-event`, {
+      eventId: preview.body.eventId,
+    });
+    expect(again).toMatchObject({ status: 400, body: { field: 'eventId' } });
+  });
+
+  it('tells how long a rotated-out secret stays valid', async () => {
+    const { id } = await createEndpoint();
+    const rotated = await call('POST', `${PARTY_PATH}/endpoints/${id}/rotate-secret`);
+    const expires = new Date(clock.now() + 24 * 60 * 60 * 1000).toISOString();
+    expect(rotated.body.previousSecretExpiresAt).toBe(expires);
+    const listed = await call('GET', `${PARTY_PATH}/endpoints`);
+    expect(listed.body[0].previousSecretExpiresAt).toBe(expires);
+    clock.advance(24 * 60 * 60 * 1000);
+    expect((await call('GET', `${PARTY_PATH}/endpoints`)).body[0]).not.toHaveProperty(
+      'previousSecretExpiresAt',
+    );
+  });
+
+  it('shows one event with the exact body and each attempt’s headers, credential redacted', async () => {
+    await createEndpoint({ credential: { type: 'bearer', token: 'erp-token-never-shown' } });
+    const event = makeEnvelope();
+    dispatcher.publish(event, makeRouting());
+    await dispatcher.idle();
+    const one = await call('GET', `/admin/deliveries/${event.eventId}`);
+    expect(one.body.body).toBe(JSON.stringify(event));
+    expect(one.body.attempts[0].headers).toMatchObject({
+      authorization: '[redacted]',
+      'svc-webhook-event-id': event.eventId,
+      'svc-webhook-signature': expect.stringMatching(/^t=\d+,v0=[0-9a-f]{64}$/),
+    });
+    const list = await call('GET', `${PARTY_PATH}/deliveries`);
+    expect(list.body[0]).not.toHaveProperty('body');
+    expect(JSON.stringify(list.body)).not.toContain('erp-token-never-shown');
+  });
 });
