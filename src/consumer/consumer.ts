@@ -74,8 +74,18 @@ export async function startConsumer(options: {
   });
   const holder = options.holder ?? createAnonymousHolder('consumer');
   // Ingress and worker in one process share the event loop: the worker yields to webhooks.
+  let webhooksStored = 0;
   const pacer =
-    runWorker && config.role === 'all' ? createPacer({ max: config.workerConcurrency }) : undefined;
+    runWorker && config.role === 'all'
+      ? createPacer({
+          max: config.workerConcurrency,
+          webhooks: () => {
+            const count = webhooksStored;
+            webhooksStored = 0;
+            return count;
+          },
+        })
+      : undefined;
   const worker = createWorker({
     events: store.events,
     claims: store.claims,
@@ -108,7 +118,10 @@ export async function startConsumer(options: {
     store,
     logger,
     metrics,
-    onEventStored: () => worker.notify(),
+    onEventStored: () => {
+      webhooksStored += 1;
+      worker.notify();
+    },
     readinessChecks: [
       { name: 'store', check: () => store.checkWritable() },
       ...(hasWorker

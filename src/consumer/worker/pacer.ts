@@ -5,12 +5,13 @@
  * sets how many events the worker may have in hand, additive increase, multiplicative
  * decrease (as TCP does with its window):
  *
- *   delay p99 over the last interval > highMs   halve the limit (at least `min`)
- *   delay p99 < lowMs                           raise it by one (at most `max`)
+ *   webhooks arrived and delay p99 > highMs    halve the limit (at least `min`)
+ *   no webhooks arrived, or delay p99 < lowMs   raise it by one (at most `max`)
  *   between                                     keep it
  *
  * So a burst of webhooks makes room for itself within an interval or two, and the backlog
- * drains at full speed again once the burst is over.
+ * drains at full speed again once the burst is over. Without webhooks there is no one to yield
+ * to: a loop slowed by the machine's other work (or by the worker itself) must not throttle it.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
@@ -35,16 +36,24 @@ export interface PacerOptions {
 }
 
 /** The rule itself, without timers: the next limit after one reading. */
-export function nextLimit(current: number, delayMs: number, options: PacerOptions): number {
+export function nextLimit(
+  current: number,
+  reading: { delayMs: number; webhooks: number },
+  options: PacerOptions,
+): number {
   const { max, min = 1, highMs = 20, lowMs = 5 } = options;
-  if (delayMs > highMs) return Math.max(min, Math.floor(current / 2));
-  if (delayMs < lowMs) return Math.min(max, current + 1);
+  const { delayMs, webhooks } = reading;
+  if (webhooks > 0 && delayMs > highMs) return Math.max(min, Math.floor(current / 2));
+  if (webhooks === 0 || delayMs < lowMs) return Math.min(max, current + 1);
   return Math.min(max, Math.max(min, current));
 }
 
-/** A pacer that reads `delay` every `intervalMs` (the event loop's own delay by default). */
+/**
+ * A pacer that reads `delay` every `intervalMs` (the event loop's own delay by default);
+ * `webhooks()` counts the webhooks received since it was last called.
+ */
 export function createPacer(
-  options: PacerOptions & { intervalMs?: number; delay?: DelaySource },
+  options: PacerOptions & { intervalMs?: number; delay?: DelaySource; webhooks: () => number },
 ): Pacer {
   let current = options.max;
   let histogram: ReturnType<typeof monitorEventLoopDelay> | undefined;
@@ -61,7 +70,7 @@ export function createPacer(
   }
   const read = delay;
   const timer = setInterval(() => {
-    current = nextLimit(current, read(), options);
+    current = nextLimit(current, { delayMs: read(), webhooks: options.webhooks() }, options);
   }, options.intervalMs ?? 200);
   timer.unref();
   return {
