@@ -11,6 +11,22 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export const MAIN = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
+
+/**
+ * The environment and Node options `npm start` runs the consumer with (package.json), so the
+ * benchmark measures production's memory settings, from one source.
+ */
+export const PRODUCTION_START = (() => {
+  const packageJson = JSON.parse(
+    readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+  ) as { scripts: { start: string } };
+  const words = packageJson.scripts.start.split(/\s+/);
+  const env = Object.fromEntries(
+    words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => w.split('=') as [string, string]),
+  );
+  const nodeArgs = words.filter((w) => w.startsWith('--'));
+  return { env, nodeArgs };
+})();
 export const RECONCILE = fileURLToPath(new URL('../dist/scripts/reconcile.js', import.meta.url));
 
 export interface MeasuredProcess {
@@ -68,7 +84,10 @@ export async function startConsumerProcess(
   nodeArgs: string[] = [],
 ): Promise<ConsumerProcess> {
   const port = await freePort();
-  const measured = spawnMeasured(MAIN, { ...env, PORT: String(port) }, nodeArgs);
+  const measured = spawnMeasured(MAIN, { ...PRODUCTION_START.env, ...env, PORT: String(port) }, [
+    ...PRODUCTION_START.nodeArgs,
+    ...nodeArgs,
+  ]);
   const url = `http://127.0.0.1:${port}`;
   const exited = once(measured.child, 'exit');
   for (let ready = false; !ready; ) {

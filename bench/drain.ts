@@ -13,13 +13,17 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { openSqliteStore } from '../src/consumer/store/sqlite/sqlite-store.ts';
+import pg from 'pg';
+import { openStore } from '../src/consumer/store/open-store.ts';
 import type { WebhookEnvelope } from '../src/protocol/index.ts';
 import { startConsumerProcess } from './consumer-process.ts';
 import { summarizeProfiles, type ThreadSummary } from './profile-summary.ts';
 import { startServerProcess } from './server-process.ts';
 
 export interface DrainResult {
+  /** Where the inbox was: `sqlite`, or `postgres` shared by `consumers` processes. */
+  store: 'sqlite' | 'postgres';
+  consumers: number;
   invoices: number;
   /** Events stored before the drain (duplicates stored once). */
   events: number;
@@ -37,7 +41,12 @@ export async function runDrain(options: {
   invoices: number;
   profile?: boolean;
   env?: Record<string, string>;
+  /** A PostgreSQL database to drain into instead of a SQLite file. */
+  postgresUrl?: string;
+  /** Consumer processes sharing the database (PostgreSQL only). @default 1 */
+  consumers?: number;
 }): Promise<DrainResult> {
+  const consumers = options.postgresUrl === undefined ? 1 : (options.consumers ?? 1);
   const dir = await mkdtemp(join(tmpdir(), 'bench-drain-'));
   const provider = await startServerProcess('provider-server.ts', {});
   try {
@@ -49,7 +58,8 @@ export async function runDrain(options: {
       .map((line) => JSON.parse(line) as WebhookEnvelope);
 
     const databasePath = join(dir, 'consumer.db');
-    const store = await openSqliteStore(databasePath);
+    const databaseUrl = options.postgresUrl ?? `sqlite:${databasePath}`;
+    const store = await openStore(databaseUrl);
     await Promise.all(
       events.flatMap((envelope, i) => {
         const event = {
@@ -75,35 +85,41 @@ export async function runDrain(options: {
     const profileDir = join(dir, 'profile');
     const providerCpuBefore = await provider.cpuMicros();
     const started = performance.now();
-    const consumer = await startConsumerProcess(
-      {
-        WEBHOOK_SECRETS: 'bench-drain-secret-0123456789',
-        API_BASE_URL: provider.url,
-        API_TOKEN: 'sandbox-token',
-        DATABASE_URL: `sqlite:${databasePath}`,
-        DOCUMENTS_DIR: join(dir, 'documents'),
-        LOG_LEVEL: 'warn',
-        ...options.env,
-      },
-      options.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+    const running = await Promise.all(
+      Array.from({ length: consumers }, (_, i) =>
+        startConsumerProcess(
+          {
+            WEBHOOK_SECRETS: 'bench-drain-secret-0123456789',
+            API_BASE_URL: provider.url,
+            API_TOKEN: 'sandbox-token',
+            DATABASE_URL: databaseUrl,
+            DOCUMENTS_DIR: join(dir, 'documents'),
+            LOG_LEVEL: 'warn',
+            ...options.env,
+          },
+          options.profile && i === 0 ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+        ),
+      ),
     );
-    const inbox = new Database(databasePath, { readonly: true });
-    const due = inbox.prepare<[], { n: number }>(
-      "SELECT COUNT(*) AS n FROM events WHERE state IN ('pending', 'processing')",
-    );
+    const due = await dueCounter(databaseUrl);
     let consumerPeakRssBytes = 0;
     for (;;) {
-      consumerPeakRssBytes = consumer.peakRssBytes();
+      for (const consumer of running) {
+        consumerPeakRssBytes = Math.max(consumerPeakRssBytes, consumer.peakRssBytes());
+      }
       const delivered = await provider.command<number>('delivered');
-      if (delivered === options.invoices && (due.get()?.n ?? 1) === 0) break;
+      if (delivered === options.invoices && (await due.count()) === 0) break;
       await new Promise((r) => setTimeout(r, 50));
     }
     const seconds = (performance.now() - started) / 1000;
-    inbox.close();
-    const consumerCpu = consumer.cpuMicros() / (seconds * 1e6);
+    await due.close();
+    const consumerCpu =
+      running.reduce((sum, consumer) => sum + consumer.cpuMicros(), 0) / (seconds * 1e6);
     const providerCpu = ((await provider.cpuMicros()) - providerCpuBefore) / (seconds * 1e6);
-    await consumer.stop();
+    await Promise.all(running.map((consumer) => consumer.stop()));
     return {
+      store: options.postgresUrl === undefined ? 'sqlite' : 'postgres',
+      consumers,
       invoices: options.invoices,
       events: events.length,
       seconds,
@@ -119,4 +135,20 @@ export async function runDrain(options: {
     await provider.stop();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Events still due or in hand in the inbox at `databaseUrl`, read beside the consumers. */
+async function dueCounter(databaseUrl: string) {
+  const sql = "SELECT COUNT(*)::int AS n FROM events WHERE state IN ('pending', 'processing')";
+  if (databaseUrl.startsWith('sqlite:')) {
+    const inbox = new Database(databaseUrl.slice('sqlite:'.length), { readonly: true });
+    const statement = inbox.prepare<[], { n: number }>(sql.replace('::int', ''));
+    return { count: async () => statement.get()?.n ?? 0, close: async () => inbox.close() };
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  return {
+    count: async () => (await client.query<{ n: number }>(sql)).rows[0]?.n ?? 0,
+    close: () => client.end(),
+  };
 }

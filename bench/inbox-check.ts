@@ -6,6 +6,7 @@
  * per load run.
  */
 import Database from 'better-sqlite3';
+import pg from 'pg';
 
 export interface InboxCheck {
   rows: number;
@@ -42,5 +43,31 @@ export function checkInbox(
     };
   } finally {
     db.close();
+  }
+}
+
+/** The same check on a PostgreSQL database. */
+export async function checkPostgresInbox(
+  url: string,
+  acknowledged: ReadonlySet<string>,
+  maxUnanswered: number,
+): Promise<InboxCheck> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ event_id: string }>('SELECT event_id FROM events');
+    const stored = new Set(rows.map((row) => row.event_id));
+    let missing = 0;
+    for (const eventId of acknowledged) if (!stored.has(eventId)) missing++;
+    const unanswered = stored.size - (acknowledged.size - missing);
+    return {
+      rows: stored.size,
+      acknowledged: acknowledged.size,
+      missing,
+      unanswered,
+      ok: missing === 0 && unanswered <= maxUnanswered,
+    };
+  } finally {
+    await client.end();
   }
 }

@@ -7,6 +7,7 @@
  *   (d) full       the consumer with its worker handling every event it receives, against a
  *                  fast fake of the messaging API; afterwards, how long the backlog takes
  *   (e) duplicates one signed event, repeated: the dedupe path
+ *   (f) postgres   (c) with the PostgreSQL store (when a server is available)
  * Each starts with a warm-up run (JIT, page cache, connections) whose figures are dropped; its
  * acknowledgements still count in the inbox check: every eventId answered 2xx must be a row.
  */
@@ -16,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startConsumerProcess } from './consumer-process.ts';
-import { checkInbox, type InboxCheck } from './inbox-check.ts';
+import { checkInbox, checkPostgresInbox, type InboxCheck } from './inbox-check.ts';
 import { type LoadOptions, type LoadResult, runLoad } from './load.ts';
 import { startServerProcess } from './server-process.ts';
 import { createRequestPool, createRequestSource, type WebhookRequest } from './webhook-requests.ts';
@@ -25,6 +26,8 @@ export interface IngressOptions {
   connections: number;
   durationSeconds: number;
   warmupSeconds: number;
+  /** A fresh PostgreSQL database for scenario (f); left out when there is none. */
+  postgresDatabase?: () => Promise<string>;
 }
 
 export interface IngressResult extends LoadResult {
@@ -115,6 +118,26 @@ export async function runIngressScenarios(options: IngressOptions): Promise<Ingr
       options,
     );
 
+    let postgres: IngressResult | undefined;
+    if (options.postgresDatabase !== undefined) {
+      const databaseUrl = await options.postgresDatabase();
+      const postgresAcks = new Set<string>();
+      const measured = await measure(
+        await consumerServer(
+          consumerEnv('postgres', { ROLE: 'ingress', DATABASE_URL: databaseUrl }),
+        ),
+        pooled(postgresAcks),
+        options,
+      );
+      postgres = {
+        name: 'f postgres',
+        description: 'consumer, ROLE=ingress, PostgreSQL store',
+        ...measured,
+        ratioToExpress: measured.requestsPerSecond / express.requestsPerSecond,
+        inbox: await checkPostgresInbox(databaseUrl, postgresAcks, maxUnanswered),
+      };
+    }
+
     const ratio = (r: Measured) => r.requestsPerSecond / express.requestsPerSecond;
     const inbox = (name: string, acks: Set<string>, unanswered: number) =>
       checkInbox(join(dir, `${name}.db`), acks, unanswered);
@@ -153,6 +176,7 @@ export async function runIngressScenarios(options: IngressOptions): Promise<Ingr
         ratioToExpress: ratio(duplicates),
         inbox: inbox('duplicates', duplicateAcks, 0),
       },
+      ...(postgres === undefined ? [] : [postgres]),
     ];
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RECONCILE, spawnMeasured } from './consumer-process.ts';
+import { PRODUCTION_START, RECONCILE, spawnMeasured } from './consumer-process.ts';
 import { startServerProcess } from './server-process.ts';
 
 export interface ReconcileResult {
@@ -33,14 +33,19 @@ export async function runReconcile(options: { messages: number }): Promise<Recon
     await provider.command('seed', { count: options.messages, file: join(dir, 'events.jsonl') });
     const providerCpuBefore = await provider.cpuMicros();
     const started = performance.now();
-    const run = spawnMeasured(RECONCILE, {
-      WEBHOOK_SECRETS: 'bench-reconcile-secret-0123456789',
-      API_BASE_URL: provider.url,
-      API_TOKEN: 'sandbox-token',
-      DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
-      DOCUMENTS_DIR: join(dir, 'documents'),
-      LOG_LEVEL: 'warn',
-    });
+    const run = spawnMeasured(
+      RECONCILE,
+      {
+        ...PRODUCTION_START.env,
+        WEBHOOK_SECRETS: 'bench-reconcile-secret-0123456789',
+        API_BASE_URL: provider.url,
+        API_TOKEN: 'sandbox-token',
+        DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
+        DOCUMENTS_DIR: join(dir, 'documents'),
+        LOG_LEVEL: 'warn',
+      },
+      PRODUCTION_START.nodeArgs,
+    );
     let peakRssBytes = 0;
     let cpuMicros = 0;
     const sample = setInterval(() => {

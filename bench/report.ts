@@ -20,6 +20,8 @@ export interface BenchReport {
   parameters: IngressOptions & { quick: boolean; invoices: number; reconcileMessages: number };
   ingress: IngressResult[];
   drain?: DrainResult;
+  /** The drain on PostgreSQL, two consumer processes sharing it. */
+  postgresDrain?: DrainResult;
   reconcile?: ReconcileResult;
   micro: MicroResult[];
   targets: Target[];
@@ -39,7 +41,7 @@ const RSS_TARGET = 150 * MIB;
 export function createReport(
   startedAt: Date,
   parameters: BenchReport['parameters'],
-  results: Pick<BenchReport, 'ingress' | 'drain' | 'reconcile' | 'micro'>,
+  results: Pick<BenchReport, 'ingress' | 'drain' | 'postgresDrain' | 'reconcile' | 'micro'>,
 ): BenchReport {
   const { ingress, drain, reconcile } = results;
   const byName = (prefix: string) => ingress.find((s) => s.name.startsWith(prefix));
@@ -82,6 +84,7 @@ export function createReport(
   const peaks = [
     ...ingress.filter((s) => s.name >= 'c').map((s) => s.serverPeakRssBytes),
     ...(drain === undefined ? [] : [drain.consumerPeakRssBytes]),
+    ...(results.postgresDrain === undefined ? [] : [results.postgresDrain.consumerPeakRssBytes]),
     ...(reconcile === undefined ? [] : [reconcile.peakRssBytes]),
   ];
   targets.push({
@@ -162,11 +165,12 @@ export function formatReport(report: BenchReport): string {
       );
     }
   }
-  if (report.drain !== undefined) {
-    const d = report.drain;
+  for (const d of [report.drain, report.postgresDrain]) {
+    if (d === undefined) continue;
     lines.push(
       '',
-      `backlog drain: ${d.invoices} invoices (${d.events} events) imported and acknowledged in ` +
+      `backlog drain (${d.store}, ${d.consumers} consumer${d.consumers === 1 ? '' : 's'}): ` +
+        `${d.invoices} invoices (${d.events} events) imported and acknowledged in ` +
         `${d.seconds.toFixed(1)} s = ${integer(d.invoicesPerSecond)}/s; consumer CPU ${percent(d.consumerCpu)}, ` +
         `provider CPU ${percent(d.providerCpu)}, consumer peak RSS ${Math.round(d.consumerPeakRssBytes / MIB)} MiB`,
     );

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { runDrain } from './drain.ts';
 import { runIngressScenarios } from './ingress.ts';
 import { runMicroBenchmarks } from './micro.ts';
+import { startBenchPostgres } from './postgres.ts';
 import { runReconcile } from './reconcile.ts';
 import { createReport, formatReport, writeReport } from './report.ts';
 
@@ -56,10 +57,27 @@ const parameters = {
 
 const startedAt = new Date();
 const micro = runMicroBenchmarks('micro-benchmark-secret', quick ? 0.3 : 1);
-const ingress = parts.has('ingress') ? await runIngressScenarios(parameters) : [];
+const postgres = await startBenchPostgres();
+if ('missing' in postgres) console.error(`PostgreSQL scenarios skipped: ${postgres.missing}`);
+const createDatabase = 'missing' in postgres ? undefined : () => postgres.createDatabase();
+const ingress = parts.has('ingress')
+  ? await runIngressScenarios({
+      ...parameters,
+      ...(createDatabase === undefined ? {} : { postgresDatabase: createDatabase }),
+    })
+  : [];
 const drain = parts.has('drain')
   ? await runDrain({ invoices: parameters.invoices, profile: values.profile })
   : undefined;
+const postgresDrain =
+  parts.has('drain') && createDatabase !== undefined
+    ? await runDrain({
+        invoices: parameters.invoices,
+        postgresUrl: await createDatabase(),
+        consumers: 2,
+      })
+    : undefined;
+if (!('missing' in postgres)) postgres.stop();
 const reconcile = parts.has('reconcile')
   ? await runReconcile({ messages: parameters.reconcileMessages })
   : undefined;
@@ -67,6 +85,7 @@ const report = createReport(startedAt, parameters, {
   ingress,
   micro,
   ...(drain === undefined ? {} : { drain }),
+  ...(postgresDrain === undefined ? {} : { postgresDrain }),
   ...(reconcile === undefined ? {} : { reconcile }),
 });
 console.log(formatReport(report));

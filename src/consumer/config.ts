@@ -56,7 +56,11 @@ export interface Config {
   databasePoolSize: number;
   /** @default './data/documents' */
   documentsDir: string;
-  /** @default 8 */
+  /**
+   * Messages handled at once (the worker, and each reconciliation run). Each waits on the
+   * messaging API and the store most of its time, so many at once cost little CPU and share
+   * the store's commits. @default 32
+   */
   workerConcurrency: number;
   /** Attempts before an event is dead-lettered. @default 10 */
   workerMaxAttempts: number;
@@ -154,7 +158,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     ),
     databasePoolSize: read.integer('DATABASE_POOL_SIZE', 10, { min: 1, max: 1000 }),
     documentsDir: read.string('DOCUMENTS_DIR', './data/documents'),
-    workerConcurrency: read.integer('WORKER_CONCURRENCY', 8, { min: 1, max: 1000 }),
+    workerConcurrency: read.integer('WORKER_CONCURRENCY', 32, { min: 1, max: 1000 }),
     workerMaxAttempts: read.integer('WORKER_MAX_ATTEMPTS', 10, { min: 1 }),
     claimLeaseMs: read.integer('CLAIM_LEASE_MS', 30_000, { min: 300 }),
     importTimeoutMs: read.integer('IMPORT_TIMEOUT_MS', 60_000, { min: 1 }),

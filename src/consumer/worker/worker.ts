@@ -41,7 +41,7 @@ export interface WorkerOptions {
   holderGone?: (holder: string) => boolean;
   /** @default Date.now */
   now?: () => number;
-  /** Events handled at once. @default 8 */
+  /** Events handled at once. @default 32 */
   concurrency?: number;
   /** Attempts before an event is dead-lettered. @default 10 */
   maxAttempts?: number;
@@ -80,7 +80,7 @@ export interface Worker {
 export function createWorker(options: WorkerOptions): Worker {
   const { events, claims, handle, logger, holder } = options;
   const now = options.now ?? Date.now;
-  const concurrency = options.concurrency ?? 8;
+  const concurrency = options.concurrency ?? 32;
   const maxAttempts = options.maxAttempts ?? 10;
   const leaseMs = options.leaseMs ?? 30_000;
   const holderGone = options.holderGone ?? (() => false);

@@ -41,7 +41,7 @@ describe('loadConfig', () => {
       databaseUrl: 'sqlite:./data/consumer.db',
       databasePoolSize: 10,
       documentsDir: './data/documents',
-      workerConcurrency: 8,
+      workerConcurrency: 32,
       workerMaxAttempts: 10,
       claimLeaseMs: 30_000,
       importTimeoutMs: 60_000,

@@ -32,6 +32,11 @@ export async function startWriter(path: string): Promise<SqliteWriter> {
     workerData: { path, port: port2 },
     transferList: [port2],
     execArgv: inheritableExecArgv(process.execArgv),
+    // It only ever holds one batch of calls and their answers, bounded by the ingress's
+    // in-flight limit and the worker's concurrency: a small young generation is plenty (every
+    // megabyte V8 would let it grow is resident memory of the consumer), and the old generation
+    // has room for a batch of large bodies.
+    resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 128 },
   });
   const pending = new Map<
     number,
