@@ -32,6 +32,10 @@ export const EVENT_STATES: readonly EventState[] = [
   'dead',
 ];
 
+/** The states of events still needing something: work, or an operator. */
+export type OpenState = 'pending' | 'processing' | 'dead';
+export const OPEN_STATES: readonly OpenState[] = ['pending', 'processing', 'dead'];
+
 /** Why an event is stored but never acted upon. */
 export type EventFlag = 'test' | 'unknown_action';
 
@@ -114,7 +118,11 @@ export interface EventStore {
   get(eventId: string): Promise<StoredEvent | undefined>;
   /** Newest first. */
   list(query: { state?: EventState | undefined; limit: number }): Promise<StoredEvent[]>;
-  countByState(): Promise<Record<EventState, number>>;
+  /**
+   * Events in the states an operator watches (pending, processing, dead), in time bounded by
+   * the backlog, not by history (done and skipped events are counted by the worker's metrics).
+   */
+  countOpen(): Promise<Record<OpenState, number>>;
   /**
    * Atomically, also against other processes: takes up to `limit` due events, at most one per
    * message and none of a message whose claim is held, each with its message's claim for

@@ -3,11 +3,12 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import {
   type ClaimedEvent,
-  EVENT_STATES,
   type EventState,
   type EventStore,
   type InsertOutcome,
   type NewEvent,
+  OPEN_STATES,
+  type OpenState,
   type StoredEvent,
 } from '../store.ts';
 import { inTransaction } from './pool.ts';
@@ -172,13 +173,14 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
       return rows.map(toStoredEvent);
     },
 
-    async countByState() {
-      const counts = Object.fromEntries(EVENT_STATES.map((s) => [s, 0])) as Record<
-        EventState,
+    async countOpen() {
+      const counts = Object.fromEntries(OPEN_STATES.map((s) => [s, 0])) as Record<
+        OpenState,
         number
       >;
-      const { rows } = await pool.query<{ state: EventState; n: number }>(
-        'SELECT state, count(*)::int AS n FROM events GROUP BY state',
+      const { rows } = await pool.query<{ state: OpenState; n: number }>(
+        `SELECT state, count(*)::int AS n FROM events
+          WHERE state IN ('pending', 'processing', 'dead') GROUP BY state`,
       );
       for (const { state, n } of rows) counts[state] = n;
       return counts;

@@ -135,7 +135,7 @@ export function createPostgresMessageStore(pool: pg.Pool): MessageStore {
     },
     async listSides(messageId) {
       const { rows } = await pool.query<MessageRow>(
-        "SELECT * FROM messages WHERE message_id = $1 ORDER BY transfer = 'outbound'",
+        'SELECT * FROM messages WHERE message_id = $1 ORDER BY transfer',
         [messageId],
       );
       return rows.map(toRecord);

@@ -73,7 +73,7 @@ export async function openSqliteStore(
       },
       get: async (eventId) => events.get(eventId),
       list: async (query) => events.list(query),
-      countByState: async () => events.countByState(),
+      countOpen: async () => events.countOpen(),
       async claimDue(request) {
         const claimed = await writer.call('events.claimDue', request);
         return claimed.map((event) => ({ ...event, body: asBuffer(event.body) }));

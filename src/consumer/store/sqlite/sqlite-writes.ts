@@ -4,6 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { NewEvent } from '../store.ts';
+import { HEALTH_SQL } from './queries.ts';
 import { claimWrites } from './sqlite-claims.ts';
 import { eventWrites } from './sqlite-events.ts';
 import { messageWrites } from './sqlite-messages.ts';
@@ -12,7 +13,7 @@ export function createWriteOperations(db: Database.Database) {
   const events = eventWrites(db);
   const claims = claimWrites(db);
   const messages = messageWrites(db);
-  const touchHealth = db.prepare<[number]>('UPDATE health SET checked_at = ? WHERE id = 1');
+  const touchHealth = db.prepare<[number]>(HEALTH_SQL.touch);
   return {
     // A Buffer crosses to this thread as a plain Uint8Array; SQLite binds only Buffers.
     'events.insert': (event: NewEvent) => events.insert({ ...event, body: asBuffer(event.body) }),
