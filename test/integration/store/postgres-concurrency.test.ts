@@ -73,7 +73,7 @@ describeWithPostgres('PostgreSQL store, several processes at once', () => {
     expect(handled).toHaveLength(200);
     expect(new Set(handled).size).toBe(200);
     expect(await a.events.countOpen()).toEqual({ pending: 0, processing: 0, dead: 0 });
-    expect((await a.events.list({ state: 'done', limit: 1000 })).length).toBe(200);
+    expect((await a.events.list({ state: 'done', limit: 1000 })).items.length).toBe(200);
   });
 
   it("takes over a claim whose lease ended; the old holder's outcome is refused", async () => {

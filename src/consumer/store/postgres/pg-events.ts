@@ -1,6 +1,8 @@
 /** The inbox on PostgreSQL (see migrations/001_schema.sql and the contract in ../store.ts). */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { decodeCursor, encodeCursor, NEWEST } from '../cursor.ts';
+import { whyNotReplayed } from '../sqlite/sqlite-events.ts';
 import {
   type ClaimedEvent,
   type EventState,
@@ -91,13 +93,18 @@ function createInsertBatcher(pool: pg.Pool) {
         e.receivedAt,
       );
       const n = i * 10;
-      return `($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, $${n + 5}, $${n + 6}, $${n + 7}, $${n + 8}, $${n + 9}, $${n + 10}, $${n + 10}, $${n + 10})`;
+      return `($${n + 1}::text, $${n + 2}::text, $${n + 3}::text, $${n + 4}::text, $${n + 5}::text, $${n + 6}::text, $${n + 7}::boolean, $${n + 8}::text, $${n + 9}::bytea, $${n + 10}::bigint)`;
     });
+    // A duplicate is an eventId in the inbox, or one retention removed from it (seen_events).
     const { rows: inserted } = await pool.query<{ event_id: string }>(
       `WITH inserted AS (
          INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test, flag,
                              body, received_at, next_attempt_at, updated_at)
-         VALUES ${rows.join(', ')}
+         SELECT v.*, v.received_at, v.received_at
+           FROM (VALUES ${rows.join(', ')})
+             AS v(event_id, action, transfer, message_id, party, occurred_at, test, flag, body,
+                  received_at)
+          WHERE NOT EXISTS (SELECT 1 FROM seen_events s WHERE s.event_id = v.event_id)
          ON CONFLICT (event_id) DO NOTHING
          RETURNING event_id)
        SELECT event_id, pg_notify('${INBOX_CHANNEL}', '') FROM inserted`,
@@ -158,19 +165,30 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
       return rows[0] === undefined ? undefined : toStoredEvent(rows[0]);
     },
 
-    async list({ state, limit }) {
+    // Keyset pagination: each page starts at the cursor's place in the index.
+    async list({ state, limit, after }) {
+      const from = after === undefined ? NEWEST : decodeCursor(after);
       const { rows } =
         state === undefined
-          ? await pool.query<EventRow>(
-              `SELECT ${COLUMNS} FROM events ORDER BY received_at DESC, seq DESC LIMIT $1`,
-              [limit],
+          ? await pool.query<EventRow & { seq: number }>(
+              `SELECT ${COLUMNS}, seq FROM events WHERE (received_at, seq) < ($1, $2)
+                ORDER BY received_at DESC, seq DESC LIMIT $3`,
+              [from.at, from.id, limit],
             )
-          : await pool.query<EventRow>(
-              `SELECT ${COLUMNS} FROM events WHERE state = $1
-                ORDER BY received_at DESC, seq DESC LIMIT $2`,
-              [state, limit],
+          : await pool.query<EventRow & { seq: number }>(
+              `SELECT ${COLUMNS}, seq FROM events
+                WHERE state = $1 AND (received_at, seq) < ($2, $3)
+                ORDER BY received_at DESC, seq DESC LIMIT $4`,
+              [state, from.at, from.id, limit],
             );
-      return rows.map(toStoredEvent);
+      const last = rows.at(-1);
+      return {
+        items: rows.map(toStoredEvent),
+        next:
+          rows.length < limit || last === undefined
+            ? null
+            : encodeCursor({ at: last.received_at, id: last.seq }),
+      };
     },
 
     async countOpen() {
@@ -270,7 +288,8 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
          ), settled AS (
            UPDATE events
               SET state = $2, claim_token = NULL, locked_until = NULL, last_error = $3,
-                  updated_at = $4, next_attempt_at = COALESCE($5, next_attempt_at)
+                  updated_at = $4, next_attempt_at = COALESCE($5, next_attempt_at),
+                  body = CASE WHEN $8 THEN '\\x'::bytea ELSE body END
             WHERE event_id = $1 AND state = 'processing' AND claim_token = $6
               AND EXISTS (SELECT 1 FROM claim)
            RETURNING event_id
@@ -289,6 +308,7 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
           settlement.state === 'pending' ? settlement.nextAttemptAt : null,
           event.claim.token,
           event.messageId,
+          'dropBody' in settlement && settlement.dropBody === true,
         ],
       );
       return rows[0]?.settled === 1;
@@ -299,12 +319,15 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
         `UPDATE events
             SET state = 'pending', attempts = 0, next_attempt_at = $2, locked_until = NULL,
                 claim_token = NULL, updated_at = $2
-          WHERE event_id = $1 AND state IN ('dead', 'done', 'skipped')`,
+          WHERE event_id = $1 AND state IN ('dead', 'done', 'skipped') AND length(body) > 0`,
         [eventId, now],
       );
       if (rowCount === 1) return 'replayed';
-      const { rows } = await pool.query('SELECT 1 FROM events WHERE event_id = $1', [eventId]);
-      return rows.length === 0 ? 'not_found' : 'not_replayable';
+      const { rows } = await pool.query<{ state: EventState; size: number }>(
+        'SELECT state, length(body) AS size FROM events WHERE event_id = $1',
+        [eventId],
+      );
+      return whyNotReplayed(rows[0]);
     },
   };
 }

@@ -13,6 +13,7 @@ import { migrate } from './migrate.ts';
 import { createPostgresClaimStore } from './pg-claims.ts';
 import { createPostgresEventStore } from './pg-events.ts';
 import { createPostgresMessageStore } from './pg-messages.ts';
+import { createPostgresRetentionStore } from './pg-retention.ts';
 import { createPool } from './pool.ts';
 
 export interface PostgresStore extends Store {
@@ -57,6 +58,7 @@ export async function openPostgresStore(
     },
     claims: createPostgresClaimStore(pool),
     messages: createPostgresMessageStore(pool),
+    retention: createPostgresRetentionStore(pool),
     async checkWritable() {
       await withDeadline(
         pool.query('UPDATE health SET checked_at = $1 WHERE id = 1', [Date.now()]),

@@ -21,12 +21,17 @@ export const STATUS_COLUMNS: Record<StatusKind, { value: string; at: string; con
 const OPEN_MESSAGE =
   "(delivery_status IS NULL OR delivery_status NOT IN ('delivered', 'failed', 'parked'))";
 
+/** A body retention has dropped is stored empty (a signed event's body never is). */
+export const DROPPED_BODY = "x''";
+
 export const EVENT_SQL = {
+  // A duplicate is an eventId in the inbox, or one retention removed from it (seen_events).
   insert: `
     INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test, flag,
                         body, received_at, next_attempt_at, updated_at)
-    VALUES (@eventId, @action, @transfer, @messageId, @party, @occurredAt, @testInt, @flag,
-            @body, @receivedAt, @receivedAt, @receivedAt)
+    SELECT @eventId, @action, @transfer, @messageId, @party, @occurredAt, @testInt, @flag,
+           @body, @receivedAt, @receivedAt, @receivedAt
+     WHERE NOT EXISTS (SELECT 1 FROM seen_events WHERE event_id = @eventId)
     ON CONFLICT (event_id) DO NOTHING`,
   // Candidates for claimDue, each cheap whatever the backlog: due pending events in due order
   // from the events_due index, skipping messages whose claim is live (a primary-key probe per
@@ -52,7 +57,8 @@ export const EVENT_SQL = {
   settle: `
     UPDATE events
        SET state = @state, claim_token = NULL, locked_until = NULL, last_error = @error,
-           updated_at = @now, next_attempt_at = COALESCE(@nextAttemptAt, next_attempt_at)
+           updated_at = @now, next_attempt_at = COALESCE(@nextAttemptAt, next_attempt_at),
+           body = CASE WHEN @dropBody = 1 THEN ${DROPPED_BODY} ELSE body END
      WHERE event_id = @eventId AND state = 'processing' AND claim_token = @token
        AND EXISTS (SELECT 1 FROM message_claims c
                     WHERE c.message_id = @messageId AND c.token = @token)`,
@@ -60,12 +66,20 @@ export const EVENT_SQL = {
     UPDATE events
        SET state = 'pending', attempts = 0, next_attempt_at = @now, locked_until = NULL,
            claim_token = NULL, updated_at = @now
-     WHERE event_id = @eventId AND state IN ('dead', 'done', 'skipped')`,
-  exists: 'SELECT 1 AS n FROM events WHERE event_id = ?',
+     WHERE event_id = @eventId AND state IN ('dead', 'done', 'skipped') AND length(body) > 0`,
+  // Why a replay changed nothing: no such event, or one pending, processing or without body.
+  replayable: 'SELECT state, length(body) AS size FROM events WHERE event_id = ?',
   get: 'SELECT * FROM events WHERE event_id = ?',
-  // Newest first: an index walked backwards gives received_at and rowid both descending.
-  listAll: 'SELECT * FROM events ORDER BY received_at DESC, rowid DESC LIMIT ?',
-  listByState: 'SELECT * FROM events WHERE state = ? ORDER BY received_at DESC, rowid DESC LIMIT ?',
+  // Newest first, after a cursor: an index walked backwards gives received_at and rowid both
+  // descending, and starts at the cursor (keyset pagination).
+  listAll: `
+    SELECT rowid AS position, * FROM events
+     WHERE (received_at, rowid) < (@at, @id)
+     ORDER BY received_at DESC, rowid DESC LIMIT @limit`,
+  listByState: `
+    SELECT rowid AS position, * FROM events
+     WHERE state = @state AND (received_at, rowid) < (@at, @id)
+     ORDER BY received_at DESC, rowid DESC LIMIT @limit`,
   // The states whose counts matter to an operator, each bounded by the backlog, not by
   // history: done and skipped are counted by the worker's own metrics instead.
   countOpen: `
@@ -154,6 +168,44 @@ export function applyStatusSql(kind: StatusKind): string {
        AND (${at} IS NULL OR ${at} < @at
             OR (${at} = @at AND (@fetched = 1 OR (@change = 1 AND ${confirmed} = 0))))`;
 }
+
+/**
+ * Retention's statements (src/consumer/retention): each walks an index from its oldest entry
+ * and stops at LIMIT, so a batch costs the same whatever the history.
+ */
+export const RETENTION_SQL = {
+  mark: 'SELECT through_at, through_id FROM retention_marks WHERE name = ?',
+  setMark: `
+    INSERT INTO retention_marks (name, through_at, through_id) VALUES (@name, @at, @id)
+    ON CONFLICT (name) DO UPDATE SET through_at = excluded.through_at,
+                                     through_id = excluded.through_id`,
+  // Events after the mark in arrival order: the bodies pass resumes where it stopped, so it
+  // never walks again over events whose bodies are already gone.
+  arrivedAfter: `
+    SELECT rowid AS id, received_at, state FROM events
+     WHERE (received_at, rowid) > (@at, @id) AND received_at < @before
+     ORDER BY received_at, rowid LIMIT @limit`,
+  dropBody: `UPDATE events SET body = ${DROPPED_BODY} WHERE rowid = ? AND length(body) > 0`,
+  finishedBefore: `
+    SELECT rowid AS id, event_id, received_at FROM events
+     WHERE state = @state AND received_at < @before
+     ORDER BY received_at LIMIT @limit`,
+  remember: `
+    INSERT INTO seen_events (event_id, received_at) VALUES (?, ?)
+    ON CONFLICT (event_id) DO NOTHING`,
+  deleteEvent: 'DELETE FROM events WHERE rowid = ?',
+  deleteEventChange: 'DELETE FROM status_changes WHERE event_id = ?',
+  forgetSeen: `
+    DELETE FROM seen_events WHERE event_id IN (
+      SELECT event_id FROM seen_events WHERE received_at < ? ORDER BY received_at LIMIT ?)`,
+  // Only final messages: the partial index messages_closed holds no open one.
+  closedBefore: `
+    SELECT message_id, transfer, import_location FROM messages
+     WHERE last_event_at < ? AND delivery_status IN ('delivered', 'failed', 'parked')
+     ORDER BY last_event_at LIMIT ?`,
+  deleteMessage: 'DELETE FROM messages WHERE message_id = ? AND transfer = ?',
+  deleteMessageChanges: 'DELETE FROM status_changes WHERE message_id = ? AND transfer = ?',
+} as const;
 
 export const HEALTH_SQL = {
   touch: 'UPDATE health SET checked_at = ? WHERE id = 1',

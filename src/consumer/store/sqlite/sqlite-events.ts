@@ -1,8 +1,11 @@
 /** The inbox table on SQLite. */
 import type Database from 'better-sqlite3';
+import { decodeCursor, encodeCursor, NEWEST } from '../cursor.ts';
 import {
   type ClaimedEvent,
   type ClaimRequest,
+  type EventCursor,
+  type EventPage,
   type EventState,
   type InsertOutcome,
   type NewEvent,
@@ -80,9 +83,12 @@ export function eventWrites(db: Database.Database) {
     now: number;
     messageId: string;
     token: string;
+    dropBody: number;
   }>(EVENT_SQL.settle);
   const replayRow = db.prepare<{ now: number; eventId: string }>(EVENT_SQL.replay);
-  const exists = db.prepare<[string], { n: number }>(EVENT_SQL.exists);
+  const replayable = db.prepare<[string], { state: EventState; size: number }>(
+    EVENT_SQL.replayable,
+  );
 
   return {
     insert(event: NewEvent): InsertOutcome {
@@ -135,31 +141,61 @@ export function eventWrites(db: Database.Database) {
           nextAttemptAt: settlement.state === 'pending' ? settlement.nextAttemptAt : null,
           error: 'error' in settlement ? settlement.error : null,
           now,
+          dropBody: 'dropBody' in settlement && settlement.dropBody === true ? 1 : 0,
         }).changes === 1;
       if (settled) claims.release(event.claim);
       return settled;
     },
     replay(eventId: string, now: number): ReplayOutcome {
       if (replayRow.run({ now, eventId }).changes === 1) return 'replayed';
-      return exists.get(eventId) === undefined ? 'not_found' : 'not_replayable';
+      return whyNotReplayed(replayable.get(eventId));
     },
   };
 }
 
+/** Why a replay changed nothing, from the row as it is (or its absence). */
+export function whyNotReplayed(
+  row: { state: EventState; size: number } | undefined,
+): Exclude<ReplayOutcome, 'replayed'> {
+  if (row === undefined) return 'not_found';
+  return row.state === 'pending' || row.state === 'processing' ? 'not_replayable' : 'body_dropped';
+}
+
+type ListParameters = { at: number; id: number; limit: number };
+
 /** The inbox's reads: run on the main thread's connection, which a write never blocks (WAL). */
 export function eventReads(db: Database.Database) {
   const getRow = db.prepare<[string], EventRow>(EVENT_SQL.get);
-  const listAll = db.prepare<[number], EventRow>(EVENT_SQL.listAll);
-  const listByState = db.prepare<[string, number], EventRow>(EVENT_SQL.listByState);
+  const listAll = db.prepare<ListParameters, EventRow & { position: number }>(EVENT_SQL.listAll);
+  const listByState = db.prepare<
+    ListParameters & { state: string },
+    EventRow & { position: number }
+  >(EVENT_SQL.listByState);
   const countStates = db.prepare<[], { state: OpenState; n: number }>(EVENT_SQL.countOpen);
   return {
     get(eventId: string): StoredEvent | undefined {
       const row = getRow.get(eventId);
       return row === undefined ? undefined : toStoredEvent(row);
     },
-    list({ state, limit }: { state?: EventState | undefined; limit: number }): StoredEvent[] {
-      const rows = state === undefined ? listAll.all(limit) : listByState.all(state, limit);
-      return rows.map(toStoredEvent);
+    list({
+      state,
+      limit,
+      after,
+    }: {
+      state?: EventState | undefined;
+      limit: number;
+      after?: EventCursor | undefined;
+    }): EventPage {
+      const from = { ...(after === undefined ? NEWEST : decodeCursor(after)), limit };
+      const rows = state === undefined ? listAll.all(from) : listByState.all({ ...from, state });
+      const last = rows.at(-1);
+      return {
+        items: rows.map(toStoredEvent),
+        next:
+          rows.length < limit || last === undefined
+            ? null
+            : encodeCursor({ at: last.received_at, id: last.position }),
+      };
     },
     countOpen(): Record<OpenState, number> {
       const counts = Object.fromEntries(OPEN_STATES.map((s) => [s, 0])) as Record<

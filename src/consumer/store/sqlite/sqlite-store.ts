@@ -111,6 +111,13 @@ export async function openSqliteStore(
         writer.call('messages.markAcknowledged', key, acknowledgement, reason, now),
       listStale: async (before, limit) => messages.listStale(before, limit),
     },
+    retention: {
+      dropBodies: (before, limit) => writer.call('retention.dropBodies', before, limit),
+      pruneEvents: (before, limit) => writer.call('retention.pruneEvents', before, limit),
+      forgetEventIds: (before, limit) => writer.call('retention.forgetEventIds', before, limit),
+      pruneMessages: (before, limit) => writer.call('retention.pruneMessages', before, limit),
+      reclaim: (pages) => writer.call('retention.reclaim', pages),
+    },
     checkWritable: () => withDeadline(writer.call('health.touch', Date.now()), commitTimeoutMs),
     async close() {
       await writer.close();

@@ -8,11 +8,13 @@ import { HEALTH_SQL } from './queries.ts';
 import { claimWrites } from './sqlite-claims.ts';
 import { eventWrites } from './sqlite-events.ts';
 import { messageWrites } from './sqlite-messages.ts';
+import { reclaimPages, retentionWrites } from './sqlite-retention.ts';
 
 export function createWriteOperations(db: Database.Database) {
   const events = eventWrites(db);
   const claims = claimWrites(db);
   const messages = messageWrites(db);
+  const retention = retentionWrites(db);
   const touchHealth = db.prepare<[number]>(HEALTH_SQL.touch);
   return {
     // A Buffer crosses to this thread as a plain Uint8Array; SQLite binds only Buffers.
@@ -30,6 +32,11 @@ export function createWriteOperations(db: Database.Database) {
     'messages.markImportStarted': messages.markImportStarted,
     'messages.markImported': messages.markImported,
     'messages.markAcknowledged': messages.markAcknowledged,
+    'retention.dropBodies': retention.dropBodies,
+    'retention.pruneEvents': retention.pruneEvents,
+    'retention.forgetEventIds': retention.forgetEventIds,
+    'retention.pruneMessages': retention.pruneMessages,
+    'retention.reclaim': (pages: number) => reclaimPages(db, pages),
     'health.touch': (now: number): void => {
       touchHealth.run(now);
     },

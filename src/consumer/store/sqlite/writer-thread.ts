@@ -35,6 +35,10 @@ function open(): Database.Database {
   const db = new Database(path);
   // Set before anything that can wait for another process's lock.
   db.pragma('busy_timeout = 5000');
+  // A new file gives freed pages back to the file system on request (retention's reclaim
+  // step); this must be set before the first table and before WAL mode.
+  const empty = db.prepare('SELECT 1 FROM sqlite_schema LIMIT 1').get() === undefined;
+  if (empty) db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
