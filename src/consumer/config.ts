@@ -5,6 +5,7 @@
  */
 import { isIPv4 } from 'node:net';
 import { redactUserinfo } from './redact-userinfo.ts';
+import { DEFAULT_RETENTION, MIN_DEDUPE_DAYS, type RetentionPolicy } from './retention/policy.ts';
 
 export type Credential =
   | { type: 'bearer'; token: string }
@@ -93,6 +94,14 @@ export interface Config {
    * new events by polling). @default 'all'
    */
   role: Role;
+  /**
+   * What the worker's process deletes, and when (src/consumer/retention/README.md); undefined
+   * when RETENTION_ENABLED=false. @default DEFAULT_RETENTION (bodies 30 days, events 90,
+   * eventIds 200, messages 400)
+   */
+  retention: RetentionPolicy | undefined;
+  /** How often retention runs. @default 3600 */
+  retentionIntervalSeconds: number;
 }
 
 export type Role = 'all' | 'ingress' | 'worker';
@@ -180,6 +189,11 @@ export function loadConfig(env: Env): Readonly<Config> {
     role: read.string('ROLE', 'all', (v) =>
       (ROLES as readonly string[]).includes(v) ? undefined : `must be one of ${ROLES.join(', ')}`,
     ) as Role,
+    retention: readRetention(read, problems),
+    retentionIntervalSeconds: read.integer('RETENTION_INTERVAL_SECONDS', 3600, {
+      min: 1,
+      max: 7 * 86_400,
+    }),
   };
   if (config.operationsPort !== undefined && config.operationsPort !== 0) {
     if (config.operationsPort === config.port)
@@ -187,6 +201,33 @@ export function loadConfig(env: Env): Readonly<Config> {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/** Each period within its bounds, and in the order the data depends on each other. */
+function readRetention(
+  read: ReturnType<typeof createReader>,
+  problems: string[],
+): RetentionPolicy | undefined {
+  const enabled = read.boolean('RETENTION_ENABLED', true);
+  const days = (name: string, fallback: number, min: number) =>
+    read.integer(name, fallback, { min, max: 36_500 });
+  const policy: RetentionPolicy = {
+    bodyDays: days('RETENTION_BODY_DAYS', DEFAULT_RETENTION.bodyDays, 0),
+    eventDays: days('RETENTION_EVENT_DAYS', DEFAULT_RETENTION.eventDays, 1),
+    dedupeDays: days('RETENTION_DEDUPE_DAYS', DEFAULT_RETENTION.dedupeDays, MIN_DEDUPE_DAYS),
+    messageDays: days('RETENTION_MESSAGE_DAYS', DEFAULT_RETENTION.messageDays, 1),
+  };
+  if (policy.bodyDays > policy.eventDays) {
+    problems.push(
+      `RETENTION_BODY_DAYS must not exceed RETENTION_EVENT_DAYS (${policy.bodyDays} > ${policy.eventDays}): a body goes with its event`,
+    );
+  }
+  if (policy.messageDays < policy.dedupeDays) {
+    problems.push(
+      `RETENTION_MESSAGE_DAYS must be at least RETENTION_DEDUPE_DAYS (${policy.messageDays} < ${policy.dedupeDays}): a message's import record must outlive every redelivery of its events`,
+    );
+  }
+  return enabled ? policy : undefined;
 }
 
 /** Where fetched documents are spooled: beside the documents, so an importer can rename them. */

@@ -47,18 +47,18 @@ export function retentionWrites(db: Database.Database) {
       return { count, more: rows.length === limit };
     },
 
-    pruneEvents(before: number, limit: number): PruneBatch {
+    pruneEvents(before: number, limit: number, { rememberSince }: { rememberSince: number }) {
       let count = 0;
       for (const state of FINISHED) {
         for (const row of finishedBefore.all({ state, before, limit: limit - count })) {
-          remember.run(row.event_id, row.received_at);
+          if (row.received_at >= rememberSince) remember.run(row.event_id, row.received_at);
           deleteEventChange.run(row.event_id);
           deleteEvent.run(row.id);
           count++;
         }
         if (count === limit) break;
       }
-      return { count, more: count === limit };
+      return { count, more: count === limit } satisfies PruneBatch;
     },
 
     forgetEventIds(before: number, limit: number): PruneBatch {
