@@ -220,7 +220,8 @@ describeWithPostgres('query plans (postgres)', () => {
     // the planner's statistics are those of a year in service.
     await store.pool.query(PG_HISTORY, [200_000, NOW]);
     await store.pool.query('ANALYZE');
-  });
+    // Writing that history takes a while on a loaded machine.
+  }, 180_000);
   afterAll(async () => {
     await store.dispose();
   });
