@@ -4,12 +4,11 @@
  * variable; garbage never falls back to a default silently.
  */
 import { isIPv4 } from 'node:net';
+import type { WebhookCredential } from '../protocol/index.ts';
 import { redactUserinfo } from './redact-userinfo.ts';
 
-export type Credential =
-  | { type: 'bearer'; token: string }
-  | { type: 'basic'; username: string; password: string }
-  | { type: 'header'; name: string; value: string };
+/** WEBHOOK_CREDENTIAL, parsed: the protocol's credential (SPEC.md section 5.2). */
+export type Credential = WebhookCredential;
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 

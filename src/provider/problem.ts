@@ -9,6 +9,7 @@ import {
   InvalidRequestError,
   MessageNotFoundError,
   ParticipantExistsError,
+  ParticipantNotFoundError,
   StateConflictError,
   UnauthorizedError,
 } from './errors.ts';
@@ -100,6 +101,7 @@ export function problemFor(error: unknown): Problem {
   if (error instanceof UnauthorizedError) return make(401, error.message);
   if (
     error instanceof MessageNotFoundError ||
+    error instanceof ParticipantNotFoundError ||
     error instanceof EndpointNotFoundError ||
     error instanceof DeliveryNotFoundError
   ) {

@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import {
   isStatusAction,
+  isValidationOutcome,
   type MessageDescriptor,
   parseMessageDescriptor,
 } from '../../protocol/index.ts';
@@ -38,15 +39,27 @@ export function createEventHandler(deps: {
   const inbound = createInboundDelivery(deps);
   const applyStatusEvent = createStatusEventHandler(deps);
 
-  const recordDescriptor = (
+  const recordDescriptor = async (
     event: StoredEvent,
     descriptor: MessageDescriptor | undefined,
     validationStatus?: string,
   ) => {
     const key = { messageId: event.messageId, transfer: event.transfer };
-    const snapshot = descriptorSnapshot(key, descriptor, Date.parse(event.occurredAt));
+    const { validationStatus: carried, ...snapshot } = descriptorSnapshot(
+      key,
+      descriptor,
+      Date.parse(event.occurredAt),
+    );
+    const value = validationStatus ?? carried;
+    // Events arrive in any order: a `created` descriptor from before validation (`none`) that
+    // arrives after the outcome must not undo it. Only an outcome replaces an outcome; the
+    // claim on the message keeps this read and the write below from interleaving with others.
+    const keep =
+      value !== undefined &&
+      (isValidationOutcome(value) ||
+        !isValidationOutcome((await messages.get(key))?.validationStatus));
     return messages.recordSnapshot(
-      validationStatus === undefined ? snapshot : { ...snapshot, validationStatus },
+      keep ? { ...snapshot, validationStatus: value } : snapshot,
       now(),
     );
   };

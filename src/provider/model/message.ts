@@ -34,16 +34,20 @@ export interface SideState {
 
 export interface ProviderMessage {
   id: string;
-  action: 'SubmitInvoice';
+  /** Business transaction: `SubmitInvoice`, or a response's (responses.ts). */
+  action: string;
   documentNo: string;
   /** ISO 8601 in whole seconds. */
   timeReceived: string;
   origin: Party;
   destination: Party;
-  /** The JSON body exactly as submitted (GET /transactions/submit-invoice). */
+  /** The JSON body exactly as submitted (GET /transactions/<kebab-case action>). */
   body: Record<string, unknown>;
-  /** `pending` until validation ran, then `approved` or `rejected`. */
-  validationStatus: 'pending' | 'approved' | 'rejected';
+  /**
+   * `none` until validation ran (docs/decisions.md), then `approved` (also for a document the
+   * network let through with errors) or `rejected`.
+   */
+  validationStatus: 'none' | 'approved' | 'rejected';
   validationResults: ValidationResult[];
   documents: DocumentEntry[];
   sides: Partial<Record<Transfer, SideState>>;
@@ -128,7 +132,8 @@ export function createEventEmitter(deps: {
       message.events.push(envelope);
       deps.publisher.publish(envelope, {
         category: transfer,
-        documentType: 'Invoice',
+        // Routing filters match the core document's type (SPEC.md section 2.7).
+        documentType: message.documents[0]?.name ?? 'Invoice',
         format: 'XML',
         ownChange,
       });

@@ -1,11 +1,8 @@
 /** Shapes the dispatcher takes and returns; the admin routes send them as JSON unchanged. */
-import type { Transfer } from '../../protocol/index.ts';
+import type { Transfer, WebhookCredential } from '../../protocol/index.ts';
 
 /** The optional credential an endpoint receives besides the signature (SPEC.md section 5.2). */
-export type Credential =
-  | { type: 'bearer'; token: string }
-  | { type: 'basic'; username: string; password: string }
-  | { type: 'header'; name: string; value: string };
+export type Credential = WebhookCredential;
 
 export type Category = 'inbound' | 'outbound';
 export const CATEGORIES: readonly Category[] = ['inbound', 'outbound'];
