@@ -25,3 +25,26 @@ export function credentialHeader(credential: WebhookCredential): { name: string;
       return { name: credential.name.toLowerCase(), value: credential.value };
   }
 }
+
+/** The one-line form of a credential, for configuration and command lines. */
+export const CREDENTIAL_SPEC_FORMAT =
+  'must be bearer:<token>, basic:<user>:<password> or header:<Name>:<value>';
+
+/**
+ * Parses `bearer:<token>`, `basic:<user>:<password>` or `header:<Name>:<value>` (the first
+ * colon after the user name separates the password, which may hold colons); undefined for
+ * anything else.
+ */
+export function parseCredentialSpec(raw: string): WebhookCredential | undefined {
+  const [type, ...rest] = raw.split(':');
+  const joined = rest.join(':');
+  if (type === 'bearer' && joined !== '') return { type, token: joined };
+  if (type === 'basic' && rest.length >= 2 && rest[0] !== '') {
+    return { type, username: rest[0] as string, password: rest.slice(1).join(':') };
+  }
+  if (type === 'header' && rest.length >= 2 && /^[A-Za-z0-9-]+$/.test(rest[0] as string)) {
+    const value = rest.slice(1).join(':');
+    if (value !== '') return { type, name: rest[0] as string, value };
+  }
+  return undefined;
+}
