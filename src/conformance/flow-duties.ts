@@ -298,16 +298,10 @@ export async function transientFailureDuty(h: Harness): Promise<DutyReport> {
   const calls = await acknowledged(h, messageId);
   faults.clear();
   const failedCalls = calls.filter((c) => (c.status ?? 0) >= 500 || c.status === 429);
-  return report(
-    duty,
-    calls.some((c) => isDelivered(c) && c.status === 204) &&
-      !calls.some(isFailed) &&
-      failedCalls.length >= 3,
-    [
-      `sent: message ${messageId}; its core document answered 503, 503, 500, its JSON 429 first`,
-      callsLine(calls),
-    ],
-  );
+  return report(duty, importedThenAcknowledged(calls) && failedCalls.length >= 3, [
+    `sent: message ${messageId}; its core document answered 503, 503, 500, its JSON 429 first`,
+    callsLine(calls),
+  ]);
 }
 
 export async function reconcileDuty(

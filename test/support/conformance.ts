@@ -14,15 +14,23 @@
  */
 import { pino } from 'pino';
 import { request } from 'undici';
+import { runConformance } from '../../src/conformance/runner.ts';
+import { createCredentialCheck } from '../../src/consumer/http/credential.ts';
 import {
   createFileImporter,
   type Importer,
   PermanentImportError,
 } from '../../src/consumer/importer/index.ts';
 import { createReconciler, formatSummary } from '../../src/consumer/reconcile.ts';
-import { signatureHeader } from '../../src/protocol/index.ts';
+import {
+  parseCredentialSpec,
+  signatureHeader,
+  verifySignature,
+  type WebhookCredential,
+} from '../../src/protocol/index.ts';
 import { startTestConsumer, TEST_SECRET, type TestConsumer } from './consumer.ts';
 import { type RunningProxy, startProxy } from './http-proxy.ts';
+import { freePort } from './processes.ts';
 
 export const REJECTED_INVOICE_NO = 'CONFORMANCE-REJECT';
 export const CONSUMER_ADMIN_TOKEN = 'conformance-consumer-admin-token-0123456789';
@@ -160,32 +168,47 @@ export async function startConsumerUnderTest(
     proxies.push(proxy);
     url = `${proxy.url}${new URL(main.webhookUrl).pathname}`;
   } else if (variant === 'ack-first') {
+    // Acknowledges what it verified, on arrival; the consumer's own acknowledgement after its
+    // import is answered here and never reaches the service, as a consumer that acknowledges
+    // first would never send it.
     const acknowledged = new Set<string>();
+    const api = await startProxy({
+      target: simulator,
+      before(req) {
+        const mid = /^\/messages\/([^/?]+)\/mark-as-delivered/.exec(req.url)?.[1];
+        return mid !== undefined && acknowledged.has(decodeURIComponent(mid)) ? 204 : undefined;
+      },
+    });
+    proxies.push(api);
+    await main.stop();
+    consumers.length = 0;
+    main = await started(api.url);
+    const check = createCredentialCheck(parseCredentialSpec(CREDENTIAL) as WebhookCredential);
     const proxy = await startProxy({
       target: new URL(main.webhookUrl).origin,
       async before(req) {
-        let event: {
-          eventId?: string;
-          action?: string;
-          transfer?: string;
-          test?: boolean;
-          messageId?: string;
-        };
         try {
-          event = JSON.parse(req.body.toString('utf8'));
+          verifySignature({
+            header: req.headers['svc-webhook-signature'],
+            body: req.body,
+            secrets: [TEST_SECRET],
+            toleranceSeconds: 300,
+          });
         } catch {
-          return;
+          return undefined;
         }
+        if (!check(req.headers)) return undefined;
+        const event = JSON.parse(req.body.toString('utf8'));
         if (
           event.action === 'deliveryNotified' &&
           event.transfer === 'inbound' &&
           event.test === false &&
-          event.eventId !== undefined &&
-          !acknowledged.has(event.eventId)
+          !acknowledged.has(event.messageId)
         ) {
-          acknowledged.add(event.eventId);
+          acknowledged.add(event.messageId);
           await callApi(simulator, `/messages/${event.messageId}/mark-as-delivered`);
         }
+        return undefined;
       },
     });
     proxies.push(proxy);
@@ -211,4 +234,35 @@ async function callApi(base: string, path: string): Promise<void> {
     headers: { authorization: `Bearer ${API_TOKEN}` },
   });
   await res.body.dump();
+}
+
+/** Runs the whole suite against `variant`; the ids of the duties that failed, in report order. */
+export async function failedDuties(variant: Variant): Promise<string[]> {
+  const port = await freePort();
+  const consumer = await startConsumerUnderTest(variant, port);
+  try {
+    const report = await runConformance(
+      {
+        url: consumer.url,
+        secret: consumer.secret,
+        credential: parseCredentialSpec(CREDENTIAL) as WebhookCredential,
+        port,
+        host: '127.0.0.1',
+        apiToken: 'sandbox-token',
+        rejectInvoiceNo: REJECTED_INVOICE_NO,
+        stateUrl: consumer.stateUrl,
+        stateToken: consumer.stateToken,
+        timeoutMs: 10_000,
+        burst: 20,
+        json: false,
+      },
+      { reconcile: consumer.reconcile },
+    );
+    if (report.duties.some((d) => d.result === 'not checked')) {
+      throw new Error('every duty should have been checked');
+    }
+    return report.duties.filter((d) => d.result === 'fail').map((d) => d.id);
+  } finally {
+    await consumer.stop();
+  }
 }

@@ -18,8 +18,8 @@ export interface ProxiedRequest {
 export interface ProxyOptions {
   /** Base URL requests go to (path and query are kept). */
   target: string | ((req: ProxiedRequest) => string);
-  /** Called before forwarding; may change the request. */
-  before?: (req: ProxiedRequest) => Promise<void> | void;
+  /** Called before forwarding; may change the request, or answer it (a status) instead. */
+  before?: (req: ProxiedRequest) => Promise<number | undefined> | number | undefined;
   /** Called with the answer before it is passed back. */
   after?: (req: ProxiedRequest, status: number) => Promise<void> | void;
 }
@@ -41,7 +41,11 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const server = createServer(async (incoming, res) => {
     try {
       const req = await read(incoming);
-      await options.before?.(req);
+      const answered = await options.before?.(req);
+      if (answered !== undefined) {
+        res.writeHead(answered).end();
+        return;
+      }
       const base = typeof options.target === 'string' ? options.target : options.target(req);
       const answer = await request(`${base}${req.url}`, {
         method: req.method as 'POST',
