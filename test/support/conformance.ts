@@ -43,6 +43,8 @@ export type Variant = 'ours' | 'unverified' | 'imports-twice' | 'ack-first' | 'f
 export interface ConsumerUnderTest {
   /** The URL the runner sends webhooks to. */
   url: string;
+  /** The folder of the consumer's database and documents. */
+  dir: string;
   secret: string;
   reconcile(): Promise<string>;
   /** The consumer's view of a message, for --state-url. */
@@ -217,6 +219,7 @@ export async function startConsumerUnderTest(
 
   return {
     url,
+    dir: main.dir,
     secret: TEST_SECRET,
     reconcile: reconcilerOf(main),
     stateUrl: `${main.url}/admin/messages/{messageId}`,
