@@ -35,6 +35,14 @@ export interface ValidationResult {
   location: string;
 }
 
+/** The shape of one entry, for documents generated from the code (OpenAPI). */
+export const validationResultSchema = z.object({
+  type: z.enum(['error', 'warning']),
+  code: z.string(),
+  message: z.string(),
+  location: z.string(),
+}) satisfies z.ZodType<ValidationResult>;
+
 /** Errors come first in validationResults; this keeps a list in that order. */
 export function sortValidationResults(results: readonly ValidationResult[]): ValidationResult[] {
   return [...results].sort((a, b) => rank(a) - rank(b));
@@ -69,7 +77,8 @@ export function parseValidationResults(json: string | undefined): ValidationResu
   return sortValidationResults(results);
 }
 
-const statusChangeSchema = z.looseObject({
+/** `data` of a status event; property values are strings (SPEC.md section 2.4). */
+export const statusChangeSchema = z.looseObject({
   formerValue: z.string(),
   newValue: z.string(),
   properties: z.record(z.string(), z.unknown()).optional(),
