@@ -84,7 +84,8 @@ describe('rules of the service', () => {
     const descriptor = (await (await provider.api(`/messages/${messageId}`)).json()) as {
       documents: unknown[];
     };
-    const documents = (notified?.data as { documents: { attachmentType: string }[] }).documents;
+    if (notified === undefined) throw new Error('no inbound deliveryNotified');
+    const documents = (notified.data as { documents: { attachmentType: string }[] }).documents;
     expect(documents).toEqual(descriptor.documents);
     expect(documents.map((d) => d.attachmentType)).toEqual(['Core', 'Original']);
     expect(documents).toEqual(provider.provider.model.messages.get(messageId).documents);
