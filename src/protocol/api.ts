@@ -1,8 +1,8 @@
 /**
- * Shapes of the messaging API's answers where SPEC.md leaves them open and DESIGN.md decided
- * them (docs/decisions.md): the consumer parses answers with them, the simulator's OpenAPI
- * document is generated from them. Objects are loose: fields the service adds later (SPEC.md
- * section 9) pass through.
+ * Shapes of the messaging API's answers where the service's specification leaves them open and
+ * this project decided them (docs/decisions.md): the consumer parses answers with them, the simulator's OpenAPI
+ * document is generated from them. Objects are loose: fields the service adds later
+ * (docs/events.md#versioning) pass through.
  */
 import { z } from 'zod';
 import { messageDescriptorSchema } from './descriptor.ts';

@@ -24,13 +24,13 @@ export type TaxReportingStatus = (typeof TAX_REPORTING_STATUSES)[number];
 export const LIFECYCLE_STATUSES = ['none', 'rejected', 'paid'] as const;
 export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
 
-/** The outcomes of validation: the only validationStatus values SPEC.md shows. */
+/** The outcomes of validation: the only validationStatus values the service shows. */
 export const VALIDATION_STATUSES = ['approved', 'rejected'] as const;
 export type ValidationStatus = (typeof VALIDATION_STATUSES)[number];
 
 /**
  * What a descriptor carries before validation has run (an outbound message's `created`
- * event): SPEC.md shows no value for it, so this project decided one (docs/decisions.md).
+ * event): the service shows no value for it, so this project decided one (docs/decisions.md).
  * A consumer treats any value but an outcome as "not decided yet".
  */
 export const VALIDATION_NOT_RUN = 'none';

@@ -75,7 +75,7 @@ function submitInvoiceBody(): Schema {
   return {
     ...body,
     description:
-      'The minimum body of SPEC.md section 2.1; every element shown is mandatory, more are kept as sent. The call accepts any JSON object: validation runs afterwards, and what it finds arrives in the messageStatusChanged event (failed with errorCode, errorMessage and validationResults, or pendingdelivery with warnings).',
+      'The minimum body of the submit-invoice call (docs/messaging-api.md#submit-invoice-body); every element shown is mandatory, more are kept as sent. The call accepts any JSON object: validation runs afterwards, and what it finds arrives in the messageStatusChanged event (failed with errorCode, errorMessage and validationResults, or pendingdelivery with warnings).',
   };
 }
 
@@ -100,7 +100,7 @@ const transferQuery = {
   in: 'query',
   required: false,
   description:
-    'Extension of this simulator (not in SPEC.md): picks the side of a message a participant sent itself; inbound by default. A service may ignore it; a consumer applies an answer to the side its `transfer` names (docs/decisions.md#transfer-query).',
+    'Extension of this simulator (not described by the service): picks the side of a message a participant sent itself; inbound by default. A service may ignore it; a consumer applies an answer to the side its `transfer` names (docs/decisions.md#transfer-query).',
   schema: { type: 'string', enum: [...TRANSFERS] },
 };
 const messageIdQuery = {
@@ -237,7 +237,7 @@ export function createOpenApiDocument(): Schema {
       title: 'Invoicing message service: messaging API and webhooks (as simulated)',
       version: OPENAPI_DOCUMENT_VERSION,
       description:
-        'The messaging API and the webhooks of the invoicing message service as this project’s simulator implements them: SPEC.md where it is specific, DESIGN.md’s decisions where it is silent (docs/decisions.md). Generated from src/protocol; served by the simulator at GET /openapi.json.',
+        'The messaging API and the webhooks of the invoicing message service as this project’s simulator implements them: the service’s specification where it is specific, this project’s decisions where it is silent (docs/decisions.md). Generated from src/protocol; served by the simulator at GET /openapi.json.',
     },
     servers: [{ url: 'http://127.0.0.1:4000', description: 'npm run provider' }],
     security: bearer,

@@ -69,8 +69,8 @@ export function createMessagingRouter(options: MessagingRouterOptions): Router {
   const router = Router();
   /**
    * The side a call about one message asks for: `?transfer=` is this simulator's extension
-   * (SPEC.md defines it only on the list), honoured unless the participant's settings say to
-   * ignore it as a service implementing only SPEC.md would (docs/decisions.md#transfer-query).
+   * (the service defines it only on the list), honoured unless the participant's settings say to
+   * ignore it as a service implementing only its specification would (docs/decisions.md#transfer-query).
    */
   const sideQuery = (req: Request): Transfer | undefined =>
     model.participants.settings(party).transferQuery === 'ignored' ? undefined : queryTransfer(req);

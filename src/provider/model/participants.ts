@@ -1,7 +1,7 @@
 /**
  * Participants known to the simulator: the sandbox participant and its counterparties, each
- * with the settings of its set-up at the service that change what it receives (SPEC.md
- * sections 2.4, 3 and 6.2):
+ * with the settings of its set-up at the service that change what it receives
+ * (docs/events.md#documents-with-errors, docs/events.md#response-messages):
  *
  * - acknowledgementResponse: when its outbound invoice passes validation (the moment of the
  *   outbound deliveryNotified), the participant receives an acknowledgement-level response,
@@ -10,7 +10,7 @@
  *   to pendingdelivery (errors in validationResults) instead of failing them;
  * - transferQuery: whether GET /messages/:mid (and its /status, /documents/core and the
  *   transaction calls) honour the simulator's `?transfer=` extension, or ignore it as a
- *   service that implements only what SPEC.md shows would.
+ *   service that implements only what its specification shows would.
  */
 import type { Party } from '../../protocol/index.ts';
 import { ParticipantExistsError, ParticipantNotFoundError } from '../errors.ts';

@@ -6,7 +6,7 @@
  * pendingdelivery and deliveryNotified, fetched and acknowledged like any inbound message. No
  * status event refers to it; only its content names the message it answers.
  *
- * SPEC.md names MLRs and eMLRs without saying how they differ. The simulator sends both as a
+ * The service names MLRs and eMLRs without saying how they differ. The simulator sends both as a
  * Peppol MLR (a UBL ApplicationResponse with response code AB, "message acknowledgement") and
  * tells them apart by the business transaction (`data.action`): `MessageLevelResponse` or
  * `EMessageLevelResponse`, so a consumer meets a second transaction route

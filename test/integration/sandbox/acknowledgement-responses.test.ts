@@ -1,6 +1,6 @@
 /**
- * An acknowledgement-level response (MLR/eMLR) is an inbound message of its own (SPEC.md
- * sections 3 and 6.2): the consumer imports and acknowledges it like any other, fetching its
+ * An acknowledgement-level response (MLR/eMLR) is an inbound message of its own
+ * (docs/events.md#response-messages): the consumer imports and acknowledges it like any other, fetching its
  * JSON from its own business transaction's route.
  */
 import { readFileSync } from 'node:fs';

@@ -14,7 +14,7 @@ const CREDENTIALS: WebhookCredential[] = [
 ];
 
 describe('endpoint credential', () => {
-  it('bearer, basic and custom header as SPEC.md section 5.2 shows them', () => {
+  it('bearer, basic and custom header as the service defines them', () => {
     expect(CREDENTIALS.map(credentialHeader)).toEqual([
       { name: 'authorization', value: 'Bearer tok-123' },
       { name: 'authorization', value: `Basic ${Buffer.from('svc:p:ss word').toString('base64')}` },
