@@ -68,6 +68,12 @@ export async function signatureDuties(h: Harness): Promise<{
     };
     const body = JSON.stringify(probe(h, true));
     const answer = await h.post(body, { what: 'test event signed with the secret' });
+    // Nothing else can be judged against a consumer that is not there.
+    if (answer.status === undefined) {
+      throw new Error(
+        `could not reach the consumer at ${h.options.url}: ${answer.error ?? 'no answer'}`,
+      );
+    }
     now.push(report(duty, isSuccess(answer), [describeAnswer(answer)]));
   }
 

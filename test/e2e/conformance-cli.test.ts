@@ -92,6 +92,19 @@ describe('npm run conformance', () => {
     expect(code).toBe(1);
   }, 60_000);
 
+  it('exits 2 when the consumer cannot be reached, saying so', async () => {
+    const { code, output } = await run([
+      '--url',
+      `http://127.0.0.1:${await freePort()}/webhooks`,
+      '--secret',
+      'whsec_x',
+      '--port',
+      String(port),
+    ]);
+    expect(output).toContain('could not reach the consumer');
+    expect(code).toBe(2);
+  });
+
   it('exits 2 on bad usage, naming the option', async () => {
     const { code, output } = await run(['--url', consumer.url]);
     expect(output).toContain('--secret is required');
