@@ -1,6 +1,6 @@
 /**
  * Consumer configuration: one pure function of an environment record. Every variable of
- * DESIGN.md section 4 is read here and nowhere else. A bad value is an error that names the
+ * README.md's external contract is read here and nowhere else. A bad value is an error that names the
  * variable; garbage never falls back to a default silently.
  */
 import { isIPv4 } from 'node:net';
@@ -11,7 +11,7 @@ import {
 } from '../protocol/index.ts';
 import { redactUserinfo } from './redact-userinfo.ts';
 
-/** WEBHOOK_CREDENTIAL, parsed: the protocol's credential (SPEC.md section 5.2). */
+/** WEBHOOK_CREDENTIAL, parsed: the protocol's credential (docs/signature.md#credential). */
 export type Credential = WebhookCredential;
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

@@ -1,6 +1,6 @@
 /**
  * Reconciliation: the safety net for everything webhooks can miss (an outage longer than the
- * service's two hours of retries, a dead-lettered event nobody replayed). SPEC.md 6.3 rule 5.
+ * service's two hours of retries, a dead-lettered event nobody replayed). docs/retries.md#pending-until-acknowledged.
  *
  * 1. Lists inbound messages still pendingdelivery at the service (every page) and gives each
  *    the same treatment as a deliveryNotified event: import if not imported, then acknowledge.

@@ -1,5 +1,5 @@
 /**
- * The optional credential an endpoint receives besides the signature (SPEC.md section 5.2),
+ * The optional credential an endpoint receives besides the signature (docs/signature.md#credential),
  * in one place: the simulator adds the header this computes, and the consumer expects exactly
  * it. A credential never replaces the signature: alone it stops neither a modified nor a
  * replayed request.

@@ -1,4 +1,4 @@
-/** `data` of status events and the validation findings inside it (SPEC.md sections 2.4, 2.5). */
+/** `data` of status events and the validation findings inside it (docs/events.md#status-properties, docs/events.md#validation-results). */
 import { z } from 'zod';
 
 export interface StatusChange {
@@ -6,12 +6,12 @@ export interface StatusChange {
   newValue: string;
   /**
    * Name/value pairs, all strings, present only when the change has details. No name is
-   * guaranteed and unknown names must be ignored (SPEC.md section 9).
+   * guaranteed and unknown names must be ignored (docs/events.md#versioning).
    */
   properties?: Record<string, string>;
 }
 
-/** Property names documented in SPEC.md section 2.4. Others may appear at any time. */
+/** Property names documented in docs/events.md#status-properties. Others may appear at any time. */
 export const STATUS_PROPERTY_NAMES = [
   'errorCode',
   'errorMessage',
@@ -77,7 +77,7 @@ export function parseValidationResults(json: string | undefined): ValidationResu
   return sortValidationResults(results);
 }
 
-/** `data` of a status event; property values are strings (SPEC.md section 2.4). */
+/** `data` of a status event; property values are strings (docs/events.md#status-properties). */
 export const statusChangeSchema = z.looseObject({
   formerValue: z.string(),
   newValue: z.string(),
@@ -86,7 +86,7 @@ export const statusChangeSchema = z.looseObject({
 
 /**
  * The status change in `value`, or undefined without formerValue and newValue strings.
- * Property values that are not strings are dropped (SPEC.md says all values are strings);
+ * Property values that are not strings are dropped (docs/events.md#status-properties: all values are strings);
  * unknown names are kept, never required.
  */
 export function parseStatusChange(value: unknown): StatusChange | undefined {

@@ -1,4 +1,4 @@
-/** Message statuses of SPEC.md section 3. */
+/** Message statuses of docs/statuses.md#transitions. */
 export const DELIVERY_STATUSES = [
   'received',
   'notset',

@@ -39,7 +39,7 @@ function json(schema: z.ZodType): Schema {
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** The submit-invoice body from the elements the validator checks (SPEC.md section 2.1). */
+/** The submit-invoice body from the elements the validator checks (docs/messaging-api.md#submit-invoice-body). */
 function submitInvoiceBody(): Schema {
   const kinds: Record<string, Schema> = {
     string: { type: 'string' },

@@ -1,5 +1,5 @@
 /**
- * RFC 9457 problem details (DESIGN.md section 2: the messaging API's error format), and the
+ * RFC 9457 problem details (docs/decisions.md: the messaging API's error format), and the
  * one place where the provider's typed errors, the dispatcher's included, get an HTTP status:
  * the messaging API, the admin API and the console's calls all answer through it.
  */

@@ -1,7 +1,7 @@
 /**
  * Shapes the client expects from the messaging API. A wrong shape is reported as an ApiError
  * where it arrives, instead of surfacing later as `undefined` deep inside the worker. Objects
- * are loose: fields the service adds later (SPEC.md section 9) pass through untouched.
+ * are loose: fields the service adds later (docs/events.md#versioning) pass through untouched.
  */
 import type { z } from 'zod';
 

@@ -1,5 +1,5 @@
 /**
- * Checks the optional credential the service adds to each webhook (SPEC.md section 5.2),
+ * Checks the optional credential the service adds to each webhook (docs/signature.md#credential),
  * whose header src/protocol/credential.ts defines for both sides. It is checked after the
  * signature and never replaces it: alone it stops neither a modified nor a replayed request.
  */

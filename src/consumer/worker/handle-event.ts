@@ -1,5 +1,5 @@
 /**
- * What the worker does with one inbox event, by action (SPEC.md section 6):
+ * What the worker does with one inbox event, by action (docs/events.md#actions):
  *   created                 record the message (its descriptor) and nothing else
  *   deliveryNotified in     import the documents and acknowledge (inbound-delivery.ts)
  *   deliveryNotified out    record that validation passed
@@ -84,7 +84,7 @@ export function createEventHandler(deps: {
       return 'done';
     }
     if (event.action === 'deliveryNotified') {
-      // Outbound, this event is the service's word that validation passed (SPEC.md 6.1 rule 2),
+      // Outbound, this event is the service's word that validation passed (docs/events.md#outbound-delivery-notified),
       // whatever its data says.
       await recordDescriptor(
         event,

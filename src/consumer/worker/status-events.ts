@@ -1,5 +1,5 @@
 /**
- * Applying status events that arrive duplicated and in any order (SPEC.md 6.3). The rule is
+ * Applying status events that arrive duplicated and in any order (docs/retries.md#delivery-semantics). The rule is
  * in status-order.ts; this module reads what it needs, asks the service when the rule says
  * so, and records every event with its outcome:
  *   applied    the event's newValue, or the end of its millisecond's chain, was stored;
@@ -100,7 +100,7 @@ export function createStatusEventHandler(deps: {
         // `?transfer=` is not part of the service's documented API, and a service that ignores
         // it answers with the side it chooses. The answer is applied to the side it names; of
         // this side nothing was fetched, so the event's own newValue is the best news
-        // (SPEC.md 6.3 rule 2), stored as an unconfirmed change that newer events replace
+        // (docs/retries.md#no-ordering), stored as an unconfirmed change that newer events replace
         // (docs/decisions.md#transfer-query).
         const fetchedKey = { messageId: event.messageId, transfer: descriptor.transfer };
         const asOf = fetchedAsOf(servedAt, await messages.get(fetchedKey), now());
@@ -125,7 +125,7 @@ export function createStatusEventHandler(deps: {
       change.properties?.validationResults === undefined
         ? null
         : parseValidationResults(change.properties.validationResults);
-    // A message that fails validation goes to failed with the errors (SPEC.md section 7.3);
+    // A message that fails validation goes to failed with the errors (docs/statuses.md#failures);
     // its descriptor would say `rejected`, the event is where a consumer learns it.
     if (
       kind === 'delivery' &&

@@ -1,5 +1,5 @@
 /**
- * The messaging API (SPEC.md section 4.1, shapes from DESIGN.md section 2), acting as the
+ * The messaging API (docs/messaging-api.md#routes, shapes from docs/decisions.md), acting as the
  * sandbox participant. Calls pass, in order: the bearer check, the call log, injected faults.
  * Nothing is recorded for a caller without the token.
  */

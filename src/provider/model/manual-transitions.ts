@@ -1,11 +1,11 @@
 /**
  * The delivery transitions nobody calls the messaging API for: on the real service the
  * receiver's side, the network or a person in the management console makes them. The scenario
- * admin API and the console drive them (SPEC.md section 3):
+ * admin API and the console drive them (docs/statuses.md#transitions):
  *
  * - deliver:           pendingdelivery | retrying | pendingfailure -> delivered, the sender's
  *                      side only: the receiver's side waits for the receiver's own
- *                      mark-as-delivered, its duty (SPEC.md section 6.3 rule 4)
+ *                      mark-as-delivered, its duty (docs/retries.md#acknowledge-explicitly)
  * - fail:              a delivery in progress -> retrying (first failure), later -> failed
  * - park:              any -> parked, with a reason (both sides unless one is named)
  * - hold failure:      pendingdelivery | retrying -> pendingfailure (automatic retries stop)
@@ -180,7 +180,7 @@ export function createManualTransitions(deps: {
   };
 }
 
-/** errorCode first when there is one: "something failed" carries both (SPEC.md section 2.4). */
+/** errorCode first when there is one: "something failed" carries both (docs/events.md#status-properties). */
 function errorProperties(errorCode: string | undefined, errorMessage: string) {
   return errorCode === undefined ? { errorMessage } : { errorCode, errorMessage };
 }

@@ -6,7 +6,7 @@
  * A message has up to two sides. The outbound side belongs to the sender (origin) and exists
  * from submission; the inbound side belongs to the receiver (destination) and exists once the
  * message was delivered to a receiver the simulator knows. In a self-send both sides belong to
- * the same participant, so every event happens twice, once per transfer (SPEC.md section 6).
+ * the same participant, so every event happens twice, once per transfer (docs/events.md#actions).
  */
 import { randomUUID } from 'node:crypto';
 import type {
@@ -71,7 +71,7 @@ export function partyOf(message: ProviderMessage, transfer: Transfer): string {
 export function describe(message: ProviderMessage, transfer: Transfer): MessageDescriptor {
   const side = message.sides[transfer];
   if (side === undefined) throw new Error(`message ${message.id} has no ${transfer} side`);
-  // Field order follows SPEC.md section 2.2; validationResults is deliberately absent.
+  // Field order follows docs/events.md#message-descriptor; validationResults is deliberately absent.
   return {
     uniqueId: message.id,
     timeReceived: message.timeReceived,
@@ -132,7 +132,7 @@ export function createEventEmitter(deps: {
       message.events.push(envelope);
       deps.publisher.publish(envelope, {
         category: transfer,
-        // Routing filters match the core document's type (SPEC.md section 2.7).
+        // Routing filters match the core document's type (docs/webhook-endpoints.md#routing).
         documentType: message.documents[0]?.name ?? 'Invoice',
         format: 'XML',
         ownChange,

@@ -1,5 +1,5 @@
 /**
- * The delivery state machine of SPEC.md section 3, for messages of the SubmitInvoice action.
+ * The delivery state machine of docs/statuses.md#transitions, for messages of the SubmitInvoice action.
  *
  * Submission puts the sender's outbound side in `received` (or `notset` while `more=true`
  * keeps the message open; the simulator has no call that adds documents, so such a message
@@ -117,7 +117,7 @@ export function createMessageModel(options: MessageModelOptions): MessageModel {
     const firstError = message.validationResults.find((r) => r.type === 'error');
     const settings = participants.settings(message.origin.identifier);
     // A network set up to let documents with errors through delivers them with their errors
-    // in validationResults (SPEC.md section 2.4); otherwise errors end the message at once.
+    // in validationResults (docs/events.md#status-properties); otherwise errors end the message at once.
     if (firstError !== undefined && !settings.deliverDocumentsWithErrors) {
       message.validationStatus = 'rejected';
       emitter.changeStatus(message, 'outbound', 'status', 'failed', {
@@ -134,7 +134,7 @@ export function createMessageModel(options: MessageModelOptions): MessageModel {
       properties: delivery.warningsProperty(message),
     });
     emitter.emit(message, 'outbound', 'deliveryNotified', describe(message, 'outbound'), false);
-    // The acknowledgement-level response comes at the moment of deliveryNotified (SPEC.md 6.1).
+    // The acknowledgement-level response comes at the moment of deliveryNotified (docs/events.md#message-events).
     if (settings.acknowledgementResponse !== 'none') {
       const response = buildResponseMessage(message, settings.acknowledgementResponse, {
         id: randomId(),

@@ -1,5 +1,5 @@
 /**
- * Acknowledgement-level responses (SPEC.md sections 3 and 6.2). A participant set up for
+ * Acknowledgement-level responses (docs/statuses.md#transitions, docs/events.md#status-events). A participant set up for
  * them (participants.ts, `acknowledgementResponse`) receives one when its outbound invoice
  * passes validation, at the moment of the outbound deliveryNotified. A response is an inbound
  * message of its own: its own messageId, announced with created, messageStatusChanged to

@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints per participant (SPEC.md section 2.6) with their signing secrets and
+ * Webhook endpoints per participant (docs/webhook-endpoints.md#endpoints) with their signing secrets and
  * optional credential (section 5). Secrets rotate with a grace period: the replaced secret stays
  * valid for OLD_SECRET_VALIDITY_MS, during which requests carry a signature for each.
  */
@@ -156,7 +156,7 @@ function validateEndpointInput(input: EndpointInput): void {
   } catch {
     throw new InvalidEndpointError('url', `url ${JSON.stringify(input.url)} is not a URL`);
   }
-  // Plain http is accepted because this is the sandbox (SPEC.md section 5.3).
+  // Plain http is accepted because this is the sandbox (docs/signature.md#transport).
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new InvalidEndpointError('url', 'url must start with https:// or http://');
   }

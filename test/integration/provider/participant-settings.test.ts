@@ -1,5 +1,5 @@
 /**
- * Participant settings that change what a consumer receives (SPEC.md sections 2.4, 3, 6.2):
+ * Participant settings that change what a consumer receives (docs/events.md#status-properties, docs/statuses.md#transitions, docs/events.md#status-events):
  * acknowledgement-level responses as inbound messages of their own, a network that lets
  * documents with errors through, and the `?transfer=` extension switched off.
  */

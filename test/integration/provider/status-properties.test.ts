@@ -1,4 +1,4 @@
-/** One test per row of SPEC.md 2.4 "Which properties accompany which event". */
+/** One test per row of docs/events.md#status-properties "Which properties accompany which event". */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseValidationResults, type WebhookEnvelope } from '../../../src/protocol/index.ts';
 import { change, SANDBOX, SUPPLIER, startTestProvider, type TestProvider } from './helpers.ts';

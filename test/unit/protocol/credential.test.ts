@@ -1,5 +1,5 @@
 /**
- * The optional endpoint credential (SPEC.md section 5.2) is one rule in src/protocol: the
+ * The optional endpoint credential (docs/signature.md#credential) is one rule in src/protocol: the
  * simulator sends exactly the header the consumer expects, for every kind of credential.
  */
 import { describe, expect, it } from 'vitest';
