@@ -1,16 +1,19 @@
 /**
  * Consumer configuration: one pure function of an environment record. Every variable of
- * DESIGN.md section 4 is read here and nowhere else. A bad value is an error that names the
+ * README.md's external contract is read here and nowhere else. A bad value is an error that names the
  * variable; garbage never falls back to a default silently.
  */
 import { isIPv4 } from 'node:net';
+import {
+  CREDENTIAL_SPEC_FORMAT,
+  parseCredentialSpec,
+  type WebhookCredential,
+} from '../protocol/index.ts';
 import { redactUserinfo } from './redact-userinfo.ts';
 import { DEFAULT_RETENTION, MIN_DEDUPE_DAYS, type RetentionPolicy } from './retention/policy.ts';
 
-export type Credential =
-  | { type: 'bearer'; token: string }
-  | { type: 'basic'; username: string; password: string }
-  | { type: 'header'; name: string; value: string };
+/** WEBHOOK_CREDENTIAL, parsed: the protocol's credential (docs/signature.md#credential). */
+export type Credential = WebhookCredential;
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -287,19 +290,8 @@ export function readConfig(env: Env): { config: Readonly<Config> } | { error: st
 
 /** Parses `bearer:<token>`, `basic:<user>:<password>` or `header:<Name>:<value>`. */
 function parseCredential(raw: string): { value: Credential } | { problem: string } {
-  const [type, ...rest] = raw.split(':');
-  const joined = rest.join(':');
-  if (type === 'bearer' && joined !== '') return { value: { type, token: joined } };
-  if (type === 'basic' && rest.length >= 2 && rest[0] !== '') {
-    return { value: { type, username: rest[0] as string, password: rest.slice(1).join(':') } };
-  }
-  if (type === 'header' && rest.length >= 2 && /^[A-Za-z0-9-]+$/.test(rest[0] as string)) {
-    const value = rest.slice(1).join(':');
-    if (value !== '') return { value: { type, name: rest[0] as string, value } };
-  }
-  return {
-    problem: 'must be bearer:<token>, basic:<user>:<password> or header:<Name>:<value>',
-  };
+  const value = parseCredentialSpec(raw);
+  return value === undefined ? { problem: CREDENTIAL_SPEC_FORMAT } : { value };
 }
 
 /** Quoted, with URL userinfo redacted and at most 200 characters: a value fit to echo. */

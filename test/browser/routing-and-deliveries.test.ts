@@ -100,7 +100,7 @@ describeInBrowser('console: routing and the delivery log', () => {
       .locator('tr.violation')
       .getByText('rule 1: "Order/DOCX" has format "DOCX"; use XML, JSON, PDF, EDI or *')
       .waitFor();
-    // Rule 3 of SPEC 2.7: the overlap is shown under both rules it concerns.
+    // Rule 3 of docs/webhook-endpoints.md#routing: the overlap is shown under both rules it concerns.
     const overlap = inbound.locator('tr.violation', {
       hasText: 'rules 1 and 2 both cover Invoice/XML',
     });

@@ -17,7 +17,7 @@ export const STATUS_COLUMNS: Record<StatusKind, { value: string; at: string; con
     lifecycle: { value: 'lifecycle_status', at: 'lifecycle_at', confirmed: 'lifecycle_confirmed' },
   };
 
-/** Delivery statuses after which a message changes only by a manual retry (SPEC.md 3). */
+/** Delivery statuses after which a message changes only by a manual retry (docs/statuses.md#final-statuses). */
 const OPEN_MESSAGE =
   "(delivery_status IS NULL OR delivery_status NOT IN ('delivered', 'failed', 'parked'))";
 
