@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { documentFolder } from '../../../src/consumer/importer/file-importer.ts';
 import { eventually, SANDBOX_PARTY, type Sandbox, startSandbox } from '../../support/sandbox.ts';
 
 const EXAMPLE = join(import.meta.dirname, '../../../scripts/examples/invoice.json');
@@ -43,7 +44,7 @@ describe('acknowledgement-level responses', () => {
         `POST /messages/${responseId}/mark-as-delivered 204`,
       ]),
     );
-    const folder = join(sandbox.consumer.dir, 'documents', 'inbound', responseId);
+    const folder = documentFolder(join(sandbox.consumer.dir, 'documents'), 'inbound', responseId);
     expect(readFileSync(join(folder, 'core.xml'), 'utf8')).toContain('<ApplicationResponse');
     expect(JSON.parse(readFileSync(join(folder, 'transaction.json'), 'utf8'))).toMatchObject({
       responseCode: 'AB',
