@@ -11,6 +11,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { type Logger, pino } from 'pino';
+import { createBrowserGuard } from './admin/browser-guard.ts';
 import { createScenarioRouter } from './admin/scenario-router.ts';
 import { createWebhookRouter } from './admin/webhook-router.ts';
 import { createBearerAuth } from './api/bearer-auth.ts';
@@ -128,6 +129,8 @@ export function createProvider(options: ProviderOptions = {}): Provider {
         'Send the admin token (PROVIDER_ADMIN_TOKEN) as "Authorization: Bearer <token>".',
       ),
     );
+  } else {
+    app.use('/admin', createBrowserGuard());
   }
   // One parser for every admin route: the invoice overrides of a scenario can be large.
   app.use('/admin', express.json({ limit: ADMIN_BODY_LIMIT }));

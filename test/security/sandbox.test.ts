@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitUntil } from './support/consumer-process.ts';
 import { type ProviderProcess, startProviderProcess } from './support/provider-process.ts';
@@ -85,6 +86,38 @@ describe('PROVIDER_ADMIN_TOKEN', () => {
     expect((await admin({ authorization: `Bearer ${ADMIN_TOKEN}x` })).status).toBe(401);
     expect((await admin(ADMIN)).status).toBe(200);
     expect((await fetch(`${provider.url}/messages`, { headers: API })).status).toBe(200);
+  });
+});
+
+describe('without PROVIDER_ADMIN_TOKEN, a web page cannot drive the admin API', () => {
+  it('refuses a foreign Origin and a Host that is not loopback (DNS rebinding), 403', async () => {
+    provider = await startProviderProcess({});
+    const inbound = (headers: Record<string, string>) =>
+      request(`${provider?.url}/admin/messages/inbound`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: '{}',
+      });
+    const status = async (headers: Record<string, string>) => {
+      const res = await inbound(headers);
+      await res.body.dump();
+      return res.statusCode;
+    };
+    // A page elsewhere posting to the sandbox: the browser names it in Origin.
+    expect(await status({ origin: 'https://attacker.example' })).toBe(403);
+    expect(await status({ origin: 'null' })).toBe(403);
+    // A page whose own name was re-pointed at 127.0.0.1: same-origin to the browser.
+    const rebound = `attacker.example:${provider.port}`;
+    expect(await status({ host: rebound, origin: `http://${rebound}` })).toBe(403);
+    expect(await status({ host: rebound })).toBe(403);
+    // Tools, and the console on its own origin, are unaffected.
+    expect(await status({})).toBe(201);
+    expect(await status({ host: `localhost:${provider.port}` })).toBe(201);
+    expect(await status({ origin: provider.url })).toBe(201);
+    // Only the three accepted calls sent an invoice.
+    const listed = await request(`${provider.url}/admin/messages`);
+    const { items } = (await listed.body.json()) as { items: unknown[] };
+    expect(items).toHaveLength(3);
   });
 });
 

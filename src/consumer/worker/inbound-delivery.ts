@@ -101,7 +101,7 @@ export function createInboundDelivery(deps: {
             return fileDocument(f.value);
           }) as [ImportDocument, ImportDocument];
           // Sent together, the two share one commit of the store's writer.
-          await Promise.all([claim.confirm(), messages.markImportStarted(key, now())]);
+          await settleBoth(claim.confirm(), messages.markImportStarted(key, now()));
           const result = await importWithDeadline(
             {
               messageId,
@@ -116,8 +116,9 @@ export function createInboundDelivery(deps: {
           // Recorded even if the claim was lost meanwhile (both calls are sent at once, whatever
           // becomes of the other): it is true, and it keeps the new holder from importing again
           // if it has not started yet. The claim is confirmed in the same commit, before the
-          // acknowledgement below.
-          await Promise.all([claim.confirm(), messages.markImported(key, result.location, now())]);
+          // acknowledgement below. allSettled, not all: a lost claim rejects at once, and the
+          // record must be committed before this call ends all the same.
+          await settleBoth(claim.confirm(), messages.markImported(key, result.location, now()));
           outcome = result.status === 'imported' ? 'imported' : 'acknowledged';
           recordedAndConfirmed = true;
         } catch (error) {
@@ -141,4 +142,10 @@ export function createInboundDelivery(deps: {
       return outcome;
     },
   };
+}
+
+/** Waits for both, then throws the first failure: nothing is left running behind an error. */
+async function settleBoth(a: Promise<void>, b: Promise<void>): Promise<void> {
+  const settled = await Promise.allSettled([a, b]);
+  for (const result of settled) if (result.status === 'rejected') throw result.reason;
 }

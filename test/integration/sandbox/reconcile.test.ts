@@ -1,6 +1,6 @@
 /** Reconciliation as a function, against the provider: the parts the e2e test does not reach. */
 import { pino } from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFileImporter, PermanentImportError } from '../../../src/consumer/importer/index.ts';
 import { createReconciler } from '../../../src/consumer/reconcile.ts';
 import { SANDBOX_PARTY, type Sandbox, startSandbox } from '../../support/sandbox.ts';
@@ -30,10 +30,14 @@ describe('reconcile', () => {
     sandbox = await startSandbox({ webhooks: false });
     const messageId = await sandbox.sendInboundInvoice();
     // The consumer heard of the message once; everything after that was lost.
-    const created = sandbox.published.find(
-      (e) => e.messageId === messageId && e.party === SANDBOX_PARTY && e.action === 'created',
-    );
-    if (created === undefined) throw new Error('no created event');
+    // The simulator publishes on a later tick.
+    const created = await vi.waitFor(() => {
+      const found = sandbox.published.find(
+        (e) => e.messageId === messageId && e.party === SANDBOX_PARTY && e.action === 'created',
+      );
+      if (found === undefined) throw new Error('no created event yet');
+      return found;
+    });
     expect(await sandbox.post(created)).toBe(204);
     await sandbox.consumer.worker.drain();
     await sandbox.api(`/messages/${messageId}/mark-as-delivered`, 'POST');

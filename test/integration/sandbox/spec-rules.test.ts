@@ -3,11 +3,22 @@
  * property names are kept and never required; a formerValue the consumer cannot continue
  * from makes it fetch the message, and what the service says wins over the event.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Sandbox, startSandbox } from '../../support/sandbox.ts';
 import { buildEnvelope } from '../../support/webhooks.ts';
 
 let sandbox: Sandbox;
+
+/** The `created` event the simulator published for the message (it publishes asynchronously). */
+function publishedCreated(messageId: string) {
+  return vi.waitFor(() => {
+    const created = sandbox.published.find(
+      (e) => e.messageId === messageId && e.transfer === 'inbound' && e.action === 'created',
+    );
+    if (created === undefined) throw new Error('not published yet');
+    return created;
+  });
+}
 afterEach(async () => {
   await sandbox.stop();
 });
@@ -26,9 +37,7 @@ describe('consumer rules', () => {
       },
     });
     // The consumer knows nothing of the message yet; give it the state the event continues from.
-    const created = sandbox.published.find(
-      (e) => e.messageId === messageId && e.transfer === 'inbound' && e.action === 'created',
-    );
+    const created = await publishedCreated(messageId);
     expect(await sandbox.post(created as never)).toBe(204);
     expect(await sandbox.post(event)).toBe(204);
     await sandbox.consumer.worker.drain();
@@ -46,9 +55,7 @@ describe('consumer rules', () => {
   it('fetches GET /messages/:mid when formerValue does not match, and keeps the service value over the event', async () => {
     sandbox = await startSandbox({ webhooks: false });
     const messageId = await sandbox.sendInboundInvoice();
-    const created = sandbox.published.find(
-      (e) => e.messageId === messageId && e.transfer === 'inbound' && e.action === 'created',
-    );
+    const created = await publishedCreated(messageId);
     expect(await sandbox.post(created as never)).toBe(204);
     await sandbox.consumer.worker.drain();
     // Stored: received (from created). The event claims retrying -> failed; the service says
