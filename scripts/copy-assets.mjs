@@ -1,12 +1,15 @@
 // tsc compiles TypeScript only; the SQL migrations travel beside the compiled store modules.
+// Paths are taken from this file's location, so it works from any working directory.
 import { cpSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
 
 function copySql(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) copySql(path);
-    else if (entry.name.endsWith('.sql')) cpSync(path, join('dist', path));
+    else if (entry.name.endsWith('.sql')) cpSync(path, join(root, 'dist', relative(root, path)));
   }
 }
-copySql('src');
+copySql(join(root, 'src'));

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm run reconcile`: one reconciliation run, for cron. Prints one summary line and exits 0
  * when everything went well, 1 when a message could not be handled, 2 on a configuration or
@@ -13,6 +14,10 @@ import { createLogger } from '../src/consumer/logger.ts';
 import { createReconciler, formatSummary } from '../src/consumer/reconcile.ts';
 import { openStore } from '../src/consumer/store/open-store.ts';
 import { localProcess } from '../src/local-process.ts';
+
+// Stopping a run at any point is safe (claims expire, imports are staged), so SIGTERM ends it
+// at once, also as PID 1 in a container, where Node would otherwise ignore the signal.
+process.on('SIGTERM', () => process.exit(143));
 
 const read = readConfig(process.env);
 if ('error' in read) {

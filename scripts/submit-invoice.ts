@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm run submit-invoice -- <file.json> [--more]`: submits an invoice's metadata JSON
  * (SPEC.md section 2.1) through the messaging API, as your ERP would, and prints the message
@@ -8,7 +9,7 @@ import 'dotenv/config';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ApiError, createApiClient } from '../src/consumer/api/index.ts';
-import { readConfig } from '../src/consumer/config.ts';
+import { loadApiConfig, readConfig } from '../src/consumer/config.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -20,7 +21,7 @@ if (file === undefined || positionals.length > 1) {
   process.exit(2);
 }
 // Only the API settings matter here; the webhook secret is not needed to submit.
-const read = readConfig({ WEBHOOK_SECRETS: 'unused-by-submit', ...process.env });
+const read = readConfig(process.env, loadApiConfig);
 if ('error' in read) {
   console.error(read.error);
   process.exit(2);
@@ -33,7 +34,11 @@ try {
   console.error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(2);
 }
-const api = createApiClient({ baseUrl: config.apiBaseUrl, token: config.apiToken });
+const api = createApiClient({
+  baseUrl: config.apiBaseUrl,
+  token: config.apiToken,
+  timeoutMs: config.apiTimeoutMs,
+});
 try {
   const { messageId, status } = await api.submitInvoice(invoice, { more: values.more });
   console.log(`submitted: messageId=${messageId} status=${status}`);

@@ -4,6 +4,7 @@
  * variable; garbage never falls back to a default silently.
  */
 import { isIPv4 } from 'node:net';
+import { Cron } from 'croner';
 import { redactUserinfo } from './redact-userinfo.ts';
 
 export type Credential =
@@ -114,7 +115,6 @@ export function loadConfig(env: Env): Readonly<Config> {
   const read = createReader(env, problems);
 
   const webhookMaxBodyBytes = read.integer('WEBHOOK_MAX_BODY_BYTES', 1_048_576, { min: 1 });
-  const apiAllowInsecureHttp = read.boolean('API_ALLOW_INSECURE_HTTP', false);
   const config: Config = {
     port: read.integer('PORT', 3000, { min: 0, max: 65535 }),
     webhookPath: read.string('WEBHOOK_PATH', '/webhooks', (v) =>
@@ -131,10 +131,7 @@ export function loadConfig(env: Env): Readonly<Config> {
       { min: webhookMaxBodyBytes },
     ),
     webhookCredential: read.optional('WEBHOOK_CREDENTIAL', parseCredential),
-    apiBaseUrl: read.required('API_BASE_URL', (v) => checkApiBaseUrl(v, apiAllowInsecureHttp)),
-    apiAllowInsecureHttp,
-    apiToken: read.required('API_TOKEN'),
-    apiTimeoutMs: read.integer('API_TIMEOUT_MS', 10_000, { min: 1 }),
+    ...readApiSettings(read),
     apiMaxDocumentBytes: read.integer('API_MAX_DOCUMENT_BYTES', 104_857_600, { min: 1 }),
     databaseUrl: read.string('DATABASE_URL', 'sqlite:./data/consumer.db', (v) =>
       /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(v)
@@ -168,6 +165,60 @@ export function loadConfig(env: Env): Readonly<Config> {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/** The messaging API settings: all that a command which only calls the API needs. */
+export type ApiConfig = Pick<
+  Config,
+  'apiBaseUrl' | 'apiAllowInsecureHttp' | 'apiToken' | 'apiTimeoutMs'
+>;
+
+/**
+ * The messaging API settings alone (`npm run submit-invoice`), read and checked exactly as
+ * `loadConfig` reads them, without requiring the webhook settings such a command never uses.
+ */
+export function loadApiConfig(env: Env): Readonly<ApiConfig> {
+  const problems: string[] = [];
+  const config = readApiSettings(createReader(env, problems));
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+function readApiSettings(read: Reader): ApiConfig {
+  const apiAllowInsecureHttp = read.boolean('API_ALLOW_INSECURE_HTTP', false);
+  return {
+    apiBaseUrl: read.required('API_BASE_URL', (v) => checkApiBaseUrl(v, apiAllowInsecureHttp)),
+    apiAllowInsecureHttp,
+    apiToken: read.required('API_TOKEN'),
+    apiTimeoutMs: read.integer('API_TIMEOUT_MS', 10_000, { min: 1 }),
+  };
+}
+
+export interface ReconcileScheduleConfig {
+  /**
+   * When reconciliation runs: a cron pattern of 5 fields (minute hour day month weekday), or 6
+   * with seconds first, in the process's time zone (UTC in the image unless TZ is set).
+   * @default '17 3 * * *' (daily at 03:17)
+   */
+  reconcileSchedule: string;
+}
+
+/** Settings of the reconciliation scheduler (`reconcile-schedule`), RECONCILE_SCHEDULE. */
+export function loadReconcileScheduleConfig(env: Env): Readonly<ReconcileScheduleConfig> {
+  const problems: string[] = [];
+  const read = createReader(env, problems);
+  const reconcileSchedule = read.string('RECONCILE_SCHEDULE', '17 3 * * *', (v) => {
+    try {
+      new Cron(v, { paused: true }).stop();
+      return /^\S+(\s+\S+){4,5}$/.test(v)
+        ? undefined
+        : 'must be a cron pattern of 5 fields (or 6 with seconds first)';
+    } catch (error) {
+      return `is not a cron pattern: ${(error as Error).message}`;
+    }
+  });
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze({ reconcileSchedule });
 }
 
 /** Where fetched documents are spooled: beside the documents, so an importer can rename them. */
@@ -216,9 +267,14 @@ export function isLoopbackUrl(value: string): boolean {
  * For entry points: the configuration, or the message to print before exiting with the code
  * the entry point chooses. Errors other than configuration errors still throw.
  */
-export function readConfig(env: Env): { config: Readonly<Config> } | { error: string } {
+export function readConfig(env: Env): { config: Readonly<Config> } | { error: string };
+export function readConfig<T>(env: Env, load: (env: Env) => T): { config: T } | { error: string };
+export function readConfig(
+  env: Env,
+  load: (env: Env) => unknown = loadConfig,
+): { config: unknown } | { error: string } {
   try {
-    return { config: loadConfig(env) };
+    return { config: load(env) };
   } catch (error) {
     if (error instanceof ConfigError) return { error: error.message };
     throw error;
@@ -247,6 +303,8 @@ function shown(value: string): string {
   const redacted = redactUserinfo(value);
   return JSON.stringify(redacted.length > 200 ? `${redacted.slice(0, 200)}…` : redacted);
 }
+
+type Reader = ReturnType<typeof createReader>;
 
 function createReader(env: Env, problems: string[]) {
   const raw = (name: string): string | undefined => {

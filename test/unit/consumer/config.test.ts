@@ -3,7 +3,10 @@ import {
   ConfigError,
   configWarnings,
   isLoopbackUrl,
+  loadApiConfig,
   loadConfig,
+  loadReconcileScheduleConfig,
+  readConfig,
 } from '../../../src/consumer/config.ts';
 
 const minimal = {
@@ -219,4 +222,40 @@ describe('loadConfig', () => {
       expect(isLoopbackUrl('not a url')).toBe(false);
     });
   });
+});
+
+describe('loadApiConfig', () => {
+  it('needs only the messaging API settings, checked as loadConfig checks them', () => {
+    expect(loadApiConfig({ API_BASE_URL: 'https://api.example.test', API_TOKEN: 't' })).toEqual({
+      apiBaseUrl: 'https://api.example.test',
+      apiAllowInsecureHttp: false,
+      apiToken: 't',
+      apiTimeoutMs: 10_000,
+    });
+    const read = readConfig({ API_BASE_URL: 'http://api.example.test' }, loadApiConfig);
+    expect(read).toEqual({ error: expect.stringMatching(/API_BASE_URL must use https:\/\//) });
+    expect(read).toEqual({ error: expect.stringContaining('API_TOKEN is required') });
+    expect(read).not.toEqual({ error: expect.stringContaining('WEBHOOK_SECRETS') });
+  });
+});
+
+describe('loadReconcileScheduleConfig', () => {
+  it('runs daily by default and takes 5 or 6 cron fields', () => {
+    expect(loadReconcileScheduleConfig({}).reconcileSchedule).toBe('17 3 * * *');
+    expect(loadReconcileScheduleConfig({ RECONCILE_SCHEDULE: '0 * * * *' }).reconcileSchedule).toBe(
+      '0 * * * *',
+    );
+    expect(
+      loadReconcileScheduleConfig({ RECONCILE_SCHEDULE: '*/5 * * * * *' }).reconcileSchedule,
+    ).toBe('*/5 * * * * *');
+  });
+
+  it.each(['daily', '* * *', '61 * * * *', '0 3 * * * * * *'])(
+    'names RECONCILE_SCHEDULE for %j',
+    (pattern) => {
+      expect(() => loadReconcileScheduleConfig({ RECONCILE_SCHEDULE: pattern })).toThrow(
+        /RECONCILE_SCHEDULE/,
+      );
+    },
+  );
 });
