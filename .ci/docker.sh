@@ -10,7 +10,7 @@
 #   standin/caddy:2 (Debian minbase, Debian's caddy binary, laid out like the official image).
 #   They are built once and cached as a tarball under .ci/cache/images.
 # Exports DOCKER_HOST, TESTCONTAINERS_RYUK_DISABLED (its image cannot be pulled),
-# CONSUMER_BASE_IMAGE and GATEWAY_IMAGE (read by test/container).
+# CONSUMER_BASE_IMAGE and CADDY_IMAGE (the base images test/container builds on).
 
 ci_docker_install() {
   local missing=()
@@ -115,5 +115,5 @@ ci_docker_start
 ci_docker_standins
 export TESTCONTAINERS_RYUK_DISABLED=true
 export CONSUMER_BASE_IMAGE=standin/node:24-bookworm-slim
-export GATEWAY_IMAGE=standin/caddy:2
+export CADDY_IMAGE=standin/caddy:2
 docker version --format 'Docker engine {{.Server.Version}}'
