@@ -147,7 +147,7 @@ describeWithEngine('the consumer image', () => {
     // The consumer is down: the provider's webhooks for this invoice fail and are retried.
     const { messageId } = await providerAdmin<{ messageId: string }>('/messages/inbound', {});
     let output = '';
-    await new GenericContainer(CONSUMER_IMAGE)
+    const reconcile = await new GenericContainer(CONSUMER_IMAGE)
       .withCommand(['reconcile'])
       .withNetwork(network)
       .withEnvironment(CONSUMER_ENV)
@@ -156,6 +156,7 @@ describeWithEngine('the consumer image', () => {
       // Fails the start unless the command exits 0.
       .withWaitStrategy(Wait.forOneShotStartup())
       .start();
+    await reconcile.stop();
     expect(output).toContain('reconcile: found=1 imported=1 acknowledged=1');
     expect(await inboundStatus(messageId)).toBe('delivered');
   });
