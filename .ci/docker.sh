@@ -31,6 +31,9 @@ ci_docker_start() {
     >"$CI_DOCKER_DIR/dockerd.log" 2>&1 &
   CI_DOCKERD_PID=$!
   trap ci_docker_stop EXIT
+  # Bash runs the EXIT trap on a signal only when a trap makes it exit.
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
   export DOCKER_HOST="unix://$CI_DOCKER_DIR/docker.sock"
   local deadline=$((SECONDS + 60))
   until docker info >/dev/null 2>&1; do
