@@ -17,6 +17,8 @@ ci_docker_install() {
   command -v dockerd >/dev/null || missing+=(docker.io)
   command -v docker-compose >/dev/null || missing+=(docker-compose)
   command -v debootstrap >/dev/null || missing+=(debootstrap)
+  # The stand-in Node image gets this bundle (outbound HTTPS here needs the proxy's CA in it).
+  [ -f /etc/ssl/certs/ca-certificates.crt ] || missing+=(ca-certificates)
   [ ${#missing[@]} -eq 0 ] && return 0
   # A neighbour's apt may hold the lock for a while: wait for it rather than fail.
   apt-get -o DPkg::Lock::Timeout=600 update -qq

@@ -57,6 +57,20 @@ describeWithEngine('the compose deployment (docker/compose.yaml)', () => {
   const operationsUrl = () => `http://127.0.0.1:${env.CONSUMER_OPERATIONS_PORT}`;
   const container = (service: string): StartedTestContainer =>
     environment.getContainer(name(service));
+  /** The compose command on this project, as a user types it; resolves with its output. */
+  const composeRun = async (args: string[]) => {
+    const [command, ...rest] = compose.argv;
+    const file = join(COMPOSE_DIR, 'compose.yaml');
+    const { stdout, stderr } = await run(
+      command as string,
+      [...rest, '-p', project, '-f', file, ...args],
+      {
+        env: { ...process.env, ...env },
+        maxBuffer: 16 * 1024 * 1024,
+      },
+    );
+    return `${stdout}${stderr}`;
+  };
 
   beforeAll(async () => {
     await buildImages();
@@ -66,15 +80,28 @@ describeWithEngine('the compose deployment (docker/compose.yaml)', () => {
     env.GATEWAY_HTTPS_PORT = String(await freePort());
     env.CONSUMER_OPERATIONS_PORT = String(await freePort());
     env.PROVIDER_PUBLISHED_PORT = String(await freePort());
-    environment = await new DockerComposeEnvironment(COMPOSE_DIR, 'compose.yaml')
-      .withProjectName(project)
-      .withEnvironment(env)
-      .withClientOptions(compose.v2 ? {} : { executable: { standalone: true } })
-      .withWaitStrategy(name('provider'), Wait.forLogMessage('Provider simulator listening'))
-      .withWaitStrategy(name('reconcile-schedule'), Wait.forLogMessage('reconciliation scheduled'))
-      .withWaitStrategy(name('consumer'), Wait.forHttp('/readyz', 3001))
-      .withWaitStrategy(name('gateway'), Wait.forHealthCheck())
-      .up();
+    try {
+      environment = await new DockerComposeEnvironment(COMPOSE_DIR, 'compose.yaml')
+        .withProjectName(project)
+        .withEnvironment(env)
+        .withClientOptions(compose.v2 ? {} : { executable: { standalone: true } })
+        .withWaitStrategy(name('provider'), Wait.forLogMessage('Provider simulator listening'))
+        .withWaitStrategy(
+          name('reconcile-schedule'),
+          Wait.forLogMessage('reconciliation scheduled'),
+        )
+        // Not an HTTP wait: its ports are published on 127.0.0.1 only, and testcontainers
+        // reaches published ports through the bridge's gateway when /.dockerenv exists (as on
+        // these VMs). Up returns once it is healthy anyway: the provider waits for that.
+        .withWaitStrategy(name('consumer'), Wait.forLogMessage('consumer listening'))
+        .withWaitStrategy(name('gateway'), Wait.forHealthCheck())
+        .up();
+    } catch (error) {
+      // What the services said is the only clue to a start that failed, in CI especially.
+      const logs = await composeRun(['logs', '--no-color', '--tail', '50']).catch(String);
+      await composeRun(['down', '--volumes', '--timeout', '5']).catch(() => {});
+      throw new Error(`${(error as Error).message}\n${logs}`);
+    }
   }, 15 * 60_000);
 
   afterAll(async () => {
@@ -168,12 +195,7 @@ describeWithEngine('the compose deployment (docker/compose.yaml)', () => {
     }
     expect(logs).toMatch(/reconcile: found=\d+ .* failed=0/);
 
-    const [command, ...args] = compose.argv;
-    const once = await run(
-      command as string,
-      [...args, '-p', project, '-f', join(COMPOSE_DIR, 'compose.yaml'), 'run', '--rm', 'reconcile'],
-      { env: { ...process.env, ...env } },
-    );
-    expect(once.stdout).toMatch(/^reconcile: found=0 .* failed=0$/m);
+    const once = await composeRun(['run', '--rm', 'reconcile']);
+    expect(once).toMatch(/^reconcile: found=0 .* failed=0$/m);
   });
 });
