@@ -42,6 +42,8 @@ export function startReconcileSchedule(options: ReconcileScheduleOptions): Recon
         (exitCode) => {
           const fields = { exitCode, durationMs: Date.now() - started };
           if (exitCode === 0) logger.info(fields, 'reconciliation run finished');
+          // 128 + a signal number: stopped from outside (a shutdown), not a message's fault.
+          else if (exitCode > 128) logger.warn(fields, 'reconciliation run stopped by a signal');
           else logger.error(fields, 'reconciliation run failed: some message needs attention');
         },
         (error: unknown) => logger.error({ err: error }, 'reconciliation run could not start'),
