@@ -75,33 +75,25 @@ describeWithEngine('the compose deployment (docker/compose.yaml)', () => {
   beforeAll(async () => {
     await buildImages();
     compose = await composeCommand();
-    // testcontainers names v2's project-service-1 service-1, and v1's project_service_1 whole.
+    // testcontainers drops the project from v2's names (project-service-1) but not from v1's.
     name = (service) => (compose.v2 ? `${service}-1` : `${project}_${service}_1`);
     env.GATEWAY_HTTPS_PORT = String(await freePort());
     env.CONSUMER_OPERATIONS_PORT = String(await freePort());
     env.PROVIDER_PUBLISHED_PORT = String(await freePort());
-    try {
-      environment = await new DockerComposeEnvironment(COMPOSE_DIR, 'compose.yaml')
-        .withProjectName(project)
-        .withEnvironment(env)
-        .withClientOptions(compose.v2 ? {} : { executable: { standalone: true } })
-        .withWaitStrategy(name('provider'), Wait.forLogMessage('Provider simulator listening'))
-        .withWaitStrategy(
-          name('reconcile-schedule'),
-          Wait.forLogMessage('reconciliation scheduled'),
-        )
-        // Not an HTTP wait: its ports are published on 127.0.0.1 only, and testcontainers
-        // reaches published ports through the bridge's gateway when /.dockerenv exists (as on
-        // these VMs). Up returns once it is healthy anyway: the provider waits for that.
-        .withWaitStrategy(name('consumer'), Wait.forLogMessage('consumer listening'))
-        .withWaitStrategy(name('gateway'), Wait.forHealthCheck())
-        .up();
-    } catch (error) {
-      // What the services said is the only clue to a start that failed, in CI especially.
-      const logs = await composeRun(['logs', '--no-color', '--tail', '50']).catch(String);
-      await composeRun(['down', '--volumes', '--timeout', '5']).catch(() => {});
-      throw new Error(`${(error as Error).message}\n${logs}`);
-    }
+    // A failed wait takes the services down at once: DEBUG=testcontainers:containers shows
+    // what they logged before.
+    environment = await new DockerComposeEnvironment(COMPOSE_DIR, 'compose.yaml')
+      .withProjectName(project)
+      .withEnvironment(env)
+      .withClientOptions(compose.v2 ? {} : { executable: { standalone: true } })
+      .withWaitStrategy(name('provider'), Wait.forLogMessage('Provider simulator listening'))
+      .withWaitStrategy(name('reconcile-schedule'), Wait.forLogMessage('reconciliation scheduled'))
+      // Not an HTTP wait: its ports are published on 127.0.0.1 only, and testcontainers reaches
+      // published ports through the bridge's gateway when /.dockerenv exists (as on these VMs).
+      // Up returns once it is healthy anyway: the provider waits for that.
+      .withWaitStrategy(name('consumer'), Wait.forLogMessage('consumer listening'))
+      .withWaitStrategy(name('gateway'), Wait.forHealthCheck())
+      .up();
   }, 15 * 60_000);
 
   afterAll(async () => {
