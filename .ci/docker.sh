@@ -10,7 +10,8 @@
 #   standin/caddy:2 (Debian minbase, Debian's caddy binary, laid out like the official image).
 #   They are built once and cached as a tarball under .ci/cache/images.
 # Exports DOCKER_HOST, TESTCONTAINERS_RYUK_DISABLED (its image cannot be pulled),
-# CONSUMER_BASE_IMAGE and CADDY_IMAGE (the base images test/container builds on).
+# CONSUMER_BASE_IMAGE and CADDY_IMAGE (the base images test/container builds on), and builds
+# the images under test once before the tests (ci_docker_prebuild).
 
 ci_docker_install() {
   local missing=()
@@ -115,10 +116,22 @@ EOF
   docker save -o "$tarball" standin/node:24-bookworm-slim standin/caddy:2
 }
 
+# The images test/container builds (same tags and arguments as test/container/support/images.ts),
+# built before the tests so that the tests' own builds are all cache hits: two builds running
+# npm ci and tsc would otherwise compete for this machine's two cores with the timing-sensitive
+# tests beside them.
+ci_docker_prebuild() {
+  docker build -q --network host --build-arg "BASE_IMAGE=$CONSUMER_BASE_IMAGE" \
+    -t invoicing-webhook-consumer:test . >/dev/null
+  docker build -q --network host --build-arg "CADDY_IMAGE=$CADDY_IMAGE" \
+    -t invoicing-webhook-gateway:test docker/gateway >/dev/null
+}
+
 ci_docker_install
 ci_docker_start
 ci_docker_standins
 export TESTCONTAINERS_RYUK_DISABLED=true
 export CONSUMER_BASE_IMAGE=standin/node:24-bookworm-slim
 export CADDY_IMAGE=standin/caddy:2
+ci_docker_prebuild
 docker version --format 'Docker engine {{.Server.Version}}'

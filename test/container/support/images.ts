@@ -15,6 +15,7 @@ import lockfile from 'proper-lockfile';
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, '../../..');
 
+// .ci/docker.sh builds these two tags before the tests; keep its ci_docker_prebuild in step.
 export const CONSUMER_IMAGE = 'invoicing-webhook-consumer:test';
 export const GATEWAY_IMAGE = 'invoicing-webhook-gateway:test';
 
