@@ -15,12 +15,12 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src
-# Production dependencies only from here on. Also left out: the benchmark and `npm run dev`
-# (development tools), source maps, better-sqlite3's C sources (for a rebuild that never runs
-# here) and its binaries for other systems.
+# Production dependencies only from here on. Also left out: `npm run dev` (a development tool;
+# the benchmark in bench/ is not compiled at all), source maps, better-sqlite3's C sources (for
+# a rebuild that never runs here) and its binaries for other systems.
 RUN npm run build \
  && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
- && rm -rf dist/scripts/bench dist/scripts/bench.* dist/scripts/dev.* \
+ && rm -rf dist/scripts/dev.* \
       node_modules/better-sqlite3/deps node_modules/better-sqlite3/src \
       node_modules/better-sqlite3/prebuilds/darwin-* node_modules/better-sqlite3/prebuilds/win32-* \
  && find dist -name '*.map' -delete

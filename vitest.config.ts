@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // A real PostgreSQL for the store tests that need one (see the file).
+    globalSetup: ['test/support/postgres-global.ts'],
     // Integration tests start real servers and SQLite files; two cores do best with two forks.
     pool: 'forks',
     maxWorkers: 2,

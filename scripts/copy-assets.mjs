@@ -1,4 +1,5 @@
-// tsc compiles TypeScript only; the SQL migrations travel beside the compiled store modules.
+// tsc compiles TypeScript only; the SQL migrations travel beside the compiled store modules, and
+// the provider console's page and browser modules beside the console router.
 // Paths are taken from this file's location, so it works from any working directory.
 import { cpSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -13,3 +14,6 @@ function copySql(dir) {
   }
 }
 copySql(join(root, 'src'));
+const console = 'src/provider/console';
+cpSync(join(root, console, 'assets'), join(root, 'dist', console, 'assets'), { recursive: true });
+cpSync(join(root, console, 'page.html'), join(root, 'dist', console, 'page.html'));

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /**
- * `npm run dev`: the whole flow on one machine. The provider simulator (messaging API and
- * webhook sender) on PROVIDER_PORT, the consumer on PORT with an embedded SQLite file, the
- * provider's first endpoint pointing at the consumer, and demo traffic: an invoice from a
- * demo supplier every DEMO_INTERVAL_SECONDS, which the consumer imports into DOCUMENTS_DIR
- * and acknowledges, followed by a payment registration.
+ * `npm run dev`: the whole flow on one machine. The provider simulator (messaging API, webhook
+ * sender and its console at /) on PROVIDER_PORT, the consumer on PORT with an embedded SQLite
+ * file, the provider's first endpoint pointing at the consumer, and demo traffic: an invoice
+ * from a demo supplier every DEMO_INTERVAL_SECONDS, which the consumer imports into
+ * DOCUMENTS_DIR and acknowledges, followed by a payment registration. Logs are pretty on a
+ * terminal and JSON otherwise (log-destination.ts).
  */
 import 'dotenv/config';
 import { randomBytes } from 'node:crypto';
@@ -17,6 +18,7 @@ import { localProcess } from '../src/local-process.ts';
 import { loadProviderConfig } from '../src/provider/config.ts';
 import { startDemoTraffic } from '../src/provider/demo-traffic.ts';
 import { startProvider } from '../src/provider/provider.ts';
+import { logDestination } from './log-destination.ts';
 
 let config: ReturnType<typeof loadConfig>;
 let providerConfig: ReturnType<typeof loadProviderConfig>;
@@ -43,6 +45,10 @@ try {
 // The simulator's endpoint signs with the consumer's first secret (the new one in a rotation).
 const secret = config.webhookSecrets[0] as string;
 
+const logs = await logDestination({
+  terminal: process.stdout.isTTY === true,
+  production: providerConfig.production,
+});
 const provider = await startProvider({
   port: providerConfig.port,
   host: providerConfig.host,
@@ -50,11 +56,11 @@ const provider = await startProvider({
   ...(providerConfig.adminToken === undefined ? {} : { adminToken: providerConfig.adminToken }),
   party: providerConfig.party,
   timeScale: providerConfig.timeScale,
-  logger: pino({ level: 'warn' }),
+  logger: pino({ level: 'warn' }, logs),
 });
 const consumer = await startConsumer({
   config,
-  logger: createLogger(config.logLevel),
+  logger: createLogger(config.logLevel, logs),
   host: '127.0.0.1',
   holder: createClaimHolder('consumer', localProcess()),
 });
@@ -65,9 +71,17 @@ provider.provider.dispatcher.createEndpoint(providerConfig.party, {
   secret,
 });
 
+const tokenNote = providerConfig.adminToken === undefined ? '' : ' (asks for PROVIDER_ADMIN_TOKEN)';
+const adminHeader =
+  providerConfig.adminToken === undefined
+    ? ''
+    : " -H 'Authorization: Bearer <PROVIDER_ADMIN_TOKEN>'";
 console.log(`
-  Sandbox running
-    provider (messaging API)  ${provider.url}        admin API: ${provider.url}/admin${providerConfig.adminToken === undefined ? '' : ' (Bearer PROVIDER_ADMIN_TOKEN)'}
+  Sandbox running. Open the console: ${provider.url}/${tokenNote}
+
+    console                   ${provider.url}/   endpoints, routing, delivery log, test events, messages
+    messaging API             ${provider.url}    (Authorization: Bearer ${providerConfig.apiToken})
+    admin API                 ${provider.url}/admin
     provider listens on       ${provider.address}
     consumer webhook          ${webhookUrl}
     signing secret            ${secret}
@@ -75,8 +89,10 @@ console.log(`
     documents land in         ${config.documentsDir}/inbound/<messageId>/
     consumer view             curl -H 'Authorization: Bearer ${config.adminToken}' ${consumer.url}/admin/events
 
-  Send an invoice to yourself from the demo supplier:
-    curl -X POST ${provider.url}/admin/messages/inbound -H 'Content-Type: application/json' -d '{}'${providerConfig.adminToken === undefined ? '' : " -H 'Authorization: Bearer <PROVIDER_ADMIN_TOKEN>'"}
+  Receive an invoice from the demo supplier:
+    curl -X POST ${provider.url}/admin/messages/inbound${adminHeader}
+  Send one (as your ERP would):
+    npm run submit-invoice -- scripts/examples/invoice.json
 `);
 
 const demo =

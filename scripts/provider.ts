@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { ConfigError, loadProviderCa, loadProviderConfig } from '../src/provider/config.ts';
 import { startDemoTraffic } from '../src/provider/demo-traffic.ts';
 import { startProvider } from '../src/provider/provider.ts';
+import { logDestination } from './log-destination.ts';
 
 let config: ReturnType<typeof loadProviderConfig>;
 let webhookCa: string | undefined;
@@ -16,7 +17,13 @@ try {
   console.error(`Invalid configuration: ${error.message}`);
   process.exit(1);
 }
-const logger = pino({ level: config.logLevel });
+const logger = pino(
+  { level: config.logLevel },
+  await logDestination({
+    terminal: process.stdout.isTTY === true,
+    production: config.production,
+  }),
+);
 const running = await startProvider({
   port: config.port,
   host: config.host,
@@ -32,6 +39,9 @@ const running = await startProvider({
 // The address actually listened on, so "localhost" never hides an open 0.0.0.0.
 console.log(
   `Provider simulator listening on ${running.address} (admin API at ${running.url}/admin)`,
+);
+console.log(
+  `Console:             ${running.url}/${config.adminToken === undefined ? '' : ' (asks for PROVIDER_ADMIN_TOKEN)'}`,
 );
 console.log(`Sandbox participant: ${config.party}`);
 console.log(`API token:           ${config.apiToken}`);

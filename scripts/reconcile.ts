@@ -32,7 +32,7 @@ const logger = createLogger(config.logLevel);
 let store: Store | undefined;
 let api: ApiClient | undefined;
 try {
-  store = await openStore(config.databaseUrl);
+  store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   api = createApiClient({
     baseUrl: config.apiBaseUrl,
     token: config.apiToken,

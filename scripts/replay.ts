@@ -22,10 +22,8 @@ if ('error' in read) {
   process.exit(2);
 }
 const { config } = read;
-const store = await openStore(config.databaseUrl);
-const ids = values.dead
-  ? (await store.events.list({ state: 'dead', limit: 1000 })).map((e) => e.eventId)
-  : positionals;
+const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
+const ids = values.dead ? await deadEventIds() : positionals;
 let failures = 0;
 for (const eventId of ids) {
   const outcome = await store.events.replay(eventId, Date.now());
@@ -33,5 +31,17 @@ for (const eventId of ids) {
   console.log(`${eventId}: ${outcome}`);
 }
 await store.close();
+
 console.log(`replay: ${ids.length - failures} replayed, ${failures} not`);
 process.exitCode = failures > 0 ? 1 : 0;
+
+/** Every dead event, a page at a time, gathered before any is replayed (which moves it). */
+async function deadEventIds(): Promise<string[]> {
+  const ids: string[] = [];
+  for (let after: string | null | undefined; after !== null; ) {
+    const page = await store.events.list({ state: 'dead', limit: 1000, after });
+    ids.push(...page.items.map((event) => event.eventId));
+    after = page.next;
+  }
+  return ids;
+}

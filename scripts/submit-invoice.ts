@@ -3,13 +3,16 @@
  * `npm run submit-invoice -- <file.json> [--more]`: submits an invoice's metadata JSON
  * (SPEC.md section 2.1) through the messaging API, as your ERP would, and prints the message
  * id. A successful submit does not mean validation passed: the outbound deliveryNotified
- * event says that. Try it with scripts/examples/invoice.json against `npm run dev`.
+ * event says that. Try it with scripts/examples/invoice.json against `npm run dev`: with
+ * neither API_BASE_URL nor API_TOKEN set it talks to the local sandbox (PROVIDER_PORT,
+ * PROVIDER_API_TOKEN, or their defaults) and says so.
  */
 import 'dotenv/config';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ApiError, createApiClient } from '../src/consumer/api/index.ts';
-import { loadApiConfig, readConfig } from '../src/consumer/config.ts';
+import { loadSubmitConfig, readConfig } from '../src/consumer/config.ts';
+import { loadProviderConfig, ConfigError as ProviderConfigError } from '../src/provider/config.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -20,13 +23,26 @@ if (file === undefined || positionals.length > 1) {
   console.error('usage: npm run submit-invoice -- <invoice.json> [--more]');
   process.exit(2);
 }
-// Only the API settings matter here; the webhook secret is not needed to submit.
-const read = readConfig(process.env, loadApiConfig);
+// Only the API settings matter here; the webhook secret is not needed to submit. With neither
+// API_BASE_URL nor API_TOKEN set, the sandbox of `npm run dev` / `npm run provider` is meant.
+let read: { config: ReturnType<typeof loadSubmitConfig> } | { error: string };
+try {
+  read = readConfig(process.env, (env) => loadSubmitConfig(env, () => loadProviderConfig(env)));
+} catch (error) {
+  // A bad PROVIDER_* setting, read only for the sandbox.
+  if (!(error instanceof ProviderConfigError)) throw error;
+  read = { error: error.message };
+}
 if ('error' in read) {
   console.error(read.error);
   process.exit(2);
 }
 const { config } = read;
+if (config.sandbox) {
+  console.error(
+    `API_BASE_URL and API_TOKEN are not set: using the local sandbox at ${config.apiBaseUrl}`,
+  );
+}
 let invoice: unknown;
 try {
   invoice = JSON.parse(await readFile(file, 'utf8'));
@@ -47,6 +63,9 @@ try {
   console.error(
     `submit failed: ${error.message}${error.problem?.detail ? ` (${error.problem.detail})` : ''}`,
   );
+  if (error.status === undefined && config.sandbox) {
+    console.error('Is the sandbox running? Start it with `npm run dev` (or `npm run provider`).');
+  }
   process.exitCode = 1;
 } finally {
   await api.close();

@@ -53,9 +53,15 @@ export interface Config {
   apiMaxDocumentBytes: number;
   /** @default 'sqlite:./data/consumer.db' */
   databaseUrl: string;
+  /** Connections of the PostgreSQL pool (ignored for SQLite). @default 10 */
+  databasePoolSize: number;
   /** @default './data/documents' */
   documentsDir: string;
-  /** @default 8 */
+  /**
+   * Messages handled at once (the worker, and each reconciliation run). Each waits on the
+   * messaging API and the store most of its time, so many at once cost little CPU and share
+   * the store's commits. @default 32
+   */
   workerConcurrency: number;
   /** Attempts before an event is dead-lettered. @default 10 */
   workerMaxAttempts: number;
@@ -82,7 +88,16 @@ export interface Config {
   operationsPort: number | undefined;
   /** How long shutdown waits for in-flight work before giving up. @default 10000 */
   shutdownTimeoutMs: number;
+  /**
+   * What this process runs: `all` (webhook ingress and worker), `ingress` (webhooks only, for
+   * replicas that only receive), `worker` (the worker and the operations routes only; it finds
+   * new events by polling). @default 'all'
+   */
+  role: Role;
 }
+
+export type Role = 'all' | 'ingress' | 'worker';
+const ROLES: readonly Role[] = ['all', 'ingress', 'worker'];
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -138,8 +153,9 @@ export function loadConfig(env: Env): Readonly<Config> {
         ? undefined
         : 'must be sqlite:<path> or postgres://...',
     ),
+    databasePoolSize: read.integer('DATABASE_POOL_SIZE', 10, { min: 1, max: 1000 }),
     documentsDir: read.string('DOCUMENTS_DIR', './data/documents'),
-    workerConcurrency: read.integer('WORKER_CONCURRENCY', 8, { min: 1, max: 1000 }),
+    workerConcurrency: read.integer('WORKER_CONCURRENCY', 32, { min: 1, max: 1000 }),
     workerMaxAttempts: read.integer('WORKER_MAX_ATTEMPTS', 10, { min: 1 }),
     claimLeaseMs: read.integer('CLAIM_LEASE_MS', 30_000, { min: 300 }),
     importTimeoutMs: read.integer('IMPORT_TIMEOUT_MS', 60_000, { min: 1 }),
@@ -158,6 +174,9 @@ export function loadConfig(env: Env): Readonly<Config> {
     ),
     operationsPort: read.optionalInteger('OPERATIONS_PORT', { min: 0, max: 65535 }),
     shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 0 }),
+    role: read.string('ROLE', 'all', (v) =>
+      (ROLES as readonly string[]).includes(v) ? undefined : `must be one of ${ROLES.join(', ')}`,
+    ) as Role,
   };
   if (config.operationsPort !== undefined && config.operationsPort !== 0) {
     if (config.operationsPort === config.port)
@@ -182,6 +201,31 @@ export function loadApiConfig(env: Env): Readonly<ApiConfig> {
   const config = readApiSettings(createReader(env, problems));
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/** The local sandbox (`npm run dev`, `npm run provider`): the port and token it answers on. */
+export interface LocalSandbox {
+  port: number;
+  apiToken: string;
+}
+
+/**
+ * `npm run submit-invoice`'s settings: loadApiConfig's, except that with neither API_BASE_URL
+ * nor API_TOKEN set the command means the local sandbox, whose port and token `sandbox` reads
+ * (the provider's configuration). It is called only then, so a sandbox setting never stops a
+ * command configured for a real API. `sandbox` in the result says which was used.
+ */
+export function loadSubmitConfig(
+  env: Env,
+  sandbox: () => LocalSandbox,
+): Readonly<ApiConfig & { sandbox: boolean }> {
+  const unset = (name: string) => (env[name]?.trim() ?? '') === '';
+  if (!unset('API_BASE_URL') || !unset('API_TOKEN')) {
+    return Object.freeze({ ...loadApiConfig(env), sandbox: false });
+  }
+  const { port, apiToken } = sandbox();
+  const local = { ...env, API_BASE_URL: `http://127.0.0.1:${port}`, API_TOKEN: apiToken };
+  return Object.freeze({ ...loadApiConfig(local), sandbox: true });
 }
 
 function readApiSettings(read: Reader): ApiConfig {

@@ -15,6 +15,7 @@ import { createMetrics, type Metrics } from './metrics.ts';
 import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
 import { createEventHandler } from './worker/handle-event.ts';
+import { createPacer } from './worker/pacer.ts';
 import { createWorker, type Worker, type WorkerOptions } from './worker/worker.ts';
 
 export interface RunningConsumer {
@@ -42,7 +43,7 @@ export async function startConsumer(options: {
   now?: () => number;
   /** Overrides the configured importer (tests use this). @default loadImporter(config, logger) */
   importer?: Importer;
-  /** Start the worker with the listener. Tests of the ingress alone turn it off. @default true */
+  /** Start the worker with the listener. @default true unless ROLE is `ingress` */
   startWorker?: boolean;
   /** Worker tuning for tests (poll interval, retry delay). */
   worker?: Pick<WorkerOptions, 'pollIntervalMs' | 'retryDelay' | 'leaseMs'>;
@@ -53,11 +54,14 @@ export async function startConsumer(options: {
   holder?: ClaimHolder;
 }): Promise<RunningConsumer> {
   const { config, logger } = options;
+  // A process of a role with a worker is not ready while its worker is not running.
+  const hasWorker = config.role !== 'ingress';
+  const runWorker = options.startWorker ?? hasWorker;
   for (const warning of configWarnings(config)) logger.warn(warning);
   const now = options.now ?? Date.now;
   // Loaded first: a module that cannot load should stop the start before anything opens.
   const importer = options.importer ?? (await loadImporter(config, logger));
-  const store = await openStore(config.databaseUrl);
+  const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   const metrics = createMetrics();
   metrics.trackInbox(store.events);
   const api = createApiClient({
@@ -69,6 +73,19 @@ export async function startConsumer(options: {
     logger,
   });
   const holder = options.holder ?? createAnonymousHolder('consumer');
+  // Ingress and worker in one process share the event loop: the worker yields to webhooks.
+  let webhooksStored = 0;
+  const pacer =
+    runWorker && config.role === 'all'
+      ? createPacer({
+          max: config.workerConcurrency,
+          webhooks: () => {
+            const count = webhooksStored;
+            webhooksStored = 0;
+            return count;
+          },
+        })
+      : undefined;
   const worker = createWorker({
     events: store.events,
     claims: store.claims,
@@ -87,6 +104,7 @@ export async function startConsumer(options: {
     concurrency: config.workerConcurrency,
     maxAttempts: config.workerMaxAttempts,
     leaseMs: config.claimLeaseMs,
+    ...(pacer === undefined ? {} : { limit: pacer.limit }),
     onSettled: (event, state, seconds) => metrics.eventSettled(state, event.action, seconds),
     ...options.worker,
   });
@@ -100,15 +118,22 @@ export async function startConsumer(options: {
     store,
     logger,
     metrics,
-    onEventStored: () => worker.notify(),
+    onEventStored: () => {
+      webhooksStored += 1;
+      worker.notify();
+    },
     readinessChecks: [
       { name: 'store', check: () => store.checkWritable() },
-      {
-        name: 'worker',
-        check: () => {
-          if (!worker.isRunning()) throw new Error('worker is not running');
-        },
-      },
+      ...(hasWorker
+        ? [
+            {
+              name: 'worker',
+              check: () => {
+                if (!worker.isRunning()) throw new Error('worker is not running');
+              },
+            },
+          ]
+        : []),
     ],
     now,
     admission,
@@ -119,21 +144,31 @@ export async function startConsumer(options: {
   const host = options.host ?? '0.0.0.0';
   const listeners: Listener[] = [];
   try {
-    const split = config.operationsPort !== undefined;
-    listeners.push(
-      await listen(createApp({ ...appDeps, routes: split ? 'webhook' : 'all' }), {
-        port: config.port,
-        host,
-        admission,
-      }),
-    );
-    if (config.operationsPort !== undefined) {
+    if (config.role === 'worker') {
+      // No webhooks here: the operations routes only, on OPERATIONS_PORT if set, else PORT.
       listeners.push(
         await listen(createApp({ ...appDeps, routes: 'operations' }), {
-          port: config.operationsPort,
+          port: config.operationsPort ?? config.port,
           host,
         }),
       );
+    } else {
+      const split = config.operationsPort !== undefined;
+      listeners.push(
+        await listen(createApp({ ...appDeps, routes: split ? 'webhook' : 'all' }), {
+          port: config.port,
+          host,
+          admission,
+        }),
+      );
+      if (config.operationsPort !== undefined) {
+        listeners.push(
+          await listen(createApp({ ...appDeps, routes: 'operations' }), {
+            port: config.operationsPort,
+            host,
+          }),
+        );
+      }
     }
   } catch (error) {
     for (const { server } of listeners) server.close();
@@ -142,7 +177,9 @@ export async function startConsumer(options: {
   }
   const [webhook, operations] = listeners as [Listener, Listener | undefined];
   const servers: Server[] = listeners.map((listener) => listener.server);
-  if (options.startWorker ?? true) await worker.start();
+  if (runWorker) await worker.start();
+  // Events another replica stored wake this worker at once (PostgreSQL); polling backs it up.
+  const stopListening = runWorker ? store.onNewEvents?.(() => worker.notify()) : undefined;
   const { url, port } = webhook;
   logger.info(
     {
@@ -181,6 +218,8 @@ export async function startConsumer(options: {
       // A request still hanging would hold a graceful close; after the deadline, don't wait.
       if (forced) void api.close();
       else await api.close();
+      pacer?.stop();
+      stopListening?.();
       await store.close();
       logger.info({ forced }, 'consumer stopped');
       return { forced };

@@ -72,11 +72,11 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     trackInbox(events) {
       new Gauge({
         name: 'inbox_events',
-        help: 'Events in the inbox by state',
+        help: 'Events of the inbox still needing work or an operator, by state (pending, processing, dead)',
         labelNames: ['state'] as const,
         registers: [registry],
         async collect() {
-          const counts = await events.countByState();
+          const counts = await events.countOpen();
           for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
         },
       });

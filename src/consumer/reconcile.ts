@@ -58,7 +58,7 @@ export interface ReconcilerOptions {
   leaseMs: number;
   /** Deadline of one import (IMPORT_TIMEOUT_MS). */
   importTimeoutMs: number;
-  /** Messages handled at once. @default 8 */
+  /** Messages handled at once. @default 32 */
   concurrency?: number;
   /** Silence after which a non-final message is refreshed. @default the webhook retry window */
   staleAfterMs?: number;
@@ -76,7 +76,7 @@ export function createReconciler(options: ReconcilerOptions) {
   const inbound = createInboundDelivery(options);
   const staleAfterMs = options.staleAfterMs ?? WEBHOOK_RETRY_WINDOW_MS;
   const claimWaitMs = options.claimWaitMs ?? options.importTimeoutMs + 2 * leaseMs;
-  const concurrency = options.concurrency ?? 8;
+  const concurrency = options.concurrency ?? 32;
   const sleep = options.sleep ?? ((ms: number) => delay(ms));
 
   /** The message's claim, waiting up to `waitMs` while someone else holds it. */

@@ -49,6 +49,11 @@ export interface ProviderConfig {
   demoIntervalSeconds: number;
   /** @default 'info' */
   logLevel: LogLevel;
+  /**
+   * NODE_ENV is `production`: logs stay JSON lines, for machines, even on a terminal.
+   * @default false
+   */
+  production: boolean;
 }
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -143,6 +148,7 @@ export function loadProviderConfig(env: Env): Readonly<ProviderConfig> {
     caFile: read(env, 'PROVIDER_CA_FILE'),
     demoIntervalSeconds: wholeSeconds(env, 'DEMO_INTERVAL_SECONDS', 0),
     logLevel: logLevel as LogLevel,
+    production: read(env, 'NODE_ENV') === 'production',
   });
 }
 

@@ -23,13 +23,18 @@ export class StateConflictError extends Error {
   }
 }
 
-/** The request itself is unusable; `field` names the culprit when there is one. */
+/**
+ * The request itself is unusable; `field` names the culprit when there is one, `violations`
+ * lists every problem found (a form shows them all at once, not one per attempt).
+ */
 export class InvalidRequestError extends Error {
   override readonly name = 'InvalidRequestError';
   readonly field: string | undefined;
-  constructor(message: string, field?: string) {
+  readonly violations: readonly string[];
+  constructor(message: string, field?: string, violations?: readonly string[]) {
     super(message);
     this.field = field;
+    this.violations = violations ?? [field === undefined ? message : `${field}: ${message}`];
   }
 }
 

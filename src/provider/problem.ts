@@ -1,6 +1,7 @@
 /**
  * RFC 9457 problem details (DESIGN.md section 2: the messaging API's error format), and the
- * one error handler that turns the provider's typed errors into them.
+ * one place where the provider's typed errors, the dispatcher's included, get an HTTP status:
+ * the messaging API, the admin API and the console's calls all answer through it.
  */
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
@@ -11,6 +12,16 @@ import {
   StateConflictError,
   UnauthorizedError,
 } from './errors.ts';
+import {
+  DeliveryNotFoundError,
+  DeliveryStateError,
+  EndpointInUseError,
+  EndpointLimitError,
+  EndpointNotFoundError,
+  InvalidEndpointError,
+  RoutingRuleError,
+  TestEventError,
+} from './webhooks/errors.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -22,6 +33,10 @@ export interface Problem {
   title: string;
   status: number;
   detail: string;
+  /** The one query parameter or body field at fault, when there is one. */
+  field?: string;
+  /** Every problem with the input (400), so a form can show them all at once. */
+  violations?: readonly string[];
   [extension: string]: unknown;
 }
 
@@ -31,6 +46,7 @@ const TITLES: Record<number, string> = {
   404: 'Not Found',
   409: 'Conflict',
   413: 'Content Too Large',
+  415: 'Unsupported Media Type',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
@@ -52,38 +68,77 @@ export function sendProblem(
   res.status(status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(problem));
 }
 
-function statusOf(error: unknown): { status: number; extensions: Record<string, unknown> } {
+/** The problem an error is answered with; 500 for anything not known to be the caller's fault. */
+export function problemFor(error: unknown): Problem {
+  const make = (status: number, detail: string, extensions: Partial<Problem> = {}): Problem => ({
+    type: 'about:blank',
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail,
+    ...extensions,
+  });
   // The router could not decode a path parameter (`%zz`).
-  if (error instanceof URIError) return { status: 400, extensions: {} };
+  if (error instanceof URIError) return make(400, BAD_PERCENT_ESCAPE);
   if (error instanceof InvalidRequestError) {
-    return { status: 400, extensions: error.field === undefined ? {} : { field: error.field } };
+    return make(400, error.message, {
+      ...(error.field === undefined ? {} : { field: error.field }),
+      violations: error.violations,
+    });
   }
-  if (error instanceof UnauthorizedError) return { status: 401, extensions: {} };
-  if (error instanceof MessageNotFoundError) return { status: 404, extensions: {} };
+  if (error instanceof InvalidEndpointError || error instanceof TestEventError) {
+    return make(400, error.message, {
+      field: error.field,
+      violations: [`${error.field}: ${error.message}`],
+    });
+  }
+  if (error instanceof RoutingRuleError) {
+    return make(400, error.message, {
+      title: 'Invalid routing rules',
+      violations: error.violations,
+    });
+  }
+  if (error instanceof UnauthorizedError) return make(401, error.message);
+  if (
+    error instanceof MessageNotFoundError ||
+    error instanceof EndpointNotFoundError ||
+    error instanceof DeliveryNotFoundError
+  ) {
+    return make(404, error.message);
+  }
+  if (error instanceof EndpointLimitError) {
+    return make(409, error.message, { title: 'Endpoint limit reached' });
+  }
+  if (error instanceof EndpointInUseError) {
+    return make(409, error.message, { title: 'Endpoint in use' });
+  }
+  if (error instanceof DeliveryStateError) {
+    return make(409, error.message, { title: 'Event not exhausted' });
+  }
   if (error instanceof StateConflictError || error instanceof ParticipantExistsError) {
-    return { status: 409, extensions: {} };
+    return make(409, error.message);
   }
-  // body-parser errors carry their status (400 unparseable JSON, 413 too large).
-  const bodyStatus = (error as { status?: unknown; type?: unknown } | null)?.status;
-  if (typeof bodyStatus === 'number' && bodyStatus >= 400 && bodyStatus < 500) {
-    return { status: bodyStatus, extensions: {} };
+  // body-parser errors carry their status (400 unparseable JSON, 413 too large, 415 charset).
+  const status = (error as { status?: unknown } | null)?.status;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    const parseFailed = (error as { type?: unknown }).type === 'entity.parse.failed';
+    return make(
+      status,
+      parseFailed
+        ? `The request body is not valid JSON: ${(error as Error).message}`
+        : String((error as Error).message),
+    );
   }
-  return { status: 500, extensions: {} };
+  return make(500, 'The provider simulator failed; see its log.');
 }
 
 export function createProblemHandler(logger: Logger): ErrorRequestHandler {
-  return (error, req, res, _next) => {
-    const { status, extensions } = statusOf(error);
+  return (error, req, res, next) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    const { status, ...rest } = problemFor(error);
     if (status >= 500) logger.error({ err: error, path: req.path }, 'provider request failed');
-    const detail =
-      status >= 500
-        ? 'The provider simulator failed; see its log.'
-        : error instanceof URIError
-          ? BAD_PERCENT_ESCAPE
-          : (error as { type?: unknown }).type === 'entity.parse.failed'
-            ? `The body is not valid JSON: ${(error as Error).message}`
-            : (error as Error).message;
-    if (res.headersSent) return;
-    sendProblem(res, status, detail, extensions);
+    sendProblem(res, status, rest.detail, rest);
   };
 }

@@ -2,19 +2,26 @@
  * Wiring of the provider simulator: model, webhook dispatcher, messaging API and admin API.
  * `createProvider` builds the express app without listening (tests and `npm run dev` mount
  * or listen it themselves); `startProvider` is the listening sandbox that consumer tests use.
+ *
+ * The admin boundary is here and only here: one token check, one JSON body parser and every
+ * admin router under /admin, and one problem mapper (problem.ts) for the whole app. The model
+ * and the dispatcher know nothing of HTTP.
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express, { type Express } from 'express';
 import { type Logger, pino } from 'pino';
-import { createAdminRouter } from './admin/admin-router.ts';
+import { createScenarioRouter } from './admin/scenario-router.ts';
+import { createWebhookRouter } from './admin/webhook-router.ts';
 import { createBearerAuth } from './api/bearer-auth.ts';
 import { type CallLog, createCallLog } from './api/call-log.ts';
 import { createMessagingRouter } from './api/messaging-router.ts';
 import { type Clock, createSystemClock } from './clock.ts';
+import { createConsoleRouter } from './console/console-router.ts';
 import type { EventPublisher } from './events.ts';
 import { createFaultInjector, type FaultInjector } from './faults.ts';
-import { createProviderModel, type ProviderModel } from './model/index.ts';
+import { sampleInvoice } from './invoice.ts';
+import { createProviderModel, DEMO_SUPPLIER, type ProviderModel } from './model/index.ts';
 import { createProblemHandler, sendProblem } from './problem.ts';
 import { createDispatcher, type Dispatcher } from './webhooks/index.ts';
 
@@ -55,7 +62,10 @@ export interface ProviderOptions {
 }
 
 export interface Provider {
-  /** The whole HTTP surface: messaging API at `/`, admin API at `/admin`. Never listens. */
+  /**
+   * The whole HTTP surface: the console at `/` (assets under `/console`), the admin API at
+   * `/admin`, the messaging API at its own paths. Never listens.
+   */
   app: Express;
   dispatcher: Dispatcher;
   model: ProviderModel;
@@ -67,6 +77,8 @@ export interface Provider {
 }
 
 export const DEFAULT_PARTY = '0192:999999999';
+/** Largest admin request body: a scenario's invoice, like a submit-invoice body. */
+const ADMIN_BODY_LIMIT = '25mb';
 export const DEFAULT_API_TOKEN = 'sandbox-token';
 
 export function createProvider(options: ProviderOptions = {}): Provider {
@@ -126,10 +138,25 @@ export function createProvider(options: ProviderOptions = {}): Provider {
       ),
     );
   }
-  app.use('/admin', createAdminRouter({ model, clock, faults, callLog }));
-  app.use('/admin', dispatcher.router());
+  // One parser for every admin route: the invoice overrides of a scenario can be large.
+  app.use('/admin', express.json({ limit: ADMIN_BODY_LIMIT }));
+  app.use('/admin', createScenarioRouter({ model, clock, faults, callLog }));
+  app.use('/admin', createWebhookRouter(dispatcher));
   app.use('/admin', (req, res) =>
     sendProblem(res, 404, `No admin route ${req.method} ${req.path}.`),
+  );
+  app.use(
+    createConsoleRouter({
+      party: model.participants.sandbox,
+      adminTokenRequired: options.adminToken !== undefined,
+      exampleInvoice: () =>
+        sampleInvoice({
+          supplier: model.participants.sandbox,
+          customer: DEMO_SUPPLIER,
+          invoiceNo: 'INV-1001',
+          issueDate: new Date(clock.now()).toISOString(),
+        }),
+    }),
   );
   app.use(
     createMessagingRouter({

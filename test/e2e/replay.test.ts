@@ -52,7 +52,7 @@ async function seedDeadEvents(count: number) {
 
 async function states() {
   const store = await openSqliteStore(join(dir, 'consumer.db'));
-  const counts = await store.events.countByState();
+  const counts = await store.events.countOpen();
   await store.close();
   return counts;
 }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
-import { runScript } from '../support/processes.ts';
+import { freePort, runScript } from '../support/processes.ts';
 
 const SCRIPT = join(import.meta.dirname, '../../scripts/submit-invoice.ts');
 const EXAMPLE = join(import.meta.dirname, '../../scripts/examples/invoice.json');
@@ -42,5 +42,29 @@ describe('npm run submit-invoice', () => {
     expect(missing.code).toBe(2);
     expect(missing.output).toContain('nope.json');
     expect((await submit([])).output).toContain('usage: npm run submit-invoice');
+  });
+});
+
+describe('against the sandbox with no API settings (README: "against npm run dev")', () => {
+  it('uses the sandbox of PROVIDER_PORT and says so', async () => {
+    const port = provider.url.slice(provider.url.lastIndexOf(':') + 1);
+    const { code, output } = await runScript(SCRIPT, {
+      args: [EXAMPLE],
+      cwd: dir,
+      env: { PROVIDER_PORT: port },
+    });
+    expect(output).toContain(`using the local sandbox at http://127.0.0.1:${port}`);
+    expect(code).toBe(0);
+    expect(output).toMatch(/messageId=\S+ status=received/);
+  });
+
+  it('asks whether the sandbox runs when nothing answers', async () => {
+    const { code, output } = await runScript(SCRIPT, {
+      args: [EXAMPLE],
+      cwd: dir,
+      env: { PROVIDER_PORT: String(await freePort()), API_TIMEOUT_MS: '500' },
+    });
+    expect(code).toBe(1);
+    expect(output).toContain('Is the sandbox running? Start it with `npm run dev`');
   });
 });

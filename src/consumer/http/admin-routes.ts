@@ -5,7 +5,9 @@
 import { Router } from 'express';
 import {
   EVENT_STATES,
+  type EventPage,
   type EventState,
+  InvalidCursorError,
   type MessageRecord,
   type Store,
   type StoredEvent,
@@ -44,7 +46,7 @@ export function createAdminRouter(deps: AdminRouteDeps): Router {
   });
 
   router.get('/admin/events', async (req, res) => {
-    const { state, limit } = req.query;
+    const { state, limit, after } = req.query;
     if (state !== undefined && !EVENT_STATES.includes(state as EventState)) {
       return sendProblem(res, {
         status: 400,
@@ -63,11 +65,29 @@ export function createAdminRouter(deps: AdminRouteDeps): Router {
         });
       }
     }
-    const events = await deps.store.events.list({
-      state: state as EventState | undefined,
-      limit: n,
-    });
-    res.json({ items: events.map(eventView) });
+    if (after !== undefined && typeof after !== 'string') {
+      return sendProblem(res, {
+        status: 400,
+        title: 'Invalid query',
+        detail: 'after must be the next value of a previous page',
+      });
+    }
+    let page: EventPage;
+    try {
+      page = await deps.store.events.list({
+        state: state as EventState | undefined,
+        limit: n,
+        after,
+      });
+    } catch (error) {
+      if (!(error instanceof InvalidCursorError)) throw error;
+      return sendProblem(res, {
+        status: 400,
+        title: 'Invalid query',
+        detail: 'after must be the next value of a previous page',
+      });
+    }
+    res.json({ items: page.items.map(eventView), next: page.next });
   });
 
   router.post('/admin/events/:eventId/replay', async (req, res) => {
@@ -76,17 +96,7 @@ export function createAdminRouter(deps: AdminRouteDeps): Router {
       res.status(202).json({ eventId: req.params.eventId, state: 'pending' });
       return;
     }
-    sendProblem(
-      res,
-      outcome === 'not_found'
-        ? { status: 404, title: 'Not Found', detail: 'No event with this eventId.' }
-        : {
-            status: 409,
-            title: 'Not replayable',
-            detail:
-              'Only dead, done or skipped events can be replayed; this one is pending or in processing.',
-          },
-    );
+    sendProblem(res, REPLAY_REFUSALS[outcome]);
   });
 
   router.get('/admin/messages/:messageId', async (req, res) => {
@@ -109,6 +119,23 @@ export function createAdminRouter(deps: AdminRouteDeps): Router {
   return router;
 }
 
+const REPLAY_REFUSALS = {
+  not_found: { status: 404, title: 'Not Found', detail: 'No event with this eventId.' },
+  not_replayable: {
+    status: 409,
+    title: 'Not replayable',
+    detail:
+      'Only dead, done or skipped events can be replayed; this one is pending or in processing.',
+  },
+  body_dropped: {
+    status: 409,
+    title: 'Not replayable',
+    detail:
+      'Retention has dropped this event body (RETENTION_BODY_DAYS), so it cannot be handled ' +
+      'again; ask the service to redeliver it if it still can.',
+  },
+} as const;
+
 function eventView(event: StoredEvent) {
   return {
     eventId: event.eventId,
@@ -121,6 +148,7 @@ function eventView(event: StoredEvent) {
     state: event.state,
     attempts: event.attempts,
     lastError: event.lastError,
+    bodyKept: event.body.length > 0,
     receivedAt: new Date(event.receivedAt).toISOString(),
     nextAttemptAt: event.state === 'pending' ? new Date(event.nextAttemptAt).toISOString() : null,
   };

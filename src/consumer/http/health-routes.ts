@@ -28,7 +28,8 @@ export function createHealthRouter(deps: {
       }
     }
     if (Object.keys(failures).length === 0) {
-      res.json({ status: 'ready' });
+      // The checks that passed: a process in ROLE=ingress has no worker to check.
+      res.json({ status: 'ready', checks: deps.checks.map(({ name }) => name) });
       return;
     }
     deps.logger.warn({ failures }, 'not ready');

@@ -8,9 +8,9 @@
  * between an import and its record. For that one window the messageId is the idempotency key,
  * and `previouslyAttempted` says an earlier call may have got through.
  */
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createReadStream, readFile } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { promisify } from 'node:util';
 import type { MessageDescriptor, Transfer } from '../../protocol/index.ts';
 
 /**
@@ -33,6 +33,8 @@ export interface ImportDocument {
   stream(): Readable;
 }
 
+const readFileBytes = promisify(readFile) as (path: string) => Promise<Buffer>;
+
 /** An ImportDocument for a file (the fetched documents; tests). */
 export function fileDocument(file: {
   contentType: string;
@@ -42,7 +44,7 @@ export function fileDocument(file: {
 }): ImportDocument {
   return {
     ...file,
-    bytes: () => readFile(file.path),
+    bytes: () => readFileBytes(file.path),
     stream: () => createReadStream(file.path),
   };
 }

@@ -1,14 +1,24 @@
+import { openPostgresStore } from './postgres/pg-store.ts';
 import { openSqliteStore } from './sqlite/sqlite-store.ts';
 import type { Store } from './store.ts';
 
+export interface OpenStoreOptions {
+  /** PostgreSQL only: connections of the pool (DATABASE_POOL_SIZE). @default 10 */
+  poolSize?: number;
+}
+
 /**
  * Opens the store DATABASE_URL names: `sqlite:<path>` (`sqlite::memory:` for a throw-away
- * database) or `postgres://`.
+ * database) or `postgres://` / `postgresql://`.
  */
-export async function openStore(databaseUrl: string): Promise<Store> {
+export async function openStore(
+  databaseUrl: string,
+  options: OpenStoreOptions = {},
+): Promise<Store> {
   if (databaseUrl.startsWith('sqlite:'))
     return openSqliteStore(databaseUrl.slice('sqlite:'.length));
-  throw new Error(
-    `DATABASE_URL: the PostgreSQL store is not available yet (${databaseUrl.split(':')[0]})`,
+  return openPostgresStore(
+    databaseUrl,
+    options.poolSize === undefined ? {} : { poolSize: options.poolSize },
   );
 }

@@ -32,6 +32,10 @@ export const EVENT_STATES: readonly EventState[] = [
   'dead',
 ];
 
+/** The states of events still needing something: work, or an operator. */
+export type OpenState = 'pending' | 'processing' | 'dead';
+export const OPEN_STATES: readonly OpenState[] = ['pending', 'processing', 'dead'];
+
 /** Why an event is stored but never acted upon. */
 export type EventFlag = 'test' | 'unknown_action';
 
@@ -51,6 +55,8 @@ export interface NewEvent {
 }
 
 export interface StoredEvent extends NewEvent {
+  /** Empty once retention has dropped it (RETENTION_BODY_DAYS); the row stays for a while. */
+  body: Buffer;
   state: EventState;
   attempts: number;
   nextAttemptAt: number;
@@ -63,11 +69,25 @@ export type InsertOutcome = 'inserted' | 'duplicate';
 
 /** How a claimed event ends its turn. */
 export type Settlement =
-  | { state: 'done' | 'skipped' }
+  /** `dropBody`: keep no raw body once the event is finished (RETENTION_BODY_DAYS=0). */
+  | { state: 'done' | 'skipped'; dropBody?: boolean }
   | { state: 'pending'; nextAttemptAt: number; error: string }
   | { state: 'dead'; error: string };
 
-export type ReplayOutcome = 'replayed' | 'not_found' | 'not_replayable';
+/** not_replayable: pending or in processing; body_dropped: retention dropped its body. */
+export type ReplayOutcome = 'replayed' | 'not_found' | 'not_replayable' | 'body_dropped';
+
+/**
+ * Where a listing stopped: opaque to callers, meaningful to the store that made it. The next
+ * page starts after it, found through the index, however deep the listing goes.
+ */
+export type EventCursor = string;
+
+export interface EventPage {
+  items: StoredEvent[];
+  /** Pass as `after` for the next page; null on the last one. */
+  next: EventCursor | null;
+}
 
 /** A held claim on one message (see the header of this file). */
 export interface MessageClaim {
@@ -112,9 +132,20 @@ export interface EventStore {
   /** Resolves only once the row is durably committed; a duplicate eventId changes nothing. */
   insert(event: NewEvent): Promise<InsertOutcome>;
   get(eventId: string): Promise<StoredEvent | undefined>;
-  /** Newest first. */
-  list(query: { state?: EventState | undefined; limit: number }): Promise<StoredEvent[]>;
-  countByState(): Promise<Record<EventState, number>>;
+  /**
+   * Newest first, a page at a time (keyset pagination: each page costs the same, however deep).
+   * An `after` this store did not make is rejected with InvalidCursorError.
+   */
+  list(query: {
+    state?: EventState | undefined;
+    limit: number;
+    after?: EventCursor | undefined;
+  }): Promise<EventPage>;
+  /**
+   * Events in the states an operator watches (pending, processing, dead), in time bounded by
+   * the backlog, not by history (done and skipped events are counted by the worker's metrics).
+   */
+  countOpen(): Promise<Record<OpenState, number>>;
   /**
    * Atomically, also against other processes: takes up to `limit` due events, at most one per
    * message and none of a message whose claim is held, each with its message's claim for
@@ -243,13 +274,60 @@ export interface MessageStore {
   listStale(before: number, limit: number): Promise<MessageRecord[]>;
 }
 
+/** What one retention batch did; `more` is true when it stopped at its limit. */
+export interface PruneBatch {
+  count: number;
+  more: boolean;
+}
+
+/** A message side retention deleted, for the importer's forget hook. */
+export interface ForgottenMessage extends MessageKey {
+  importLocation: string | null;
+}
+
+/**
+ * Retention, in batches a caller repeats while `more` (src/consumer/retention/pruner.ts). Each
+ * batch is one short transaction that walks an index from its oldest entry, so its cost does
+ * not grow with history. Only finished events (done, skipped) and final messages (delivered,
+ * failed, parked) are ever deleted. Where several processes share the store, one prunes at a
+ * time: a batch that finds another pruning reports nothing to do.
+ */
+export interface RetentionStore {
+  /** Empties the bodies of finished events received before `before`, oldest first. */
+  dropBodies(before: number, limit: number): Promise<PruneBatch>;
+  /**
+   * Deletes finished events received before `before` with their status changes, keeping each
+   * eventId in the dedupe record (insert still answers `duplicate` for it).
+   */
+  pruneEvents(before: number, limit: number): Promise<PruneBatch>;
+  /** Forgets dedupe records of events received before `before`. */
+  forgetEventIds(before: number, limit: number): Promise<PruneBatch>;
+  /** Deletes final message sides whose last news is older than `before`, with their changes. */
+  pruneMessages(
+    before: number,
+    limit: number,
+  ): Promise<PruneBatch & { forgotten: ForgottenMessage[] }>;
+  /**
+   * Gives up to `pages` of freed space back to the file system (SQLite in incremental
+   * auto_vacuum mode); PostgreSQL's autovacuum does this itself (count 0).
+   */
+  reclaim(pages: number): Promise<PruneBatch>;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   readonly events: EventStore;
   readonly claims: ClaimStore;
   readonly messages: MessageStore;
+  readonly retention: RetentionStore;
   /** Throws unless the store accepts a write right now (readiness). */
   checkWritable(): Promise<void>;
+  /**
+   * Calls `listener` when another process has stored new events (PostgreSQL: LISTEN/NOTIFY),
+   * so a worker starts on them at once instead of at its next poll; returns the way to stop.
+   * Absent where processes cannot tell each other (SQLite: the worker polls).
+   */
+  onNewEvents?(listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -259,4 +337,14 @@ export class StoreError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }
+}
+
+/** A listing cursor that this store did not make (or that was tampered with). */
+export class InvalidCursorError extends Error {
+  override readonly name = 'InvalidCursorError';
+}
+
+/** The database's schema is not one this program can use (migrated by a newer version). */
+export class MigrationError extends Error {
+  override readonly name = 'MigrationError';
 }

@@ -20,6 +20,7 @@
  * - mark-as-delivered is called even when an earlier acknowledgement is recorded: a message
  *   retried manually at the service is pending again, and the call is idempotent there.
  */
+import { statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { MessageDescriptor } from '../../protocol/index.ts';
@@ -85,6 +86,7 @@ export function createInboundDelivery(deps: {
       const key = { messageId, transfer: 'inbound' as const };
       const record = await messages.get(key);
       let outcome: InboundOutcome = 'acknowledged';
+      let recordedAndConfirmed = false;
       if (record?.importedAt == null) {
         const descriptor =
           eventDescriptor ?? (await api.getMessage(messageId, { transfer: 'inbound' })).descriptor;
@@ -98,8 +100,8 @@ export function createInboundDelivery(deps: {
             if (f.status === 'rejected') throw f.reason;
             return fileDocument(f.value);
           }) as [ImportDocument, ImportDocument];
-          await claim.confirm();
-          await messages.markImportStarted(key, now());
+          // Sent together, the two share one commit of the store's writer.
+          await Promise.all([claim.confirm(), messages.markImportStarted(key, now())]);
           const result = await importWithDeadline(
             {
               messageId,
@@ -111,10 +113,13 @@ export function createInboundDelivery(deps: {
             },
             claim,
           );
-          // Recorded even if the claim was lost meanwhile: it is true, and it keeps the new
-          // holder from importing again if it has not started yet.
-          await messages.markImported(key, result.location, now());
+          // Recorded even if the claim was lost meanwhile (both calls are sent at once, whatever
+          // becomes of the other): it is true, and it keeps the new holder from importing again
+          // if it has not started yet. The claim is confirmed in the same commit, before the
+          // acknowledgement below.
+          await Promise.all([claim.confirm(), messages.markImported(key, result.location, now())]);
           outcome = result.status === 'imported' ? 'imported' : 'acknowledged';
+          recordedAndConfirmed = true;
         } catch (error) {
           if (!(error instanceof PermanentImportError)) throw error;
           await claim.confirm();
@@ -123,11 +128,13 @@ export function createInboundDelivery(deps: {
           await messages.markAcknowledged(key, 'failed', error.reason, now());
           return 'rejected';
         } finally {
-          // The spool files, unless the importer moved them into place.
-          await Promise.all(spooled.map((path) => rm(path, { force: true })));
+          // The spool files, unless the importer moved them into place (the usual case: a stat
+          // answers that without the thrown error of removing a missing file).
+          const left = spooled.filter((path) => statSync(path, { throwIfNoEntry: false }));
+          await Promise.all(left.map((path) => rm(path, { force: true })));
         }
       }
-      await claim.confirm();
+      if (!recordedAndConfirmed) await claim.confirm();
       await api.markAsDelivered(messageId);
       await messages.markAcknowledged(key, 'delivered', null, now());
       logger.info({ messageId, outcome }, 'inbound message acknowledged');

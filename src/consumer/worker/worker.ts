@@ -12,6 +12,7 @@
  * replica handling the same message, while different messages run in parallel. The claim is
  * renewed while the handler works and released when the event is settled.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import { ClaimLostError, holdClaim } from '../claims/held-claim.ts';
@@ -40,7 +41,7 @@ export interface WorkerOptions {
   holderGone?: (holder: string) => boolean;
   /** @default Date.now */
   now?: () => number;
-  /** Events handled at once. @default 8 */
+  /** Events handled at once. @default 32 */
   concurrency?: number;
   /** Attempts before an event is dead-lettered. @default 10 */
   maxAttempts?: number;
@@ -53,6 +54,11 @@ export interface WorkerOptions {
   pollIntervalMs?: number;
   /** Delay before retrying a failed event. @default eventRetryDelay */
   retryDelay?: (attempt: number, options?: BackoffOptions) => number;
+  /**
+   * How many events may be in hand right now, at most `concurrency`: the pacer that yields to
+   * the webhook ingress sharing this event loop (pacer.ts). @default always `concurrency`
+   */
+  limit?: () => number;
   /** Told how each event ended its turn (metrics). @default nothing */
   onSettled?: (event: StoredEvent, state: Settlement['state'], seconds: number) => void;
 }
@@ -74,10 +80,11 @@ export interface Worker {
 export function createWorker(options: WorkerOptions): Worker {
   const { events, claims, handle, logger, holder } = options;
   const now = options.now ?? Date.now;
-  const concurrency = options.concurrency ?? 8;
+  const concurrency = options.concurrency ?? 32;
   const maxAttempts = options.maxAttempts ?? 10;
   const leaseMs = options.leaseMs ?? 30_000;
   const holderGone = options.holderGone ?? (() => false);
+  const limit = options.limit ?? (() => concurrency);
   // Aborted at stop(): handlers in hand see it and end their turn early.
   const shutdown = new AbortController();
   const pollIntervalMs = options.pollIntervalMs ?? 500;
@@ -117,35 +124,58 @@ export function createWorker(options: WorkerOptions): Worker {
       logger: log,
       signal: shutdown.signal,
     });
-    const settle = async (settlement: Settlement) => {
-      const settled = await events.settle(event, settlement, now());
-      if (settled) onSettled(event, settlement.state, seconds());
-      else
-        log.warn({ state: settlement.state }, 'claim lost before settling; left to its new holder');
-      return settled;
-    };
-    try {
-      const state = await handle(event, held);
-      held.stop();
-      if (await settle({ state })) log.debug({ state }, 'event handled');
-    } catch (error) {
-      held.stop();
-      const message = describeError(error);
-      if (error instanceof ClaimLostError) {
-        log.warn({ error: message }, 'stopped: another handler took the message over');
-      } else if (isPermanent(error) || event.attempts >= maxAttempts) {
-        if (await settle({ state: 'dead', error: message })) {
-          log.error({ err: error, attempts: event.attempts }, 'event dead-lettered');
-        }
-      } else {
-        const nextAttemptAt = now() + retryDelay(event.attempts);
-        if (await settle({ state: 'pending', nextAttemptAt, error: message })) {
-          log.warn(
-            { attempts: event.attempts, error: message, nextAttemptAt },
-            'event will be retried',
-          );
+    // The outcome is written while the claim is still held (and renewed). A store that refuses
+    // the write (a full disk, a lock held elsewhere) is asked again soon, not left to the end of
+    // the lease; if the claim is lost meanwhile, its new holder handles the event.
+    const settle = async (settlement: Settlement): Promise<boolean> => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const settled = await events.settle(event, settlement, now());
+          if (settled) onSettled(event, settlement.state, seconds());
+          else
+            log.warn(
+              { state: settlement.state },
+              'claim lost before settling; left to its new holder',
+            );
+          return settled;
+        } catch (error) {
+          if (held.signal.aborted) {
+            log.error(
+              { err: error },
+              'could not write the outcome; the event is taken again later',
+            );
+            return false;
+          }
+          const delayMs = Math.min(250 * 2 ** attempt, 5000);
+          log.warn({ err: error, delayMs }, 'could not write the outcome; trying again');
+          await delay(delayMs, undefined, { signal: held.signal }).catch(() => {});
         }
       }
+    };
+    try {
+      let state: Settlement['state'];
+      try {
+        state = await handle(event, held);
+      } catch (error) {
+        const message = describeError(error);
+        if (error instanceof ClaimLostError) {
+          log.warn({ error: message }, 'stopped: another handler took the message over');
+        } else if (isPermanent(error) || event.attempts >= maxAttempts) {
+          if (await settle({ state: 'dead', error: message })) {
+            log.error({ err: error, attempts: event.attempts }, 'event dead-lettered');
+          }
+        } else {
+          const nextAttemptAt = now() + retryDelay(event.attempts);
+          if (await settle({ state: 'pending', nextAttemptAt, error: message })) {
+            log.warn(
+              { attempts: event.attempts, error: message, nextAttemptAt },
+              'event will be retried',
+            );
+          }
+        }
+        return;
+      }
+      if (await settle({ state })) log.debug({ state }, 'event handled');
     } finally {
       held.stop();
       notify();
@@ -154,7 +184,8 @@ export function createWorker(options: WorkerOptions): Worker {
 
   /** Claims as many due events as there is room for; returns how many. */
   async function claimOnce(): Promise<number> {
-    const room = concurrency - queue.size - queue.pending;
+    const allowed = Math.min(concurrency, Math.max(1, limit()));
+    const room = allowed - queue.size - queue.pending;
     if (room <= 0) return 0;
     const claimed = await events.claimDue({ now: now(), limit: room, leaseMs, holder });
     for (const event of claimed) {

@@ -1,4 +1,8 @@
-/** Bodies of the scenario admin API, validated with zod; a bad field is named in the 400. */
+/**
+ * Bodies, path segments and queries of the admin API (scenario and webhook routes), validated
+ * with zod. Every failure becomes one InvalidRequestError listing each problem, which the
+ * provider's one problem mapper answers with 400.
+ */
 import { z } from 'zod';
 import { InvalidRequestError } from '../errors.ts';
 
@@ -22,6 +26,13 @@ export const inboundSchema = z.object({
   messageHandling: z.record(z.string(), z.unknown()).optional(),
   warnings: z.boolean().optional(),
 });
+
+export const messageListSchema = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+/** `more`, as the messaging API's submit-invoice takes it. */
+export const outboundQuerySchema = z.object({ more: z.enum(['true', 'false']).optional() });
 
 export const failSchema = z.object({
   errorMessage: z.string().min(1).optional(),
@@ -74,14 +85,81 @@ export const faultSchema = z.object({
   hangMs: z.number().int().min(0).optional(),
 });
 
-/** Parses `body` (an absent body counts as `{}`) or throws an InvalidRequestError naming the field. */
-export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
-  const result = schema.safeParse(body ?? {});
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue?.path.join('.') ?? '';
+const credentialSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('bearer'), token: z.string().min(1) }),
+  z.object({ type: z.literal('basic'), username: z.string().min(1), password: z.string() }),
+  z.object({ type: z.literal('header'), name: z.string().min(1), value: z.string() }),
+]);
+
+export const createEndpointSchema = z.object({
+  name: z.string().trim().min(1).max(200),
+  url: z.string().min(1).max(2000),
+  credential: credentialSchema.optional(),
+});
+
+export const routingSchema = z.object({
+  rules: z
+    .array(
+      z.object({
+        filter: z.string().max(2000).nullable().optional(),
+        target: z.string().min(1).nullable(),
+        statusEventsForOwnChanges: z.boolean().optional(),
+      }),
+    )
+    .max(100),
+});
+
+export const categorySchema = z.enum(['inbound', 'outbound']);
+
+export const testEventSchema = z.object({
+  category: categorySchema.optional(),
+  action: z.string().min(1).optional(),
+  /** Send this previewed event instead of a new one. */
+  eventId: z.string().min(1).optional(),
+});
+
+export const testEventPreviewSchema = testEventSchema.omit({ eventId: true });
+
+export const deliveriesQuerySchema = z.object({
+  state: z.enum(['pending', 'succeeded', 'exhausted']).optional(),
+  messageId: z.string().min(1).optional(),
+  eventId: z.string().min(1).optional(),
+});
+
+/** `<scheme>:<number>`, loosely: a typo in the path should not silently create a participant. */
+const PARTY = /^[^\s:/]+:[^\s/]+$/;
+
+/** The `:party` segment of a webhook route. */
+export function parseParty(party: string): string {
+  if (PARTY.test(party)) return party;
   throw new InvalidRequestError(
-    field === '' ? (issue?.message ?? 'invalid body') : `${field}: ${issue?.message}`,
-    field === '' ? undefined : field,
+    `party: ${JSON.stringify(party)} is not of the form <scheme>:<number>`,
+    'party',
+    [`party: ${JSON.stringify(party)} is not of the form <scheme>:<number>`],
   );
+}
+
+/**
+ * Parses `value` (an absent body counts as `{}`) or throws an InvalidRequestError listing
+ * every problem; `field` is the first one's path.
+ */
+export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  const violations = result.error.issues.map((issue) =>
+    issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
+  );
+  const field = result.error.issues[0]?.path.join('.') ?? '';
+  throw new InvalidRequestError(
+    violations.join('; '),
+    field === '' ? undefined : field,
+    violations,
+  );
+}
+
+/** zod gives `key?: T | undefined`; exactOptionalPropertyTypes wants the key left out instead. */
+export function defined<T extends object>(value: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]: Exclude<T[K], undefined>;
+  };
 }

@@ -3,6 +3,7 @@ import type { Party } from '../../protocol/index.ts';
 import type { Clock } from '../clock.ts';
 import type { EventPublisher } from '../events.ts';
 import { type BusinessActions, createBusinessActions } from './business-actions.ts';
+import type { ManualTransitions } from './manual-transitions.ts';
 import { createEventEmitter } from './message.ts';
 import { createMessageModel, type MessageModel } from './messages.ts';
 import {
@@ -12,10 +13,15 @@ import {
 } from './participants.ts';
 
 export type { BusinessActions } from './business-actions.ts';
+export { NO_ENDPOINT_ERROR } from './delivery.ts';
+export type {
+  FailDeliveryOptions,
+  ManualFailureOptions,
+  ManualTransitions,
+} from './manual-transitions.ts';
 export type { ProviderMessage, SideState } from './message.ts';
 export { describe } from './message.ts';
 export type { MessageModel } from './messages.ts';
-export { NO_ENDPOINT_ERROR } from './messages.ts';
 export type { ParticipantRegistry } from './participants.ts';
 export { DEMO_SUPPLIER } from './participants.ts';
 
@@ -32,6 +38,9 @@ export interface ProviderModelOptions {
 export interface ProviderModel {
   participants: ParticipantRegistry;
   messages: MessageModel;
+  /** Deliver, fail, park, pending failure, retry: what other parties and the console do. */
+  transitions: ManualTransitions;
+  /** Tax reports, payments and rejections. */
   actions: BusinessActions;
 }
 
@@ -55,5 +64,10 @@ export function createProviderModel(options: ProviderModelOptions): ProviderMode
       ? {}
       : { deliveryRetryWindowMs: options.deliveryRetryWindowMs }),
   });
-  return { participants, messages, actions: createBusinessActions({ emitter, ...ids }) };
+  return {
+    participants,
+    messages,
+    transitions: messages.transitions,
+    actions: createBusinessActions({ emitter, ...ids }),
+  };
 }

@@ -18,10 +18,14 @@
  * `delivered`, `failed` and `parked` are final; only a manual retry leaves them, starting a
  * new delivery with new events. Every change emits exactly one status event per side, and no
  * event when the value does not change.
+ *
+ * This module keeps the messages and makes the participant's own moves (submission,
+ * mark-as-delivered, mark-as-failed); delivery.ts carries a message to its receiver, and
+ * manual-transitions.ts has the moves of the other parties and of the console (deliver, fail,
+ * park, pending failure, retry).
  */
 import { randomUUID } from 'node:crypto';
 import {
-  FINAL_DELIVERY_STATUSES,
   type MessageDescriptor,
   type Transfer,
   WEBHOOK_RETRY_WINDOW_MS,
@@ -30,10 +34,30 @@ import type { Clock } from '../clock.ts';
 import { InvalidRequestError, MessageNotFoundError, StateConflictError } from '../errors.ts';
 import { getPath, validateInvoice } from '../invoice-validation.ts';
 import { PEPPOL_BILLING_TRANSACTION } from '../ubl-invoice.ts';
+import { createDelivery, isFinal } from './delivery.ts';
+import { createManualTransitions, type ManualTransitions } from './manual-transitions.ts';
 import { describe, type EventEmitter, type ProviderMessage, partyOf } from './message.ts';
 import type { ParticipantRegistry } from './participants.ts';
 
-export const NO_ENDPOINT_ERROR = 'no endpoint found for the receiver';
+export interface MessageModelOptions {
+  clock: Clock;
+  emitter: EventEmitter;
+  participants: ParticipantRegistry;
+  /** @default crypto.randomUUID */
+  randomId?: () => string;
+  /**
+   * How long a failing delivery stays `retrying` before it becomes `failed`, in clock time.
+   * @default WEBHOOK_RETRY_WINDOW_MS (about two hours, as the webhook retries)
+   */
+  deliveryRetryWindowMs?: number;
+}
+
+export interface ListQuery {
+  status?: string | undefined;
+  transfer?: Transfer | undefined;
+  cursor?: string | undefined;
+  limit: number;
+}
 
 export interface MessageModelOptions {
   clock: Clock;
@@ -92,19 +116,12 @@ export interface MessageModel {
   markAsDelivered(id: string, party: string): boolean;
   /** Returns false when the message was already failed (no event). */
   markAsFailed(id: string, party: string, reason?: string): boolean;
-  /** The receiver confirmed the delivery of an outbound message (admin `deliver`). */
-  confirmDelivery(id: string): boolean;
-  failDelivery(id: string, options: FailDeliveryOptions): void;
-  park(id: string, reason: string, transfer?: Transfer): boolean;
-  /** A failing delivery handed to manual handling: pendingfailure (not final). */
-  holdFailure(id: string, options: ManualFailureOptions): void;
-  /** Manual handling concludes and the failure stays: pendingfailure -> failed. */
-  concludeFailure(id: string, options: ManualFailureOptions): void;
-  retry(id: string, transfer?: Transfer): void;
+  /** The transitions the participant does not make itself; the admin API and console drive them. */
+  readonly transitions: ManualTransitions;
+  /** Cancels every delivery timer. */
   close(): void;
 }
 
-const isFinal = (status: string) => FINAL_DELIVERY_STATUSES.has(status);
 const wholeSeconds = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}Z`;
 
 export function createMessageModel(options: MessageModelOptions): MessageModel {
@@ -127,52 +144,7 @@ export function createMessageModel(options: MessageModelOptions): MessageModel {
     return message;
   }
 
-  function cancelDeliveryTimer(message: ProviderMessage): void {
-    message.deliveryTimer?.cancel();
-    delete message.deliveryTimer;
-  }
-
-  function scheduleFailure(
-    message: ProviderMessage,
-    transfer: Transfer,
-    error: string,
-    afterMs: number,
-  ) {
-    cancelDeliveryTimer(message);
-    message.deliveryTimer = clock.setTimer(() => {
-      delete message.deliveryTimer;
-      if (message.sides[transfer]?.status !== 'retrying') return;
-      emitter.changeStatus(message, transfer, 'status', 'failed', {
-        properties: { errorMessage: error },
-      });
-    }, afterMs);
-  }
-
-  function warningsProperty(message: ProviderMessage): Record<string, string> | undefined {
-    if (message.validationResults.length === 0) return undefined;
-    return { validationResults: JSON.stringify(message.validationResults) };
-  }
-
-  function deliverToReceiver(message: ProviderMessage): void {
-    if (participants.get(message.destination.identifier) === undefined) {
-      emitter.changeStatus(message, 'outbound', 'status', 'retrying', {
-        properties: { errorMessage: NO_ENDPOINT_ERROR },
-      });
-      scheduleFailure(message, 'outbound', NO_ENDPOINT_ERROR, retryWindowMs);
-      return;
-    }
-    let inbound = message.sides.inbound;
-    if (inbound === undefined) {
-      inbound = newSide('received');
-      message.sides.inbound = inbound;
-      emitter.emit(message, 'inbound', 'created', describe(message, 'inbound'), false);
-    }
-    if (inbound.status === 'pendingdelivery') return;
-    emitter.changeStatus(message, 'inbound', 'status', 'pendingdelivery', {
-      properties: warningsProperty(message),
-    });
-    emitter.emit(message, 'inbound', 'deliveryNotified', describe(message, 'inbound'), false);
-  }
+  const delivery = createDelivery({ clock, emitter, participants, retryWindowMs, newSide });
 
   function validateAndQueue(message: ProviderMessage): void {
     message.validationResults = validateInvoice(message.body);
@@ -190,10 +162,10 @@ export function createMessageModel(options: MessageModelOptions): MessageModel {
     }
     message.validationStatus = 'approved';
     emitter.changeStatus(message, 'outbound', 'status', 'pendingdelivery', {
-      properties: warningsProperty(message),
+      properties: delivery.warningsProperty(message),
     });
     emitter.emit(message, 'outbound', 'deliveryNotified', describe(message, 'outbound'), false);
-    deliverToReceiver(message);
+    delivery.deliverToReceiver(message);
   }
 
   function inboundFor(id: string, party: string): ProviderMessage {
@@ -289,7 +261,7 @@ export function createMessageModel(options: MessageModelOptions): MessageModel {
         );
       }
       emitter.changeStatus(message, 'inbound', 'status', 'delivered', { actor: party });
-      confirmOutbound(message, party);
+      delivery.confirmOutbound(message, party);
       return true;
     },
 
@@ -302,7 +274,7 @@ export function createMessageModel(options: MessageModelOptions): MessageModel {
       }
       const properties = reason === undefined ? undefined : { errorMessage: reason };
       emitter.changeStatus(message, 'inbound', 'status', 'failed', { properties, actor: party });
-      cancelDeliveryTimer(message);
+      delivery.cancelTimer(message);
       if (message.sides.outbound !== undefined && !isFinal(message.sides.outbound.status)) {
         emitter.changeStatus(message, 'outbound', 'status', 'failed', {
           properties: {
@@ -314,133 +286,12 @@ export function createMessageModel(options: MessageModelOptions): MessageModel {
       return true;
     },
 
-    confirmDelivery(id) {
-      const message = get(id);
-      const status = message.sides.outbound?.status ?? '';
-      if (status === 'delivered') return false;
-      if (!['pendingdelivery', 'retrying', 'pendingfailure'].includes(status)) {
-        throw new StateConflictError(
-          id,
-          `Message ${id} is ${status}; only a message being delivered can be confirmed.`,
-        );
-      }
-      const receiver = message.destination.identifier;
-      const inbound = message.sides.inbound;
-      if (inbound !== undefined && !isFinal(inbound.status)) {
-        emitter.changeStatus(message, 'inbound', 'status', 'delivered', { actor: receiver });
-      }
-      confirmOutbound(message, receiver);
-      return true;
-    },
-
-    failDelivery(id, failure) {
-      const message = get(id);
-      const transfer = failure.transfer ?? 'outbound';
-      const status = message.sides[transfer]?.status;
-      if (status === undefined || isFinal(status) || status === 'received' || status === 'notset') {
-        throw new StateConflictError(
-          id,
-          `Message ${id} has no ${transfer} delivery in progress (status ${status ?? 'none'}).`,
-        );
-      }
-      const errorMessage = failure.errorMessage ?? 'delivery attempt failed';
-      // Only the first failure is reported; later attempts of the same delivery send no event.
-      emitter.changeStatus(message, transfer, 'status', 'retrying', {
-        properties: { errorMessage },
-      });
-      scheduleFailure(
-        message,
-        transfer,
-        failure.finalError ?? errorMessage,
-        failure.afterMs ?? retryWindowMs,
-      );
-    },
-
-    park(id, reason, transfer) {
-      const message = get(id);
-      cancelDeliveryTimer(message);
-      let changed = false;
-      for (const t of transfer ? [transfer] : (['outbound', 'inbound'] as const)) {
-        changed =
-          emitter.changeStatus(message, t, 'status', 'parked', { properties: { reason } }) ||
-          changed;
-      }
-      return changed;
-    },
-
-    holdFailure(
-      id,
-      { errorMessage = 'delivery failed; under manual handling', transfer = 'outbound' },
-    ) {
-      const message = get(id);
-      const status = message.sides[transfer]?.status;
-      if (status !== 'pendingdelivery' && status !== 'retrying') {
-        throw new StateConflictError(
-          id,
-          `Message ${id} is ${status ?? 'not'} ${transfer}; only a delivery in progress can be held for manual handling.`,
-        );
-      }
-      // Automatic retries stop: a person decides now (retry succeeds, or the failure stays).
-      cancelDeliveryTimer(message);
-      emitter.changeStatus(message, transfer, 'status', 'pendingfailure', {
-        properties: { errorMessage },
-      });
-    },
-
-    concludeFailure(id, { errorMessage = 'delivery failed', transfer = 'outbound' }) {
-      const message = get(id);
-      const status = message.sides[transfer]?.status;
-      if (status !== 'pendingfailure') {
-        throw new StateConflictError(
-          id,
-          `Message ${id} is ${status ?? 'not'} ${transfer}; only a pendingfailure can be concluded.`,
-        );
-      }
-      emitter.changeStatus(message, transfer, 'status', 'failed', { properties: { errorMessage } });
-    },
-
-    retry(id, transfer) {
-      const message = get(id);
-      if (message.validationStatus !== 'approved') {
-        throw new StateConflictError(
-          id,
-          `Message ${id} did not pass validation; fix the document and send a new message.`,
-        );
-      }
-      const final = (['outbound', 'inbound'] as const).filter(
-        (t) =>
-          (transfer === undefined || t === transfer) && isFinal(message.sides[t]?.status ?? ''),
-      );
-      if (final.length === 0) {
-        throw new StateConflictError(
-          id,
-          `Message ${id} is not in a final state; nothing to retry.`,
-        );
-      }
-      cancelDeliveryTimer(message);
-      if (final.includes('outbound')) {
-        emitter.changeStatus(message, 'outbound', 'status', 'pendingdelivery');
-        deliverToReceiver(message);
-      } else {
-        emitter.changeStatus(message, 'inbound', 'status', 'pendingdelivery');
-        emitter.emit(message, 'inbound', 'deliveryNotified', describe(message, 'inbound'), false);
-      }
-    },
+    transitions: createManualTransitions({ get, emitter, delivery }),
 
     close() {
-      for (const message of messages.values()) cancelDeliveryTimer(message);
+      for (const message of messages.values()) delivery.cancelTimer(message);
     },
   };
-
-  /** The receiver took the message: the sender's side becomes delivered too. */
-  function confirmOutbound(message: ProviderMessage, actor: string): void {
-    cancelDeliveryTimer(message);
-    const outbound = message.sides.outbound;
-    if (outbound !== undefined && !isFinal(outbound.status)) {
-      emitter.changeStatus(message, 'outbound', 'status', 'delivered', { actor });
-    }
-  }
-
   return model;
 }
 

@@ -4,6 +4,7 @@
  * result carry the start of the endpoint's answer, which an endpoint that echoes its request
  * (or a URL aimed at such a service) would fill with the credential.
  */
+import type { AttemptOutcome } from './send-webhook.ts';
 import type { Credential } from './types.ts';
 
 export const REDACTED = '[redacted]';
@@ -49,4 +50,17 @@ function secretValues(credential: Credential | undefined): string[] {
     case 'header':
       return [credential.value];
   }
+}
+
+/** An attempt's outcome with the credential's values scrubbed from the endpoint's answer. */
+export function scrubOutcome(
+  outcome: AttemptOutcome,
+  credential: Credential | undefined,
+): AttemptOutcome {
+  const scrubbed: AttemptOutcome = {
+    ...outcome,
+    bodyStart: scrubCredential(outcome.bodyStart, credential),
+  };
+  if (outcome.error !== undefined) scrubbed.error = scrubCredential(outcome.error, credential);
+  return scrubbed;
 }

@@ -6,10 +6,12 @@
 import { DELIVERY_LOG_RETENTION_MS, type WebhookEnvelope } from '../../protocol/index.ts';
 import type { Clock, Timer } from '../clock.ts';
 import type { EventRouting } from '../events.ts';
-import type { AttemptView, DeliveryState, DeliveryView } from './types.ts';
+import type { AttemptView, DeliveryDetail, DeliveryState, DeliveryView } from './types.ts';
 
 export interface Attempt {
   at: number;
+  /** The request headers of the attempt, credential redacted. */
+  headers: Record<string, string>;
   statusCode?: number;
   error?: string;
   responseTimeMs: number;
@@ -105,9 +107,15 @@ export function toDeliveryView(record: DeliveryRecord): DeliveryView {
   return view;
 }
 
+/** The view with the exact bytes every attempt sent, for one event's page. */
+export function toDeliveryDetail(record: DeliveryRecord): DeliveryDetail {
+  return { ...toDeliveryView(record), body: record.body };
+}
+
 function toAttemptView(attempt: Attempt): AttemptView {
   const view: AttemptView = {
     at: new Date(attempt.at).toISOString(),
+    headers: { ...attempt.headers },
     responseTimeMs: attempt.responseTimeMs,
     bodyStart: attempt.bodyStart,
   };

@@ -22,24 +22,23 @@
  */
 import { randomUUID } from 'node:crypto';
 import { getCACertificates } from 'node:tls';
-import type { Router } from 'express';
 import type { Logger } from 'pino';
 import { Agent } from 'undici';
 import { WEBHOOK_RETRY_DELAYS_MS, type WebhookEnvelope } from '../../protocol/index.ts';
 import type { Clock } from '../clock.ts';
 import type { EventPublisher, EventRouting } from '../events.ts';
-import { createAdminRouter } from './admin-router.ts';
-import { redactCredentialHeaders, scrubCredential } from './credential-redaction.ts';
+import { redactCredentialHeaders, scrubOutcome } from './credential-redaction.ts';
 import {
   createDeliveryLog,
   type DeliveryFilter,
   type DeliveryRecord,
+  toDeliveryDetail,
   toDeliveryView,
 } from './delivery-log.ts';
 import {
   createEndpointRegistry,
   type EndpointInput,
-  type StoredEndpoint,
+  previousSecretExpiry,
   toEndpointView,
 } from './endpoints.ts';
 import {
@@ -47,17 +46,18 @@ import {
   DeliveryStateError,
   EndpointInUseError,
   RoutingRuleError,
-  TestEventError,
 } from './errors.ts';
 import { routeEvent, validateRules } from './routing.ts';
-import { type AttemptOutcome, buildWebhookRequest, sendWebhook } from './send-webhook.ts';
-import { buildTestEnvelope, CATEGORY_ACTIONS, DEFAULT_TEST_ACTION } from './test-event.ts';
+import { buildWebhookRequest, sendWebhook } from './send-webhook.ts';
+import { createTestEventSender } from './test-event-sender.ts';
 import type {
   Category,
+  DeliveryDetail,
   DeliveryView,
   EndpointView,
   Rule,
   RuleInput,
+  TestEventPreview,
   TestEventResult,
 } from './types.ts';
 import { CATEGORIES } from './types.ts';
@@ -78,7 +78,11 @@ export interface DispatcherOptions {
 export interface Dispatcher extends EventPublisher {
   createEndpoint(party: string, input: EndpointInput): { endpoint: EndpointView; secret: string };
   listEndpoints(party: string): EndpointView[];
-  rotateSecret(party: string, endpointId: string): { secret: string };
+  /** The new secret; the replaced one stays valid until `previousSecretExpiresAt` (24 h). */
+  rotateSecret(
+    party: string,
+    endpointId: string,
+  ): { secret: string; previousSecretExpiresAt: string };
   /** Throws EndpointInUseError while a routing rule targets the endpoint. */
   deleteEndpoint(party: string, endpointId: string): void;
   /** Replaces a category's rules; throws RoutingRuleError listing every violation. */
@@ -86,21 +90,33 @@ export interface Dispatcher extends EventPublisher {
   getRouting(party: string): { inbound: Rule[]; outbound: Rule[] };
   /** The participant's delivery log, newest first. */
   deliveries(party: string, filter?: DeliveryFilter): DeliveryView[];
-  /** Looks one event up by id, whatever its participant. */
-  delivery(eventId: string): DeliveryView | undefined;
+  /** Looks one event up by id, whatever its participant, with the exact body sent. */
+  delivery(eventId: string): DeliveryDetail | undefined;
   /** Only for exhausted events; same eventId and occurredAt, new attempts. */
   redeliver(eventId: string): void;
-  sendTestEvent(
+  /**
+   * A test event's exact body before sending it (SPEC.md section 4.3). The category defaults to
+   * the first one routed to the endpoint, the action to `created`.
+   */
+  previewTestEvent(
     party: string,
     endpointId: string,
     input: { category?: Category; action?: string },
+  ): TestEventPreview;
+  /**
+   * Sends a test event straight to the endpoint (no routing), signed with its secret and with
+   * its credential: the previewed one when `eventId` names a preview of this endpoint, else a
+   * new one for `category` and `action`.
+   */
+  sendTestEvent(
+    party: string,
+    endpointId: string,
+    input: { category?: Category; action?: string; eventId?: string },
   ): Promise<TestEventResult>;
   /** Resolves when no delivery attempt is in flight (tests await this after clock.advance). */
   idle(): Promise<void>;
   /** Cancels timers, stops new attempts. */
   close(): void;
-  /** The admin routes; the wiring mounts them at /admin. */
-  router(): Router;
 }
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
@@ -121,6 +137,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       : { connect: { ca: [...getCACertificates('default'), options.ca] } }),
   });
   let closed = false;
+  const testEvents = createTestEventSender({
+    endpoints,
+    rulesOf: (party) => rulesOf(party),
+    clock,
+    randomId,
+    send: (request) => {
+      const outcome = sendWebhook(request, { dispatcher: agent });
+      track(outcome.then(() => undefined));
+      return outcome;
+    },
+  });
 
   function rulesOf(party: string): Record<Category, Rule[]> {
     let rules = routing.get(party);
@@ -188,7 +215,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     });
     const sent = await sendWebhook(request, { dispatcher: agent });
     const { success, ...outcome } = scrubOutcome(sent, endpoint.credential);
-    record.attempts.push({ at, ...outcome });
+    // What was sent, for the delivery log; never the credential.
+    const headers = redactCredentialHeaders(request.headers, endpoint.credential);
+    record.attempts.push({ at, headers, ...outcome });
     record.roundAttempts += 1;
     const context = { eventId: record.envelope.eventId, attempt: record.roundAttempts, ...outcome };
     if (success) {
@@ -244,12 +273,17 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           rules[category] = [{ target: endpoint.id, statusEventsForOwnChanges: true }];
         }
       }
-      return { endpoint: toEndpointView(endpoint), secret: endpoint.secret };
+      return { endpoint: toEndpointView(endpoint, clock.now()), secret: endpoint.secret };
     },
 
-    listEndpoints: (party) => endpoints.list(party).map(toEndpointView),
+    listEndpoints: (party) =>
+      endpoints.list(party).map((endpoint) => toEndpointView(endpoint, clock.now())),
 
-    rotateSecret: (party, endpointId) => ({ secret: endpoints.rotate(party, endpointId) }),
+    rotateSecret(party, endpointId) {
+      const secret = endpoints.rotate(party, endpointId);
+      const expiry = previousSecretExpiry(endpoints.get(party, endpointId), clock.now()) ?? 0;
+      return { secret, previousSecretExpiresAt: new Date(expiry).toISOString() };
+    },
 
     deleteEndpoint(party, endpointId) {
       endpoints.get(party, endpointId);
@@ -287,7 +321,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
     delivery(eventId) {
       const record = log.get(eventId);
-      return record === undefined ? undefined : toDeliveryView(record);
+      return record === undefined ? undefined : toDeliveryDetail(record);
     },
 
     redeliver(eventId) {
@@ -298,42 +332,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       startRound(record);
     },
 
-    async sendTestEvent(party, endpointId, input) {
-      const endpoint = endpoints.get(party, endpointId);
-      const rules = rulesOf(party);
-      const category =
-        input.category ??
-        CATEGORIES.find((c) => rules[c].some((rule) => rule.target === endpointId)) ??
-        'inbound';
-      if (!CATEGORIES.includes(category)) {
-        throw new TestEventError('category', `category must be one of ${CATEGORIES.join(', ')}`);
-      }
-      const action = input.action ?? DEFAULT_TEST_ACTION;
-      if (!CATEGORY_ACTIONS[category].includes(action)) {
-        throw new TestEventError(
-          'action',
-          `action ${action} does not belong to ${category}; use one of ${CATEGORY_ACTIONS[category].join(', ')}`,
-        );
-      }
-      const nowMs = clock.now();
-      const envelope = buildTestEnvelope({ party, category, action, randomId, nowMs });
-      const request = buildWebhookRequest({
-        envelope,
-        body: JSON.stringify(envelope),
-        endpoint,
-        nowMs,
-      });
-      const outcome = sendWebhook(request, { dispatcher: agent });
-      track(outcome.then(() => undefined));
-      return {
-        ...scrubOutcome(await outcome, endpoint.credential),
-        // The result is shown in the admin API and the console: never the credential.
-        request: {
-          headers: redactCredentialHeaders(request.headers, endpoint.credential),
-          body: request.body,
-        },
-      };
-    },
+    previewTestEvent: (party, endpointId, input) => testEvents.preview(party, endpointId, input),
+
+    sendTestEvent: (party, endpointId, input) => testEvents.send(party, endpointId, input),
 
     async idle() {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
@@ -347,21 +348,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         .close()
         .catch((error: unknown) => logger.warn({ err: error }, 'closing the HTTP agent failed'));
     },
-
-    router: () => createAdminRouter(dispatcher, logger),
   };
   return dispatcher;
-}
-
-/** An attempt's outcome with the credential's values scrubbed from the endpoint's answer. */
-function scrubOutcome(
-  outcome: AttemptOutcome,
-  credential: StoredEndpoint['credential'],
-): AttemptOutcome {
-  const scrubbed: AttemptOutcome = {
-    ...outcome,
-    bodyStart: scrubCredential(outcome.bodyStart, credential),
-  };
-  if (outcome.error !== undefined) scrubbed.error = scrubCredential(outcome.error, credential);
-  return scrubbed;
 }

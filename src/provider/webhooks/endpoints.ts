@@ -128,14 +128,23 @@ export function credentialHeaders(credential: Credential | undefined): Record<st
   }
 }
 
-export function toEndpointView(endpoint: StoredEndpoint): EndpointView {
-  return {
+/** When the last rotated-out secret still valid at `now` stops being valid, if there is one. */
+export function previousSecretExpiry(endpoint: StoredEndpoint, now: number): number | undefined {
+  const valid = endpoint.retiredSecrets.filter((old) => old.expiresAt > now);
+  return valid.length === 0 ? undefined : Math.max(...valid.map((old) => old.expiresAt));
+}
+
+export function toEndpointView(endpoint: StoredEndpoint, now: number): EndpointView {
+  const view: EndpointView = {
     id: endpoint.id,
     name: endpoint.name,
     url: endpoint.url,
     credentialType: endpoint.credential?.type ?? null,
     createdAt: new Date(endpoint.createdAt).toISOString(),
   };
+  const expiry = previousSecretExpiry(endpoint, now);
+  if (expiry !== undefined) view.previousSecretExpiresAt = new Date(expiry).toISOString();
+  return view;
 }
 
 const HEADER_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

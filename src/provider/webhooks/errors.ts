@@ -1,6 +1,6 @@
 /**
- * Errors of the dispatcher's operations. Each carries the context a caller needs; the admin
- * router maps them to HTTP problems in one place (admin-router.ts, `problemFor`).
+ * Errors of the dispatcher's operations. Each carries the context a caller needs; the provider
+ * maps them to HTTP problems in one place (../problem.ts, `problemFor`).
  */
 
 /** A participant already has the most endpoints SPEC.md section 8 allows. */
@@ -83,11 +83,11 @@ export class DeliveryStateError extends Error {
   }
 }
 
-/** The category or action asked for a test event does not exist. */
+/** The category or action asked for a test event does not exist, or its preview is gone. */
 export class TestEventError extends Error {
   override readonly name = 'TestEventError';
-  readonly field: 'category' | 'action';
-  constructor(field: 'category' | 'action', message: string) {
+  readonly field: 'category' | 'action' | 'eventId';
+  constructor(field: 'category' | 'action' | 'eventId', message: string) {
     super(message);
     this.field = field;
   }

@@ -1,5 +1,4 @@
 /** Public API of the provider's webhook dispatcher; see README.md in this folder. */
-export { createAdminRouter, type Problem, problemFor } from './admin-router.ts';
 export { createDispatcher, type Dispatcher, type DispatcherOptions } from './dispatcher.ts';
 export { type EndpointInput, generateSecret, MAX_ENDPOINTS_PER_PARTY } from './endpoints.ts';
 export * from './errors.ts';

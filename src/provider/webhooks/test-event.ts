@@ -90,3 +90,32 @@ function sampleDescriptor(
     ],
   };
 }
+
+/**
+ * What to check after a failed test event: SPEC.md section 7.2 for 401/403, a timeout, 404 and
+ * a TLS error, and a refused connection, the usual first failure in a sandbox. Undefined for a
+ * success or a failure the specification gives no advice for.
+ */
+export function testEventHint(outcome: {
+  statusCode?: number;
+  error?: string;
+}): string | undefined {
+  const { statusCode, error } = outcome;
+  if (statusCode === 401 || statusCode === 403) {
+    return "The endpoint rejected the request: check its signature verification with this endpoint's signing secret, and that it accepts the endpoint's credential.";
+  }
+  if (statusCode === 404) return "Wrong URL: the endpoint's host answered, but not at this path.";
+  if (error === undefined) return undefined;
+  // sendWebhook's texts: "timeout: ..." or "<CODE>: <message>" (send-webhook.ts describeError).
+  if (error.startsWith('timeout:')) {
+    return 'No answer within 5 seconds: answer first (store the event, return 204) and process it in the background.';
+  }
+  if (/CERT|SSL|TLS|EPROTO/.test(error)) {
+    return 'TLS error: a certificate problem at the endpoint (expired, self-signed, or not for this host name).';
+  }
+  if (/ECONNREFUSED/.test(error)) {
+    return "Connection refused: nothing listens at the URL's host and port. Is the consumer running?";
+  }
+  if (/ENOTFOUND|EAI_AGAIN/.test(error)) return "The URL's host name does not resolve.";
+  return undefined;
+}

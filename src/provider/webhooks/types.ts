@@ -18,6 +18,23 @@ export interface EndpointView {
   credentialType: Credential['type'] | null;
   /** ISO 8601. */
   createdAt: string;
+  /**
+   * ISO 8601; present while a rotated-out secret is still valid (24 hours after the rotation),
+   * during which every request carries a signature for each secret.
+   */
+  previousSecretExpiresAt?: string;
+}
+
+/** A test event as it would be sent: the exact body, before anything goes over the wire. */
+export interface TestEventPreview {
+  /** The category used: the one asked for, else the first one routed to the endpoint. */
+  category: Category;
+  action: string;
+  /** The actions of that category, for choosing another. */
+  actions: readonly string[];
+  /** Pass it to sendTestEvent to send exactly this body. */
+  eventId: string;
+  body: string;
 }
 
 /** A routing rule as given to setRules (SPEC.md section 2.7). */
@@ -42,6 +59,8 @@ export type DeliveryState = 'pending' | 'succeeded' | 'exhausted';
 export interface AttemptView {
   /** ISO 8601, by the dispatcher's clock. */
   at: string;
+  /** The request headers sent; the credential's header shows `[redacted]`. */
+  headers: Record<string, string>;
   statusCode?: number;
   /** Timeout or connection error text; absent when the endpoint answered. */
   error?: string;
@@ -68,6 +87,11 @@ export interface DeliveryView {
   nextAttemptAt?: string;
 }
 
+/** One event with the exact body every attempt sent (the same bytes, signed per attempt). */
+export interface DeliveryDetail extends DeliveryView {
+  body: string;
+}
+
 export interface TestEventResult {
   statusCode?: number;
   error?: string;
@@ -75,6 +99,8 @@ export interface TestEventResult {
   bodyStart: string;
   /** True when the endpoint answered 200, 201, 202 or 204 within 5 seconds. */
   success: boolean;
+  /** What to check, for the failures SPEC.md section 7.2 explains (401/403, timeout, 404, TLS). */
+  hint?: string;
   /** Exactly what was sent, so the user can compare it with what the endpoint received. */
   request: { headers: Record<string, string>; body: string };
 }

@@ -31,7 +31,10 @@ describe('health and metrics', () => {
   it('reports live and ready, and not ready when the store refuses writes', async () => {
     consumer = await startTestConsumer({}, { startWorker: true });
     expect((await get('/healthz')).status).toBe(200);
-    expect(JSON.parse((await get('/readyz')).text)).toEqual({ status: 'ready' });
+    expect(JSON.parse((await get('/readyz')).text)).toEqual({
+      status: 'ready',
+      checks: ['store', 'worker'],
+    });
 
     consumer.store.db.exec(`CREATE TRIGGER sick BEFORE UPDATE ON health
       BEGIN SELECT RAISE(ABORT, 'disk I/O error'); END`);

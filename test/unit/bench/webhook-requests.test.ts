@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRequestSource } from '../../../scripts/bench/webhook-requests.ts';
+import { createRequestSource } from '../../../bench/webhook-requests.ts';
 import {
   EVENT_ID_HEADER,
   parseEnvelope,

@@ -6,6 +6,7 @@ import {
   loadApiConfig,
   loadConfig,
   loadReconcileScheduleConfig,
+  loadSubmitConfig,
   readConfig,
 } from '../../../src/consumer/config.ts';
 
@@ -42,8 +43,9 @@ describe('loadConfig', () => {
       apiTimeoutMs: 10000,
       apiMaxDocumentBytes: 104_857_600,
       databaseUrl: 'sqlite:./data/consumer.db',
+      databasePoolSize: 10,
       documentsDir: './data/documents',
-      workerConcurrency: 8,
+      workerConcurrency: 32,
       workerMaxAttempts: 10,
       claimLeaseMs: 30_000,
       importTimeoutMs: 60_000,
@@ -51,6 +53,7 @@ describe('loadConfig', () => {
       adminToken: undefined,
       operationsPort: undefined,
       shutdownTimeoutMs: 10000,
+      role: 'all',
     });
   });
 
@@ -236,6 +239,32 @@ describe('loadApiConfig', () => {
     expect(read).toEqual({ error: expect.stringMatching(/API_BASE_URL must use https:\/\//) });
     expect(read).toEqual({ error: expect.stringContaining('API_TOKEN is required') });
     expect(read).not.toEqual({ error: expect.stringContaining('WEBHOOK_SECRETS') });
+  });
+});
+
+describe('loadSubmitConfig', () => {
+  const sandbox = () => ({ port: 4100, apiToken: 'sandbox-token' });
+
+  it('uses the local sandbox when neither API_BASE_URL nor API_TOKEN is set, and says so', () => {
+    expect(loadSubmitConfig({ API_TIMEOUT_MS: '500' }, sandbox)).toEqual({
+      apiBaseUrl: 'http://127.0.0.1:4100',
+      apiAllowInsecureHttp: false,
+      apiToken: 'sandbox-token',
+      apiTimeoutMs: 500,
+      sandbox: true,
+    });
+  });
+
+  it('never asks the sandbox when either API setting is given, and checks them as usual', () => {
+    const unused = () => {
+      throw new Error('the sandbox settings were read');
+    };
+    const given = { API_BASE_URL: 'https://api.example.test', API_TOKEN: 't' };
+    expect(loadSubmitConfig(given, unused)).toMatchObject({ sandbox: false, apiToken: 't' });
+    const read = readConfig({ API_BASE_URL: 'https://api.example.test' }, (env) =>
+      loadSubmitConfig(env, unused),
+    );
+    expect(read).toEqual({ error: expect.stringContaining('API_TOKEN is required') });
   });
 });
 

@@ -15,6 +15,7 @@ describe('loadProviderConfig', () => {
       caFile: undefined,
       demoIntervalSeconds: 0,
       logLevel: 'info',
+      production: false,
     });
   });
 
@@ -32,6 +33,7 @@ describe('loadProviderConfig', () => {
         PROVIDER_CA_FILE: '/gateway-ca/root.crt',
         DEMO_INTERVAL_SECONDS: '30',
         LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
       }),
     ).toEqual({
       port: 0,
@@ -45,6 +47,7 @@ describe('loadProviderConfig', () => {
       caFile: '/gateway-ca/root.crt',
       demoIntervalSeconds: 30,
       logLevel: 'warn',
+      production: true,
     });
   });
 

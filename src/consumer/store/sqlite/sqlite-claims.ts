@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { ClaimRequest, MessageClaim } from '../store.ts';
+import { CLAIM_SQL } from './queries.ts';
 
 interface ClaimRow {
   message_id: string;
@@ -30,20 +31,12 @@ export function createClaimStatements(db: Database.Database) {
     token: string;
     leaseUntil: number;
     now: number;
-  }>(`
-    INSERT INTO message_claims (message_id, holder, token, lease_until, acquired_at)
-    VALUES (@messageId, @holder, @token, @leaseUntil, @now)
-    ON CONFLICT (message_id) DO UPDATE
-       SET holder = excluded.holder, token = excluded.token,
-           lease_until = excluded.lease_until, acquired_at = excluded.acquired_at
-     WHERE message_claims.lease_until < @now`);
+  }>(CLAIM_SQL.take);
   // Still ours as long as nobody replaced the token, even if the lease ran out unnoticed.
   const extend = db.prepare<{ messageId: string; token: string; leaseUntil: number }>(
-    'UPDATE message_claims SET lease_until = @leaseUntil WHERE message_id = @messageId AND token = @token',
+    CLAIM_SQL.extend,
   );
-  const drop = db.prepare<{ messageId: string; token: string }>(
-    'DELETE FROM message_claims WHERE message_id = @messageId AND token = @token',
-  );
+  const drop = db.prepare<{ messageId: string; token: string }>(CLAIM_SQL.drop);
   return {
     acquire(messageId: string, { holder, now, leaseMs }: ClaimRequest): MessageClaim | undefined {
       const claim = { messageId, holder, token: randomUUID(), leaseUntil: now + leaseMs };
@@ -63,7 +56,7 @@ export function createClaimStatements(db: Database.Database) {
 /** Claim writes, for the writer thread. */
 export function claimWrites(db: Database.Database) {
   const statements = createClaimStatements(db);
-  const dropHolder = db.prepare<[string]>('DELETE FROM message_claims WHERE holder = ?');
+  const dropHolder = db.prepare<[string]>(CLAIM_SQL.dropHolder);
   return {
     acquire: statements.acquire,
     renew(claim: MessageClaim, { now, leaseMs }: { now: number; leaseMs: number }) {
@@ -79,12 +72,8 @@ export function claimWrites(db: Database.Database) {
 
 /** Claim reads, for the main thread. */
 export function claimReads(db: Database.Database) {
-  const getRow = db.prepare<[string], ClaimRow>(
-    'SELECT message_id, holder, token, lease_until FROM message_claims WHERE message_id = ?',
-  );
-  const liveHolders = db.prepare<[number], { holder: string }>(
-    'SELECT DISTINCT holder FROM message_claims WHERE lease_until >= ?',
-  );
+  const getRow = db.prepare<[string], ClaimRow>(CLAIM_SQL.get);
+  const liveHolders = db.prepare<[number], { holder: string }>(CLAIM_SQL.liveHolders);
   return {
     get(messageId: string): MessageClaim | undefined {
       const row = getRow.get(messageId);

@@ -1,16 +1,21 @@
 /** The inbox table on SQLite. */
 import type Database from 'better-sqlite3';
+import { decodeCursor, encodeCursor, NEWEST } from '../cursor.ts';
 import {
   type ClaimedEvent,
   type ClaimRequest,
-  EVENT_STATES,
+  type EventCursor,
+  type EventPage,
   type EventState,
   type InsertOutcome,
   type NewEvent,
+  OPEN_STATES,
+  type OpenState,
   type ReplayOutcome,
   type Settlement,
   type StoredEvent,
 } from '../store.ts';
+import { EVENT_SQL } from './queries.ts';
 import { createClaimStatements } from './sqlite-claims.ts';
 
 interface EventRow {
@@ -56,40 +61,20 @@ export function toStoredEvent(row: EventRow): StoredEvent {
 /** The inbox's writes: run on the writer thread (writer-thread.ts), one call per operation. */
 export function eventWrites(db: Database.Database) {
   const claims = createClaimStatements(db);
-  const insertRow = db.prepare<NewEvent & { testInt: number }>(`
-    INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test, flag,
-                        body, received_at, next_attempt_at, updated_at)
-    VALUES (@eventId, @action, @transfer, @messageId, @party, @occurredAt, @testInt, @flag,
-            @body, @receivedAt, @receivedAt, @receivedAt)
-    ON CONFLICT (event_id) DO NOTHING`);
+  const insertRow = db.prepare<NewEvent & { testInt: number }>(EVENT_SQL.insert);
 
   // Candidates for claimDue, each cheap whatever the backlog: due pending events in due order
   // from the events_due index, skipping messages whose claim is live (a primary-key probe per
   // row), and events a dead holder left in processing (there are few: at most what the
   // handlers had in hand).
-  const duePending = db.prepare<{ now: number; window: number }, EventRow>(`
-    SELECT e.* FROM events e
-     WHERE e.state = 'pending' AND e.next_attempt_at <= @now
-       AND NOT EXISTS (SELECT 1 FROM message_claims c
-                        WHERE c.message_id = e.message_id AND c.lease_until >= @now)
-     ORDER BY e.next_attempt_at
-     LIMIT @window`);
-  const abandoned = db.prepare<{ now: number; window: number }, EventRow>(`
-    SELECT e.* FROM events e
-     WHERE e.state = 'processing'
-       AND NOT EXISTS (SELECT 1 FROM message_claims c
-                        WHERE c.message_id = e.message_id AND c.lease_until >= @now)
-     LIMIT @window`);
+  const duePending = db.prepare<{ now: number; window: number }, EventRow>(EVENT_SQL.duePending);
+  const abandoned = db.prepare<{ now: number; window: number }, EventRow>(EVENT_SQL.abandoned);
   const markClaimed = db.prepare<{
     eventId: string;
     token: string;
     leaseUntil: number;
     now: number;
-  }>(`
-    UPDATE events
-       SET state = 'processing', attempts = attempts + 1, claim_token = @token,
-           locked_until = @leaseUntil, updated_at = @now
-     WHERE event_id = @eventId`);
+  }>(EVENT_SQL.markClaimed);
   const settleRow = db.prepare<{
     eventId: string;
     state: string;
@@ -98,20 +83,11 @@ export function eventWrites(db: Database.Database) {
     now: number;
     messageId: string;
     token: string;
-  }>(`
-    UPDATE events
-       SET state = @state, claim_token = NULL, locked_until = NULL, last_error = @error,
-           updated_at = @now, next_attempt_at = COALESCE(@nextAttemptAt, next_attempt_at)
-     WHERE event_id = @eventId AND state = 'processing' AND claim_token = @token
-       AND EXISTS (SELECT 1 FROM message_claims c
-                    WHERE c.message_id = @messageId AND c.token = @token)`);
-  const replayRow = db.prepare<{ now: number; eventId: string }>(`
-    UPDATE events
-       SET state = 'pending', attempts = 0, next_attempt_at = @now, locked_until = NULL,
-           claim_token = NULL, updated_at = @now
-     WHERE event_id = @eventId AND state IN ('dead', 'done', 'skipped')`);
-  const exists = db.prepare<[string], { n: number }>(
-    'SELECT 1 AS n FROM events WHERE event_id = ?',
+    dropBody: number;
+  }>(EVENT_SQL.settle);
+  const replayRow = db.prepare<{ now: number; eventId: string }>(EVENT_SQL.replay);
+  const replayable = db.prepare<[string], { state: EventState; size: number }>(
+    EVENT_SQL.replayable,
   );
 
   return {
@@ -165,41 +141,65 @@ export function eventWrites(db: Database.Database) {
           nextAttemptAt: settlement.state === 'pending' ? settlement.nextAttemptAt : null,
           error: 'error' in settlement ? settlement.error : null,
           now,
+          dropBody: 'dropBody' in settlement && settlement.dropBody === true ? 1 : 0,
         }).changes === 1;
       if (settled) claims.release(event.claim);
       return settled;
     },
     replay(eventId: string, now: number): ReplayOutcome {
       if (replayRow.run({ now, eventId }).changes === 1) return 'replayed';
-      return exists.get(eventId) === undefined ? 'not_found' : 'not_replayable';
+      return whyNotReplayed(replayable.get(eventId));
     },
   };
 }
 
+/** Why a replay changed nothing, from the row as it is (or its absence). */
+export function whyNotReplayed(
+  row: { state: EventState; size: number } | undefined,
+): Exclude<ReplayOutcome, 'replayed'> {
+  if (row === undefined) return 'not_found';
+  return row.state === 'pending' || row.state === 'processing' ? 'not_replayable' : 'body_dropped';
+}
+
+type ListParameters = { at: number; id: number; limit: number };
+
 /** The inbox's reads: run on the main thread's connection, which a write never blocks (WAL). */
 export function eventReads(db: Database.Database) {
-  const getRow = db.prepare<[string], EventRow>('SELECT * FROM events WHERE event_id = ?');
-  const listAll = db.prepare<[number], EventRow>(
-    'SELECT * FROM events ORDER BY received_at DESC, rowid DESC LIMIT ?',
-  );
-  const listByState = db.prepare<[string, number], EventRow>(
-    'SELECT * FROM events WHERE state = ? ORDER BY received_at DESC, rowid DESC LIMIT ?',
-  );
-  const countStates = db.prepare<[], { state: EventState; n: number }>(
-    'SELECT state, COUNT(*) AS n FROM events GROUP BY state',
-  );
+  const getRow = db.prepare<[string], EventRow>(EVENT_SQL.get);
+  const listAll = db.prepare<ListParameters, EventRow & { position: number }>(EVENT_SQL.listAll);
+  const listByState = db.prepare<
+    ListParameters & { state: string },
+    EventRow & { position: number }
+  >(EVENT_SQL.listByState);
+  const countStates = db.prepare<[], { state: OpenState; n: number }>(EVENT_SQL.countOpen);
   return {
     get(eventId: string): StoredEvent | undefined {
       const row = getRow.get(eventId);
       return row === undefined ? undefined : toStoredEvent(row);
     },
-    list({ state, limit }: { state?: EventState | undefined; limit: number }): StoredEvent[] {
-      const rows = state === undefined ? listAll.all(limit) : listByState.all(state, limit);
-      return rows.map(toStoredEvent);
+    list({
+      state,
+      limit,
+      after,
+    }: {
+      state?: EventState | undefined;
+      limit: number;
+      after?: EventCursor | undefined;
+    }): EventPage {
+      const from = { ...(after === undefined ? NEWEST : decodeCursor(after)), limit };
+      const rows = state === undefined ? listAll.all(from) : listByState.all({ ...from, state });
+      const last = rows.at(-1);
+      return {
+        items: rows.map(toStoredEvent),
+        next:
+          rows.length < limit || last === undefined
+            ? null
+            : encodeCursor({ at: last.received_at, id: last.position }),
+      };
     },
-    countByState(): Record<EventState, number> {
-      const counts = Object.fromEntries(EVENT_STATES.map((s) => [s, 0])) as Record<
-        EventState,
+    countOpen(): Record<OpenState, number> {
+      const counts = Object.fromEntries(OPEN_STATES.map((s) => [s, 0])) as Record<
+        OpenState,
         number
       >;
       for (const { state, n } of countStates.all()) counts[state] = n;

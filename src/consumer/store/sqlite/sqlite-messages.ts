@@ -10,17 +10,9 @@ import type {
   StatusChangeRecord,
   StatusWrite,
 } from '../store.ts';
+import { applyStatusSql, MESSAGE_SQL, STATUS_COLUMNS } from './queries.ts';
 
-const COLUMNS: Record<StatusKind, { value: string; at: string; confirmed: string }> = {
-  delivery: { value: 'delivery_status', at: 'delivery_at', confirmed: 'delivery_confirmed' },
-  taxReporting: {
-    value: 'tax_reporting_status',
-    at: 'tax_reporting_at',
-    confirmed: 'tax_reporting_confirmed',
-  },
-  lifecycle: { value: 'lifecycle_status', at: 'lifecycle_at', confirmed: 'lifecycle_confirmed' },
-};
-const KINDS = Object.keys(COLUMNS) as StatusKind[];
+const KINDS = Object.keys(STATUS_COLUMNS) as StatusKind[];
 
 interface MessageRow {
   message_id: string;
@@ -89,44 +81,16 @@ function toRecord(row: MessageRow): MessageRecord {
 export function messageWrites(db: Database.Database) {
   // last_event_at moves with news about the message (an event, a fresh descriptor), not with
   // the consumer's own import and acknowledgement, so reconciliation can find silent ones.
-  const touch = db.prepare<{ messageId: string; transfer: string; now: number }>(`
-    INSERT INTO messages (message_id, transfer, last_event_at, created_at, updated_at)
-    VALUES (@messageId, @transfer, @now, @now, @now)
-    ON CONFLICT (message_id, transfer) DO UPDATE SET last_event_at = @now, updated_at = @now`);
-  const ensure = db.prepare<{ messageId: string; transfer: string; now: number }>(`
-    INSERT INTO messages (message_id, transfer, last_event_at, created_at, updated_at)
-    VALUES (@messageId, @transfer, @now, @now, @now)
-    ON CONFLICT (message_id, transfer) DO NOTHING`);
-  const keepFields = db.prepare(`
-    UPDATE messages
-       SET document_no = COALESCE(@documentNo, document_no),
-           business_action = COALESCE(@businessAction, business_action),
-           validation_status = COALESCE(@validationStatus, validation_status)
-     WHERE message_id = @messageId AND transfer = @transfer`);
+  const touch = db.prepare<{ messageId: string; transfer: string; now: number }>(MESSAGE_SQL.touch);
+  const ensure = db.prepare<{ messageId: string; transfer: string; now: number }>(
+    MESSAGE_SQL.ensure,
+  );
+  const keepFields = db.prepare(MESSAGE_SQL.keepFields);
   // What a value may replace, by its source (StatusSource in store.ts), in one statement so a
   // concurrent writer can never move a status backwards. The same-millisecond rule itself is
   // the caller's (worker/status-order.ts); the store only refuses what no rule allows.
   const applyKind = Object.fromEntries(
-    KINDS.map((kind) => {
-      const { value, at, confirmed } = COLUMNS[kind];
-      return [
-        kind,
-        db.prepare<{
-          messageId: string;
-          transfer: string;
-          value: string;
-          at: number;
-          fetched: number;
-          change: number;
-          now: number;
-        }>(`
-          UPDATE messages SET ${value} = @value, ${at} = @at, ${confirmed} = @fetched,
-                              updated_at = @now
-           WHERE message_id = @messageId AND transfer = @transfer
-             AND (${at} IS NULL OR ${at} < @at
-                  OR (${at} = @at AND (@fetched = 1 OR (@change = 1 AND ${confirmed} = 0))))`),
-      ];
-    }),
+    KINDS.map((kind) => [kind, db.prepare(applyStatusSql(kind))]),
   ) as Record<StatusKind, Database.Statement>;
   const writeStatus = (key: MessageKey, write: StatusWrite, now: number): boolean =>
     applyKind[write.kind].run({
@@ -137,23 +101,10 @@ export function messageWrites(db: Database.Database) {
       change: write.source === 'change' ? 1 : 0,
       now,
     }).changes === 1;
-  const insertChange = db.prepare(`
-    INSERT INTO status_changes (event_id, message_id, transfer, kind, former_value, new_value,
-                                occurred_at, properties, validation_results, outcome, recorded_at)
-    VALUES (@eventId, @messageId, @transfer, @kind, @formerValue, @newValue, @occurredAt,
-            @properties, @validationResults, @outcome, @now)
-    ON CONFLICT (event_id) DO NOTHING`);
-  const importStarted = db.prepare(`
-    UPDATE messages SET import_started_at = COALESCE(import_started_at, @now), updated_at = @now
-     WHERE message_id = @messageId AND transfer = @transfer`);
-  const imported = db.prepare(`
-    UPDATE messages SET imported_at = COALESCE(imported_at, @now), import_location = @location,
-                        updated_at = @now
-     WHERE message_id = @messageId AND transfer = @transfer`);
-  const acknowledged = db.prepare(`
-    UPDATE messages SET acknowledged_at = @now, acknowledgement = @acknowledgement,
-                        failure_reason = @reason, updated_at = @now
-     WHERE message_id = @messageId AND transfer = @transfer`);
+  const insertChange = db.prepare(MESSAGE_SQL.insertChange);
+  const importStarted = db.prepare(MESSAGE_SQL.importStarted);
+  const imported = db.prepare(MESSAGE_SQL.imported);
+  const acknowledged = db.prepare(MESSAGE_SQL.acknowledged);
 
   const keyOf = (key: MessageKey) => ({ messageId: key.messageId, transfer: key.transfer });
   return {
@@ -207,26 +158,14 @@ export function messageWrites(db: Database.Database) {
 
 /** Message reads, for the main thread. */
 export function messageReads(db: Database.Database) {
-  const getRow = db.prepare<[string, string], MessageRow>(
-    'SELECT * FROM messages WHERE message_id = ? AND transfer = ?',
-  );
-  const sides = db.prepare<[string], MessageRow>(
-    "SELECT * FROM messages WHERE message_id = ? ORDER BY transfer = 'outbound'",
-  );
-  const changes = db.prepare<[string, string], StatusChangeRow>(
-    'SELECT * FROM status_changes WHERE message_id = ? AND transfer = ? ORDER BY occurred_at',
-  );
+  const getRow = db.prepare<[string, string], MessageRow>(MESSAGE_SQL.get);
+  const sides = db.prepare<[string], MessageRow>(MESSAGE_SQL.sides);
+  const changes = db.prepare<[string, string], StatusChangeRow>(MESSAGE_SQL.changes);
   const transitions = db.prepare<
     [string, string, string, number],
     { event_id: string; former_value: string; new_value: string }
-  >(`
-    SELECT event_id, former_value, new_value FROM status_changes
-     WHERE message_id = ? AND transfer = ? AND kind = ? AND occurred_at = ?`);
-  const stale = db.prepare<[number, number], MessageRow>(`
-    SELECT * FROM messages
-     WHERE last_event_at < ?
-       AND (delivery_status IS NULL OR delivery_status NOT IN ('delivered', 'failed', 'parked'))
-     ORDER BY last_event_at LIMIT ?`);
+  >(MESSAGE_SQL.transitions);
+  const stale = db.prepare<[number, number], MessageRow>(MESSAGE_SQL.stale);
   return {
     get({ messageId, transfer }: MessageKey): MessageRecord | undefined {
       const row = getRow.get(messageId, transfer);

@@ -15,6 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import { withDeadline } from '../deadline.ts';
 import { type Store, StoreError } from '../store.ts';
 import { claimReads } from './sqlite-claims.ts';
 import { eventReads } from './sqlite-events.ts';
@@ -28,12 +29,27 @@ export interface SqliteStore extends Store {
   readonly db: Database.Database;
 }
 
+export interface SqliteStoreOptions {
+  /**
+   * How long a webhook insert or the readiness write may wait for its commit before it fails.
+   * Another process holding the database's write lock (a long reconciliation, a backup, an
+   * operator's sqlite3 shell) would otherwise keep a webhook waiting past the service's 5 s;
+   * failing sooner answers 503 and the service retries. The write may still commit later: the
+   * retry is then a duplicate, answered 204. @default 2000
+   */
+  commitTimeoutMs?: number;
+}
+
 /**
  * Opens (creating and migrating if needed) the database at `path`. `:memory:` stands for a
  * private file in a temporary folder, removed at close: two connections cannot share an
  * in-memory database.
  */
-export async function openSqliteStore(path: string): Promise<SqliteStore> {
+export async function openSqliteStore(
+  path: string,
+  options: SqliteStoreOptions = {},
+): Promise<SqliteStore> {
+  const commitTimeoutMs = options.commitTimeoutMs ?? 2000;
   const temporary = path === ':memory:' ? mkdtempSync(join(tmpdir(), 'consumer-db-')) : undefined;
   const file = temporary === undefined ? path : join(temporary, 'consumer.db');
   mkdirSync(dirname(file), { recursive: true });
@@ -50,14 +66,14 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
     events: {
       async insert(event) {
         try {
-          return await writer.call('events.insert', event);
+          return await withDeadline(writer.call('events.insert', event), commitTimeoutMs);
         } catch (error) {
           throw new StoreError(`Could not store event ${event.eventId}`, { cause: error });
         }
       },
       get: async (eventId) => events.get(eventId),
       list: async (query) => events.list(query),
-      countByState: async () => events.countByState(),
+      countOpen: async () => events.countOpen(),
       async claimDue(request) {
         const claimed = await writer.call('events.claimDue', request);
         return claimed.map((event) => ({ ...event, body: asBuffer(event.body) }));
@@ -95,7 +111,14 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
         writer.call('messages.markAcknowledged', key, acknowledgement, reason, now),
       listStale: async (before, limit) => messages.listStale(before, limit),
     },
-    checkWritable: () => writer.call('health.touch', Date.now()),
+    retention: {
+      dropBodies: (before, limit) => writer.call('retention.dropBodies', before, limit),
+      pruneEvents: (before, limit) => writer.call('retention.pruneEvents', before, limit),
+      forgetEventIds: (before, limit) => writer.call('retention.forgetEventIds', before, limit),
+      pruneMessages: (before, limit) => writer.call('retention.pruneMessages', before, limit),
+      reclaim: (pages) => writer.call('retention.reclaim', pages),
+    },
+    checkWritable: () => withDeadline(writer.call('health.touch', Date.now()), commitTimeoutMs),
     async close() {
       await writer.close();
       if (db.open) db.close();

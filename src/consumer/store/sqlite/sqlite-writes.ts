@@ -4,15 +4,18 @@
  */
 import type Database from 'better-sqlite3';
 import type { NewEvent } from '../store.ts';
+import { HEALTH_SQL } from './queries.ts';
 import { claimWrites } from './sqlite-claims.ts';
 import { eventWrites } from './sqlite-events.ts';
 import { messageWrites } from './sqlite-messages.ts';
+import { reclaimPages, retentionWrites } from './sqlite-retention.ts';
 
 export function createWriteOperations(db: Database.Database) {
   const events = eventWrites(db);
   const claims = claimWrites(db);
   const messages = messageWrites(db);
-  const touchHealth = db.prepare<[number]>('UPDATE health SET checked_at = ? WHERE id = 1');
+  const retention = retentionWrites(db);
+  const touchHealth = db.prepare<[number]>(HEALTH_SQL.touch);
   return {
     // A Buffer crosses to this thread as a plain Uint8Array; SQLite binds only Buffers.
     'events.insert': (event: NewEvent) => events.insert({ ...event, body: asBuffer(event.body) }),
@@ -29,6 +32,11 @@ export function createWriteOperations(db: Database.Database) {
     'messages.markImportStarted': messages.markImportStarted,
     'messages.markImported': messages.markImported,
     'messages.markAcknowledged': messages.markAcknowledged,
+    'retention.dropBodies': retention.dropBodies,
+    'retention.pruneEvents': retention.pruneEvents,
+    'retention.forgetEventIds': retention.forgetEventIds,
+    'retention.pruneMessages': retention.pruneMessages,
+    'retention.reclaim': (pages: number) => reclaimPages(db, pages),
     'health.touch': (now: number): void => {
       touchHealth.run(now);
     },
@@ -37,6 +45,24 @@ export function createWriteOperations(db: Database.Database) {
 
 export type WriteOperations = ReturnType<typeof createWriteOperations>;
 export type WriteOperation = keyof WriteOperations;
+
+/**
+ * The writes that must survive a power loss once their call resolves: the webhook inbox (the
+ * 204 promises it), the import records (they decide whether an invoice is imported again),
+ * an operator's replay, and the readiness probe (it proves an fsync works). A batch holding one
+ * commits with synchronous=FULL, an fsync of the WAL. Every other write (claims, settlements,
+ * status bookkeeping) commits with synchronous=NORMAL: in WAL mode that still survives the
+ * process being killed, and the next FULL commit's fsync makes it durable too; what a power
+ * loss could undo of it is redone from the inbox (an event found in processing again is simply
+ * handled again, and its import record tells that it was imported).
+ */
+export const DURABLE_OPERATIONS: ReadonlySet<WriteOperation> = new Set<WriteOperation>([
+  'events.insert',
+  'events.replay',
+  'messages.markImportStarted',
+  'messages.markImported',
+  'health.touch',
+]);
 
 export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.isBuffer(bytes)

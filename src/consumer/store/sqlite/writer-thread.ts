@@ -3,19 +3,26 @@
  * commit, fsync or wait for another process's lock ever runs on the main thread's event loop.
  *
  * Pipelined group commit: calls arrive as messages; the thread takes the first one and every
- * other already queued (receiveMessageOnPort), runs them in one IMMEDIATE transaction, each in
- * a savepoint of its own, and answers all of them after the COMMIT (synchronous=FULL: durable
- * on disk). While it commits one batch, the main thread keeps answering requests and the next
- * batch queues up. A call that throws is rolled back to its savepoint and answered with its
- * error; its neighbours still commit. If BEGIN or COMMIT fails (another process holds the lock
- * past busy_timeout, a full disk), every call of the batch gets that error: none was stored.
- * Nothing is ever answered before the COMMIT that makes it durable has returned.
+ * other already queued (receiveMessageOnPort), runs them in one IMMEDIATE transaction and
+ * answers all of them after the COMMIT. A batch holding a durable call (DURABLE_OPERATIONS in
+ * sqlite-writes.ts: a webhook, an import record) commits with synchronous=FULL, durable on disk
+ * before any answer; the others with NORMAL. While it commits one batch, the main thread keeps
+ * answering requests and the next batch queues up.
+ *
+ * A call that throws must not take its neighbours down, nor leave half of itself written. The
+ * batch first runs plainly (no savepoints: they cost a third of a batch's time); if any call
+ * throws, the whole batch is rolled back and run again with a savepoint per call, so the
+ * failing call is undone alone and answered with its error while the others commit. If BEGIN
+ * or COMMIT fails (another process holds the lock past busy_timeout, a full disk), every call
+ * of the batch gets that error: none was stored. Nothing is ever answered before the COMMIT
+ * that makes it durable has returned.
  */
 import { type MessagePort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { migrate } from './migrate.ts';
 import {
   createWriteOperations,
+  DURABLE_OPERATIONS,
   type WriteOperation,
   type WriteOperations,
 } from './sqlite-writes.ts';
@@ -28,6 +35,10 @@ function open(): Database.Database {
   const db = new Database(path);
   // Set before anything that can wait for another process's lock.
   db.pragma('busy_timeout = 5000');
+  // A new file gives freed pages back to the file system on request (retention's reclaim
+  // step); this must be set before the first table and before WAL mode.
+  const empty = db.prepare('SELECT 1 FROM sqlite_schema LIMIT 1').get() === undefined;
+  if (empty) db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
@@ -48,27 +59,36 @@ function start(): { db: Database.Database; operations: WriteOperations } | undef
   }
 }
 
+type Results = Extract<WriterReply, { type: 'results' }>['results'];
+type Call = Extract<WriterRequest, { type: 'call' }>;
+
+let synchronousFull = true;
+/** FULL for a batch that must be durable when answered, NORMAL otherwise (see the header). */
+function setSynchronous(db: Database.Database, full: boolean) {
+  if (full === synchronousFull) return;
+  db.pragma(`synchronous = ${full ? 'FULL' : 'NORMAL'}`);
+  synchronousFull = full;
+}
+
+/** Thrown out of the plain run to roll the whole batch back. */
+class CallFailed extends Error {}
+
 function serve(db: Database.Database, operations: WriteOperations, batch: WriterRequest[]) {
   const calls = batch.filter((request) => request.type === 'call');
-  const results: Extract<WriterReply, { type: 'results' }>['results'] = [];
   if (calls.length > 0) {
+    setSynchronous(
+      db,
+      calls.some((call) => DURABLE_OPERATIONS.has(call.op as WriteOperation)),
+    );
+    const run = (call: Call) =>
+      (operations[call.op as WriteOperation] as (...args: unknown[]) => unknown)(...call.args);
+    let results: Results;
     try {
-      db.transaction(() => {
-        for (const call of calls) {
-          try {
-            const run = operations[call.op as WriteOperation] as (...args: unknown[]) => unknown;
-            const value = db.transaction(() => run(...call.args))();
-            results.push({ id: call.id, ok: true, value });
-          } catch (error) {
-            results.push({ id: call.id, ok: false, error: serializeError(error) });
-          }
-        }
-      }).immediate();
+      results = commitPlainly(db, calls, run) ?? commitWithSavepoints(db, calls, run);
     } catch (error) {
       if (db.inTransaction) db.exec('ROLLBACK');
       const failure = serializeError(error);
-      results.length = 0;
-      for (const call of calls) results.push({ id: call.id, ok: false, error: failure });
+      results = calls.map((call) => ({ id: call.id, ok: false, error: failure }));
     }
     port.postMessage({ type: 'results', results } satisfies WriterReply);
   }
@@ -78,6 +98,49 @@ function serve(db: Database.Database, operations: WriteOperations, batch: Writer
     // drop it.
     port.postMessage({ type: 'closed' } satisfies WriterReply);
   }
+}
+
+/** The batch in one transaction; undefined (all rolled back) when any call threw. */
+function commitPlainly(
+  db: Database.Database,
+  calls: Call[],
+  run: (call: Call) => unknown,
+): Results | undefined {
+  try {
+    return db
+      .transaction(() =>
+        calls.map((call) => {
+          try {
+            return { id: call.id, ok: true as const, value: run(call) };
+          } catch {
+            throw new CallFailed();
+          }
+        }),
+      )
+      .immediate();
+  } catch (error) {
+    if (error instanceof CallFailed) return undefined;
+    throw error;
+  }
+}
+
+/** The batch again, each call in a savepoint: a failing call is undone and answered alone. */
+function commitWithSavepoints(
+  db: Database.Database,
+  calls: Call[],
+  run: (call: Call) => unknown,
+): Results {
+  return db
+    .transaction(() =>
+      calls.map((call) => {
+        try {
+          return { id: call.id, ok: true as const, value: db.transaction(() => run(call))() };
+        } catch (error) {
+          return { id: call.id, ok: false as const, error: serializeError(error) };
+        }
+      }),
+    )
+    .immediate();
 }
 
 const started = start();

@@ -28,7 +28,16 @@ const THREAD = new URL(
 /** Starts the writer on the database file at `path`; it applies the migrations first. */
 export async function startWriter(path: string): Promise<SqliteWriter> {
   const { port1: port, port2 } = new MessageChannel();
-  const worker = new Worker(THREAD, { workerData: { path, port: port2 }, transferList: [port2] });
+  const worker = new Worker(THREAD, {
+    workerData: { path, port: port2 },
+    transferList: [port2],
+    execArgv: inheritableExecArgv(process.execArgv),
+    // It only ever holds one batch of calls and their answers, bounded by the ingress's
+    // in-flight limit and the worker's concurrency: a small young generation is plenty (every
+    // megabyte V8 would let it grow is resident memory of the consumer), and the old generation
+    // has room for a batch of large bodies.
+    resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 128 },
+  });
   const pending = new Map<
     number,
     { resolve: (value: unknown) => void; reject: (e: Error) => void }
@@ -102,4 +111,27 @@ export async function startWriter(path: string): Promise<SqliteWriter> {
       await worker.terminate();
     },
   };
+}
+
+/**
+ * The parent's Node options a worker can take: module loaders (`--import tsx`, `--require`,
+ * `--conditions`), profiling and source maps. Others are left out: main-script options (`-e`,
+ * `--input-type`) and per-process V8 flags (`--expose-gc`, `--max-old-space-size`) make a
+ * worker fail to start.
+ */
+export function inheritableExecArgv(execArgv: readonly string[]): string[] {
+  const withValue = /^(--import|--require|-r|--loader|--experimental-loader|--conditions|-C)$/;
+  const alone =
+    /^(--import|--require|--loader|--experimental-loader|--conditions|--cpu-prof[a-z-]*|--heap-prof[a-z-]*|--enable-source-maps|--no-warnings|--experimental-[a-z-]+)(=.*)?$/;
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const option = execArgv[i] as string;
+    if (withValue.test(option) && i + 1 < execArgv.length) {
+      kept.push(option, execArgv[i + 1] as string);
+      i++;
+    } else if (alone.test(option)) {
+      kept.push(option);
+    }
+  }
+  return kept;
 }

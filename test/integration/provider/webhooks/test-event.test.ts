@@ -150,3 +150,48 @@ describe('credentials never shown back (issue 17)', () => {
     },
   );
 });
+
+describe('preview (SPEC.md 4.3: the exact body is shown before sending)', () => {
+  it('sends exactly the previewed body, once, and only to the endpoint it was previewed for', async () => {
+    const first = dispatcher.createEndpoint(PARTY, { name: 'first', url: endpoint.url }).endpoint;
+    const second = dispatcher.createEndpoint(PARTY, { name: 'second', url: endpoint.url }).endpoint;
+    dispatcher.setRules(PARTY, 'inbound', [{ target: first.id }]);
+    dispatcher.setRules(PARTY, 'outbound', [{ target: second.id }]);
+
+    const preview = dispatcher.previewTestEvent(PARTY, second.id, {});
+    expect(preview).toMatchObject({ category: 'outbound', action: 'created' });
+    expect(preview.actions).toContain('lifecycleStatusChanged');
+    expect(JSON.parse(preview.body)).toMatchObject({ eventId: preview.eventId, test: true });
+    expect(endpoint.requests).toHaveLength(0);
+
+    await expect(
+      dispatcher.sendTestEvent(PARTY, first.id, { eventId: preview.eventId }),
+    ).rejects.toMatchObject({ name: 'TestEventError', field: 'eventId' });
+    const result = await dispatcher.sendTestEvent(PARTY, second.id, { eventId: preview.eventId });
+    expect(result.request.body).toBe(preview.body);
+    expect(endpoint.requests[0]?.body.toString('utf8')).toBe(preview.body);
+    await expect(
+      dispatcher.sendTestEvent(PARTY, second.id, { eventId: preview.eventId }),
+    ).rejects.toMatchObject({ field: 'eventId' });
+  });
+});
+
+describe('hints (SPEC.md 7.2)', () => {
+  it.each([
+    [401, 'signature verification'],
+    [403, 'signature verification'],
+    [404, 'Wrong URL'],
+  ])('explains %i', async (status, hint) => {
+    endpoint.answer({ status });
+    const { endpoint: view } = dispatcher.createEndpoint(PARTY, { name: 'e', url: endpoint.url });
+    const result = await dispatcher.sendTestEvent(PARTY, view.id, {});
+    expect(result.hint).toContain(hint);
+  });
+
+  it('gives none for a success or a failure SPEC.md has no advice for', async () => {
+    const { endpoint: view } = dispatcher.createEndpoint(PARTY, { name: 'e', url: endpoint.url });
+    expect((await dispatcher.sendTestEvent(PARTY, view.id, {})).hint).toBeUndefined();
+    endpoint.answer({ status: 500 });
+    expect((await dispatcher.sendTestEvent(PARTY, view.id, {})).hint).toBeUndefined();
+  });
+});

@@ -90,7 +90,7 @@ async function permanent(promise: Promise<unknown>): Promise<PermanentImportErro
 }
 
 describe('file importer', () => {
-  it('writes the documents with their exact bytes and a manifest last', async () => {
+  it('writes the documents with their exact bytes and a manifest', async () => {
     const importer = createFileImporter({ documentsDir });
 
     const result = await importer.import(input());
@@ -183,6 +183,16 @@ describe('file importer', () => {
     expect((await readdir(join(documentsDir, 'inbound'))).filter((n) => n.startsWith('.'))).toEqual(
       [],
     );
+  });
+
+  it('makes the documents folder again when it was removed while running', async () => {
+    const importer = createFileImporter({ documentsDir });
+    await importer.import(input());
+    await rm(documentsDir, { recursive: true, force: true });
+
+    const again = await importer.import(input({ messageId: `${MESSAGE_ID.slice(0, -1)}9` }));
+
+    expect(again.status).toBe('imported');
   });
 
   it('stops when its signal aborts and leaves no folder behind', async () => {

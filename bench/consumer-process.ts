@@ -1,0 +1,122 @@
+/**
+ * The consumer under test as production runs it: `node dist/src/main.js` (the runner builds
+ * first), configured by its environment, stopped with SIGTERM (its graceful shutdown). CPU time
+ * and peak memory come from /proc, which count every thread of the process: the event loop and
+ * the SQLite writer.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+export const MAIN = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
+
+/**
+ * The environment and Node options `npm start` runs the consumer with (package.json), so the
+ * benchmark measures production's memory settings, from one source.
+ */
+export const PRODUCTION_START = (() => {
+  const packageJson = JSON.parse(
+    readFileSync(new URL('../package.json', import.meta.url), 'utf8'),
+  ) as { scripts: { start: string } };
+  const words = packageJson.scripts.start.split(/\s+/);
+  const env = Object.fromEntries(
+    words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => w.split('=') as [string, string]),
+  );
+  const nodeArgs = words.filter((w) => w.startsWith('--'));
+  return { env, nodeArgs };
+})();
+export const RECONCILE = fileURLToPath(new URL('../dist/scripts/reconcile.js', import.meta.url));
+
+export interface MeasuredProcess {
+  child: ChildProcess;
+  pid: number;
+  /** user + system CPU time so far, all threads, in microseconds. */
+  cpuMicros(): number;
+  /** Peak resident memory so far (VmHWM), in bytes. */
+  peakRssBytes(): number;
+}
+
+export interface ConsumerProcess extends MeasuredProcess {
+  /** Base URL, e.g. http://127.0.0.1:41234 */
+  url: string;
+  /** SIGTERM, then waits for the exit; throws unless it exits 0. */
+  stop(): Promise<void>;
+}
+
+/** Spawns `node [nodeArgs] script` with exactly `env` (plus PATH), measured through /proc. */
+export function spawnMeasured(
+  script: string,
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): MeasuredProcess & { output(): string } {
+  const child = spawn(process.execPath, [...nodeArgs, script], {
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk;
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk;
+  });
+  const pid = child.pid as number;
+  return {
+    child,
+    pid,
+    output: () => output,
+    cpuMicros() {
+      // Fields 14 and 15 of /proc/<pid>/stat: utime and stime in clock ticks (100 per second).
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+      return (Number(fields[11]) + Number(fields[12])) * 10_000;
+    },
+    peakRssBytes() {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    },
+  };
+}
+
+export async function startConsumerProcess(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<ConsumerProcess> {
+  const port = await freePort();
+  const measured = spawnMeasured(MAIN, { ...PRODUCTION_START.env, ...env, PORT: String(port) }, [
+    ...PRODUCTION_START.nodeArgs,
+    ...nodeArgs,
+  ]);
+  const url = `http://127.0.0.1:${port}`;
+  const exited = once(measured.child, 'exit');
+  for (let ready = false; !ready; ) {
+    if (measured.child.exitCode !== null) {
+      throw new Error(`the consumer exited before listening:\n${measured.output()}`);
+    }
+    ready = await fetch(`${url}/healthz`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (!ready) await new Promise((r) => setTimeout(r, 25));
+  }
+  return {
+    ...measured,
+    url,
+    async stop() {
+      measured.child.kill('SIGTERM');
+      const [code] = await exited;
+      if (code !== 0) throw new Error(`the consumer exited with ${code}:\n${measured.output()}`);
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}

@@ -1,0 +1,154 @@
+/**
+ * The backlog drain: what a participant sees after an outage, when the service delivers hours
+ * of invoices at once. N inbound invoices are pending at the embedded provider (in a process of
+ * its own); their events (created, messageStatusChanged to pendingdelivery, deliveryNotified;
+ * one in ten stored twice, as the service's duplicates are) are already in the inbox. Then the
+ * consumer starts with its worker and handles them end to end: fetch the core document and the
+ * JSON, import them with the default file importer (fsync), acknowledge. Measured: invoices
+ * imported and acknowledged per second, from the consumer's start until the provider shows
+ * every one delivered and the inbox holds nothing due. With `profile`, the consumer runs under
+ * --cpu-prof and the result says where its time went, per thread.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { openStore } from '../src/consumer/store/open-store.ts';
+import type { WebhookEnvelope } from '../src/protocol/index.ts';
+import { startConsumerProcess } from './consumer-process.ts';
+import { summarizeProfiles, type ThreadSummary } from './profile-summary.ts';
+import { startServerProcess } from './server-process.ts';
+
+export interface DrainResult {
+  /** Where the inbox was: `sqlite`, or `postgres` shared by `consumers` processes. */
+  store: 'sqlite' | 'postgres';
+  consumers: number;
+  invoices: number;
+  /** Events stored before the drain (duplicates stored once). */
+  events: number;
+  seconds: number;
+  invoicesPerSecond: number;
+  /** Share of one core, over the drain. */
+  consumerCpu: number;
+  providerCpu: number;
+  consumerPeakRssBytes: number;
+  /** Per thread of the consumer (main, then the SQLite writer), when profiled. */
+  profile?: ThreadSummary[];
+}
+
+export async function runDrain(options: {
+  invoices: number;
+  profile?: boolean;
+  env?: Record<string, string>;
+  /** A PostgreSQL database to drain into instead of a SQLite file. */
+  postgresUrl?: string;
+  /** Consumer processes sharing the database (PostgreSQL only). @default 1 */
+  consumers?: number;
+}): Promise<DrainResult> {
+  const consumers = options.postgresUrl === undefined ? 1 : (options.consumers ?? 1);
+  const dir = await mkdtemp(join(tmpdir(), 'bench-drain-'));
+  const provider = await startServerProcess('provider-server.ts', {});
+  try {
+    const file = join(dir, 'events.jsonl');
+    await provider.command('seed', { count: options.invoices, file });
+    const events = (await readFile(file, 'utf8'))
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as WebhookEnvelope);
+
+    const databasePath = join(dir, 'consumer.db');
+    const databaseUrl = options.postgresUrl ?? `sqlite:${databasePath}`;
+    const store = await openStore(databaseUrl);
+    await Promise.all(
+      events.flatMap((envelope, i) => {
+        const event = {
+          eventId: envelope.eventId,
+          action: envelope.action,
+          transfer: envelope.transfer,
+          messageId: envelope.messageId,
+          party: envelope.party,
+          occurredAt: envelope.occurredAt,
+          test: false,
+          flag: null,
+          body: Buffer.from(JSON.stringify(envelope)),
+          receivedAt: Date.now(),
+        };
+        // One in ten twice: the duplicate is refused by eventId, as at the ingress.
+        return i % 10 === 0
+          ? [store.events.insert(event), store.events.insert(event)]
+          : [store.events.insert(event)];
+      }),
+    );
+    await store.close();
+
+    const profileDir = join(dir, 'profile');
+    const providerCpuBefore = await provider.cpuMicros();
+    const started = performance.now();
+    const running = await Promise.all(
+      Array.from({ length: consumers }, (_, i) =>
+        startConsumerProcess(
+          {
+            WEBHOOK_SECRETS: 'bench-drain-secret-0123456789',
+            API_BASE_URL: provider.url,
+            API_TOKEN: 'sandbox-token',
+            DATABASE_URL: databaseUrl,
+            DOCUMENTS_DIR: join(dir, 'documents'),
+            LOG_LEVEL: 'warn',
+            ...options.env,
+          },
+          options.profile && i === 0 ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+        ),
+      ),
+    );
+    const due = await dueCounter(databaseUrl);
+    let consumerPeakRssBytes = 0;
+    for (;;) {
+      for (const consumer of running) {
+        consumerPeakRssBytes = Math.max(consumerPeakRssBytes, consumer.peakRssBytes());
+      }
+      const delivered = await provider.command<number>('delivered');
+      if (delivered === options.invoices && (await due.count()) === 0) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const seconds = (performance.now() - started) / 1000;
+    await due.close();
+    const consumerCpu =
+      running.reduce((sum, consumer) => sum + consumer.cpuMicros(), 0) / (seconds * 1e6);
+    const providerCpu = ((await provider.cpuMicros()) - providerCpuBefore) / (seconds * 1e6);
+    await Promise.all(running.map((consumer) => consumer.stop()));
+    return {
+      store: options.postgresUrl === undefined ? 'sqlite' : 'postgres',
+      consumers,
+      invoices: options.invoices,
+      events: events.length,
+      seconds,
+      invoicesPerSecond: options.invoices / seconds,
+      consumerCpu,
+      providerCpu,
+      consumerPeakRssBytes,
+      ...(options.profile
+        ? { profile: summarizeProfiles(profileDir, process.env.BENCH_KEEP_PROFILE) }
+        : {}),
+    };
+  } finally {
+    await provider.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Events still due or in hand in the inbox at `databaseUrl`, read beside the consumers. */
+async function dueCounter(databaseUrl: string) {
+  const sql = "SELECT COUNT(*)::int AS n FROM events WHERE state IN ('pending', 'processing')";
+  if (databaseUrl.startsWith('sqlite:')) {
+    const inbox = new Database(databaseUrl.slice('sqlite:'.length), { readonly: true });
+    const statement = inbox.prepare<[], { n: number }>(sql.replace('::int', ''));
+    return { count: async () => statement.get()?.n ?? 0, close: async () => inbox.close() };
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  return {
+    count: async () => (await client.query<{ n: number }>(sql)).rows[0]?.n ?? 0,
+    close: () => client.end(),
+  };
+}

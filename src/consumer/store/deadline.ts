@@ -1,0 +1,20 @@
+import { StoreError } from './store.ts';
+
+/**
+ * `promise`, or a StoreError once `ms` have passed: for the writes a caller must not wait on
+ * for long (a webhook's insert, the readiness probe). The write itself goes on; if it still
+ * commits, the service's retry of the webhook is a duplicate, answered 204.
+ */
+export function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(new StoreError(`the store did not commit within ${ms} ms (is it locked or away?)`)),
+      ms,
+    );
+  });
+  // The write may still fail after the deadline; nobody waits for that answer any more.
+  promise.catch(() => {});
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}

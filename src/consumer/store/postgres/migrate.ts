@@ -1,0 +1,67 @@
+/**
+ * Applies the numbered SQL files of ./migrations in order and records them in
+ * schema_migrations, like the SQLite store's migrator. Replicas starting at once take turns
+ * on a PostgreSQL advisory lock held for the whole check-and-apply, so the second finds the
+ * work done; each file runs in a transaction of its own. A database holding a migration newer
+ * than this code is refused with a clear error.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import type pg from 'pg';
+import { MigrationError } from '../store.ts';
+
+const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
+/** Any fixed number: the lock all processes of this program agree on. */
+const MIGRATION_LOCK = 4_242_001;
+
+export async function migrate(pool: pg.Pool): Promise<number[]> {
+  const files = readdirSync(MIGRATIONS_DIR)
+    .filter((f) => /^\d+_.+\.sql$/.test(f))
+    .sort();
+  const known = Math.max(0, ...files.map((file) => Number.parseInt(file, 10)));
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version    integer PRIMARY KEY,
+        name       text    NOT NULL,
+        applied_at bigint  NOT NULL
+      )`);
+      const { rows } = await client.query<{ version: number; name: string }>(
+        'SELECT version, name FROM schema_migrations ORDER BY version',
+      );
+      const newest = rows.at(-1);
+      if (newest !== undefined && newest.version > known) {
+        throw new MigrationError(
+          `the database was migrated by a newer version of this program (migration ` +
+            `${newest.name}; this one knows up to ${known}): run that version, or restore a ` +
+            'backup taken before it',
+        );
+      }
+      const done = new Set(rows.map((row) => row.version));
+      const applied: number[] = [];
+      for (const file of files) {
+        const version = Number.parseInt(file, 10);
+        if (done.has(version)) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(readFileSync(new URL(file, MIGRATIONS_DIR), 'utf8'));
+          await client.query(
+            'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
+            [version, file, Date.now()],
+          );
+          await client.query('COMMIT');
+        } catch (error) {
+          await client.query('ROLLBACK');
+          throw error;
+        }
+        applied.push(version);
+      }
+      return applied;
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  } finally {
+    client.release();
+  }
+}

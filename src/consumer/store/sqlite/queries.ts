@@ -1,0 +1,212 @@
+/**
+ * Every statement of the SQLite store, by name. The store modules prepare these and nothing
+ * else, so the query-plan test (test/integration/store/query-plans.test.ts) can EXPLAIN each one
+ * and fail on a plan whose cost grows with history: a full scan of a history-sized table or a
+ * sort (temporary B-tree) over one.
+ */
+import type { StatusKind } from '../../../protocol/index.ts';
+
+export const STATUS_COLUMNS: Record<StatusKind, { value: string; at: string; confirmed: string }> =
+  {
+    delivery: { value: 'delivery_status', at: 'delivery_at', confirmed: 'delivery_confirmed' },
+    taxReporting: {
+      value: 'tax_reporting_status',
+      at: 'tax_reporting_at',
+      confirmed: 'tax_reporting_confirmed',
+    },
+    lifecycle: { value: 'lifecycle_status', at: 'lifecycle_at', confirmed: 'lifecycle_confirmed' },
+  };
+
+/** Delivery statuses after which a message changes only by a manual retry (SPEC.md 3). */
+const OPEN_MESSAGE =
+  "(delivery_status IS NULL OR delivery_status NOT IN ('delivered', 'failed', 'parked'))";
+
+/** A body retention has dropped is stored empty (a signed event's body never is). */
+export const DROPPED_BODY = "x''";
+
+export const EVENT_SQL = {
+  // A duplicate is an eventId in the inbox, or one retention removed from it (seen_events).
+  insert: `
+    INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test, flag,
+                        body, received_at, next_attempt_at, updated_at)
+    SELECT @eventId, @action, @transfer, @messageId, @party, @occurredAt, @testInt, @flag,
+           @body, @receivedAt, @receivedAt, @receivedAt
+     WHERE NOT EXISTS (SELECT 1 FROM seen_events WHERE event_id = @eventId)
+    ON CONFLICT (event_id) DO NOTHING`,
+  // Candidates for claimDue, each cheap whatever the backlog: due pending events in due order
+  // from the events_due index, skipping messages whose claim is live (a primary-key probe per
+  // row), and events a dead holder left in processing (few: what handlers had in hand).
+  duePending: `
+    SELECT e.* FROM events e
+     WHERE e.state = 'pending' AND e.next_attempt_at <= @now
+       AND NOT EXISTS (SELECT 1 FROM message_claims c
+                        WHERE c.message_id = e.message_id AND c.lease_until >= @now)
+     ORDER BY e.next_attempt_at
+     LIMIT @window`,
+  abandoned: `
+    SELECT e.* FROM events e
+     WHERE e.state = 'processing'
+       AND NOT EXISTS (SELECT 1 FROM message_claims c
+                        WHERE c.message_id = e.message_id AND c.lease_until >= @now)
+     LIMIT @window`,
+  markClaimed: `
+    UPDATE events
+       SET state = 'processing', attempts = attempts + 1, claim_token = @token,
+           locked_until = @leaseUntil, updated_at = @now
+     WHERE event_id = @eventId`,
+  settle: `
+    UPDATE events
+       SET state = @state, claim_token = NULL, locked_until = NULL, last_error = @error,
+           updated_at = @now, next_attempt_at = COALESCE(@nextAttemptAt, next_attempt_at),
+           body = CASE WHEN @dropBody = 1 THEN ${DROPPED_BODY} ELSE body END
+     WHERE event_id = @eventId AND state = 'processing' AND claim_token = @token
+       AND EXISTS (SELECT 1 FROM message_claims c
+                    WHERE c.message_id = @messageId AND c.token = @token)`,
+  replay: `
+    UPDATE events
+       SET state = 'pending', attempts = 0, next_attempt_at = @now, locked_until = NULL,
+           claim_token = NULL, updated_at = @now
+     WHERE event_id = @eventId AND state IN ('dead', 'done', 'skipped') AND length(body) > 0`,
+  // Why a replay changed nothing: no such event, or one pending, processing or without body.
+  replayable: 'SELECT state, length(body) AS size FROM events WHERE event_id = ?',
+  get: 'SELECT * FROM events WHERE event_id = ?',
+  // Newest first, after a cursor: an index walked backwards gives received_at and rowid both
+  // descending, and starts at the cursor (keyset pagination).
+  listAll: `
+    SELECT rowid AS position, * FROM events
+     WHERE (received_at, rowid) < (@at, @id)
+     ORDER BY received_at DESC, rowid DESC LIMIT @limit`,
+  listByState: `
+    SELECT rowid AS position, * FROM events
+     WHERE state = @state AND (received_at, rowid) < (@at, @id)
+     ORDER BY received_at DESC, rowid DESC LIMIT @limit`,
+  // The states whose counts matter to an operator, each bounded by the backlog, not by
+  // history: done and skipped are counted by the worker's own metrics instead.
+  countOpen: `
+    SELECT state, COUNT(*) AS n FROM events
+     WHERE state IN ('pending', 'processing', 'dead') GROUP BY state`,
+} as const;
+
+export const CLAIM_SQL = {
+  // Free, or held past its lease: take it. A row still in its lease is left as it is.
+  take: `
+    INSERT INTO message_claims (message_id, holder, token, lease_until, acquired_at)
+    VALUES (@messageId, @holder, @token, @leaseUntil, @now)
+    ON CONFLICT (message_id) DO UPDATE
+       SET holder = excluded.holder, token = excluded.token,
+           lease_until = excluded.lease_until, acquired_at = excluded.acquired_at
+     WHERE message_claims.lease_until < @now`,
+  // Still ours as long as nobody replaced the token, even if the lease ran out unnoticed.
+  extend:
+    'UPDATE message_claims SET lease_until = @leaseUntil WHERE message_id = @messageId AND token = @token',
+  drop: 'DELETE FROM message_claims WHERE message_id = @messageId AND token = @token',
+  dropHolder: 'DELETE FROM message_claims WHERE holder = ?',
+  get: 'SELECT message_id, holder, token, lease_until FROM message_claims WHERE message_id = ?',
+  // message_claims holds the claims in hand only (bounded by the handlers), never history.
+  liveHolders: 'SELECT DISTINCT holder FROM message_claims WHERE lease_until >= ?',
+} as const;
+
+export const MESSAGE_SQL = {
+  // last_event_at moves with news about the message (an event, a fresh descriptor), not with
+  // the consumer's own import and acknowledgement, so reconciliation can find silent ones.
+  touch: `
+    INSERT INTO messages (message_id, transfer, last_event_at, created_at, updated_at)
+    VALUES (@messageId, @transfer, @now, @now, @now)
+    ON CONFLICT (message_id, transfer) DO UPDATE SET last_event_at = @now, updated_at = @now`,
+  ensure: `
+    INSERT INTO messages (message_id, transfer, last_event_at, created_at, updated_at)
+    VALUES (@messageId, @transfer, @now, @now, @now)
+    ON CONFLICT (message_id, transfer) DO NOTHING`,
+  keepFields: `
+    UPDATE messages
+       SET document_no = COALESCE(@documentNo, document_no),
+           business_action = COALESCE(@businessAction, business_action),
+           validation_status = COALESCE(@validationStatus, validation_status)
+     WHERE message_id = @messageId AND transfer = @transfer`,
+  insertChange: `
+    INSERT INTO status_changes (event_id, message_id, transfer, kind, former_value, new_value,
+                                occurred_at, properties, validation_results, outcome, recorded_at)
+    VALUES (@eventId, @messageId, @transfer, @kind, @formerValue, @newValue, @occurredAt,
+            @properties, @validationResults, @outcome, @now)
+    ON CONFLICT (event_id) DO NOTHING`,
+  importStarted: `
+    UPDATE messages SET import_started_at = COALESCE(import_started_at, @now), updated_at = @now
+     WHERE message_id = @messageId AND transfer = @transfer`,
+  imported: `
+    UPDATE messages SET imported_at = COALESCE(imported_at, @now), import_location = @location,
+                        updated_at = @now
+     WHERE message_id = @messageId AND transfer = @transfer`,
+  acknowledged: `
+    UPDATE messages SET acknowledged_at = @now, acknowledgement = @acknowledgement,
+                        failure_reason = @reason, updated_at = @now
+     WHERE message_id = @messageId AND transfer = @transfer`,
+  get: 'SELECT * FROM messages WHERE message_id = ? AND transfer = ?',
+  // Inbound first: the order of the primary key's second column.
+  sides: 'SELECT * FROM messages WHERE message_id = ? ORDER BY transfer',
+  changes:
+    'SELECT * FROM status_changes WHERE message_id = ? AND transfer = ? ORDER BY occurred_at',
+  transitions: `
+    SELECT event_id, former_value, new_value FROM status_changes
+     WHERE message_id = ? AND transfer = ? AND kind = ? AND occurred_at = ?`,
+  // Only messages still open: the partial index messages_open holds no final message.
+  stale: `
+    SELECT * FROM messages
+     WHERE last_event_at < ? AND ${OPEN_MESSAGE}
+     ORDER BY last_event_at LIMIT ?`,
+} as const;
+
+/**
+ * What a status value may replace, by its source (StatusSource in store.ts), in one statement
+ * so a concurrent writer can never move a status backwards.
+ */
+export function applyStatusSql(kind: StatusKind): string {
+  const { value, at, confirmed } = STATUS_COLUMNS[kind];
+  return `
+    UPDATE messages SET ${value} = @value, ${at} = @at, ${confirmed} = @fetched,
+                        updated_at = @now
+     WHERE message_id = @messageId AND transfer = @transfer
+       AND (${at} IS NULL OR ${at} < @at
+            OR (${at} = @at AND (@fetched = 1 OR (@change = 1 AND ${confirmed} = 0))))`;
+}
+
+/**
+ * Retention's statements (src/consumer/retention): each walks an index from its oldest entry
+ * and stops at LIMIT, so a batch costs the same whatever the history.
+ */
+export const RETENTION_SQL = {
+  mark: 'SELECT through_at, through_id FROM retention_marks WHERE name = ?',
+  setMark: `
+    INSERT INTO retention_marks (name, through_at, through_id) VALUES (@name, @at, @id)
+    ON CONFLICT (name) DO UPDATE SET through_at = excluded.through_at,
+                                     through_id = excluded.through_id`,
+  // Events after the mark in arrival order: the bodies pass resumes where it stopped, so it
+  // never walks again over events whose bodies are already gone.
+  arrivedAfter: `
+    SELECT rowid AS id, received_at, state FROM events
+     WHERE (received_at, rowid) > (@at, @id) AND received_at < @before
+     ORDER BY received_at, rowid LIMIT @limit`,
+  dropBody: `UPDATE events SET body = ${DROPPED_BODY} WHERE rowid = ? AND length(body) > 0`,
+  finishedBefore: `
+    SELECT rowid AS id, event_id, received_at FROM events
+     WHERE state = @state AND received_at < @before
+     ORDER BY received_at LIMIT @limit`,
+  remember: `
+    INSERT INTO seen_events (event_id, received_at) VALUES (?, ?)
+    ON CONFLICT (event_id) DO NOTHING`,
+  deleteEvent: 'DELETE FROM events WHERE rowid = ?',
+  deleteEventChange: 'DELETE FROM status_changes WHERE event_id = ?',
+  forgetSeen: `
+    DELETE FROM seen_events WHERE event_id IN (
+      SELECT event_id FROM seen_events WHERE received_at < ? ORDER BY received_at LIMIT ?)`,
+  // Only final messages: the partial index messages_closed holds no open one.
+  closedBefore: `
+    SELECT message_id, transfer, import_location FROM messages
+     WHERE last_event_at < ? AND delivery_status IN ('delivered', 'failed', 'parked')
+     ORDER BY last_event_at LIMIT ?`,
+  deleteMessage: 'DELETE FROM messages WHERE message_id = ? AND transfer = ?',
+  deleteMessageChanges: 'DELETE FROM status_changes WHERE message_id = ? AND transfer = ?',
+} as const;
+
+export const HEALTH_SQL = {
+  touch: 'UPDATE health SET checked_at = ? WHERE id = 1',
+} as const;

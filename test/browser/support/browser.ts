@@ -1,0 +1,101 @@
+/**
+ * Debian's Chromium driven by playwright-core (browsers cannot be downloaded on these
+ * machines; ENVIRONMENT.md). One browser per test file, a fresh context per test.
+ *
+ * Without Chromium the browser tests are skipped with the reason, except in CI (`CI=true`,
+ * which .ci/run sets after .ci/chromium.sh installed it): there a missing browser fails them.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { describe } from 'vitest';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const IN_CI = /^(true|1)$/i.test(process.env.CI ?? '');
+const MISSING = existsSync(CHROMIUM)
+  ? undefined
+  : `Chromium not found at ${CHROMIUM}: install Debian's chromium package (.ci/chromium.sh) or set CHROMIUM_PATH`;
+/** Why the browser tests are skipped here; undefined when they run (always in CI). */
+export const SKIP_REASON = MISSING !== undefined && !IN_CI ? MISSING : undefined;
+if (SKIP_REASON !== undefined) console.warn(`browser tests skipped: ${SKIP_REASON}`);
+
+/**
+ * A browser test drives several pages against live servers: generous bounds, because on a
+ * loaded two-core machine a page can take seconds to settle. Nothing waits for them unless
+ * something is wrong; every wait is on a condition.
+ */
+const TEST_TIMEOUT_MS = 60_000;
+export const ACTION_TIMEOUT_MS = 15_000;
+
+/** `describe`, skipped with the reason in its name when there is no browser outside CI. */
+export function describeInBrowser(name: string, fn: () => void): void {
+  if (SKIP_REASON === undefined) describe(name, { timeout: TEST_TIMEOUT_MS }, fn);
+  else describe.skip(`${name} (skipped: ${SKIP_REASON})`, fn);
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  if (MISSING !== undefined) {
+    throw new Error(`${MISSING}. In CI the browser tests must run, not be skipped.`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+export interface ConsolePage {
+  page: Page;
+  /** Errors the page threw or logged; a test ends by expecting none. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** A new context and page on the console at `url`, with page errors collected. */
+export async function openConsole(browser: Browser, url: string): Promise<ConsolePage> {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 860 },
+    // Times on the page are the browser's local time: UTC, so tests can read them.
+    timezoneId: 'UTC',
+    locale: 'en-GB',
+    // The Copy button writes to the clipboard.
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(ACTION_TIMEOUT_MS);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    // Chromium logs every 4xx answer to fetch; the console shows those to the user itself.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+      errors.push(message.text());
+    }
+  });
+  await page.goto(url);
+  return { page, errors, close: () => context.close() };
+}
+
+// Screenshots for the README: written to docs/console when UPDATE_SCREENSHOTS=1 (npm run
+// screenshots), otherwise to a temporary folder, so a test run never changes the working tree.
+const SCREENSHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? join(import.meta.dirname, '../../../docs/console')
+    : join(tmpdir(), 'console-screenshots');
+
+/** At most this tall, so a long page stays a readable picture in the README. */
+const MAX_HEIGHT = 1400;
+
+/** Saves what the page shows now as `<name>.png`, focus rings and caret hidden. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const { width, height } = await page.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    return { width: document.documentElement.scrollWidth, height: document.body.scrollHeight };
+  });
+  await page.screenshot({
+    path: join(SCREENSHOTS, `${name}.png`),
+    fullPage: true,
+    caret: 'hide',
+    clip: { x: 0, y: 0, width, height: Math.min(height, MAX_HEIGHT) },
+  });
+}

@@ -1,0 +1,245 @@
+/**
+ * Several consumer replicas behind a gateway, sharing one PostgreSQL database, as an operator
+ * runs them: three consumer processes behind a round-robin proxy (a few lines of node:http),
+ * the embedded provider sending inbound invoices and their status events through it, the
+ * service's duplicates landing on other replicas, and one replica killed with SIGKILL halfway
+ * and started again. Every invoice is imported exactly once (the journal importer counts) and
+ * acknowledged, every event that got a 204 is handled, and each message ends with the
+ * provider's statuses.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { pino } from 'pino';
+import { request } from 'undici';
+import { afterEach, expect, it } from 'vitest';
+import type { WebhookEnvelope } from '../../src/protocol/index.ts';
+import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
+import {
+  createTestDatabase,
+  describeWithPostgres,
+  type TestDatabase,
+} from '../support/postgres.ts';
+import { freePort, type RunningScript, startScript, waitForHttp } from '../support/processes.ts';
+import { parseJournal } from '../support/test-importer.ts';
+import { signedRequest } from '../support/webhooks.ts';
+
+const MAIN = join(import.meta.dirname, '../../src/main.ts');
+const IMPORTER = join(import.meta.dirname, '../support/test-importer.ts');
+const SECRET = 'whsec_replicas_test_secret';
+const PARTY = '0192:999999999';
+const INVOICES = Number(process.env.REPLICAS_TEST_INVOICES ?? 300);
+
+let dir: string;
+let database: TestDatabase | undefined;
+let provider: RunningProvider | undefined;
+let proxy: Server | undefined;
+const replicas: RunningScript[] = [];
+
+afterEach(async () => {
+  for (const replica of replicas.splice(0)) {
+    if (replica.child.exitCode === null) replica.child.kill('SIGKILL');
+  }
+  proxy?.closeAllConnections();
+  await new Promise((resolve) => proxy?.close(resolve) ?? resolve(undefined));
+  await provider?.close();
+  await database?.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Round robin over `ports`; a replica that is down answers 502, and the service retries. */
+function startProxy(ports: number[]): Promise<Server> {
+  let next = 0;
+  const server = createServer((req, res) => {
+    const port = ports[next++ % ports.length] as number;
+    const forwarded = httpRequest(
+      { host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forwarded.on('error', () => {
+      if (!res.headersSent) res.writeHead(502).end();
+    });
+    req.pipe(forwarded);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+describeWithPostgres('replicas on one PostgreSQL database', () => {
+  it(`three replicas, one killed halfway: ${INVOICES} invoices imported exactly once`, async () => {
+    dir = mkdtempSync(join(tmpdir(), 'replicas-'));
+    const journal = join(dir, 'imports.jsonl');
+    writeFileSync(journal, '');
+    database = await createTestDatabase();
+    const published: WebhookEnvelope[] = [];
+    // Webhook retries (1 min, 1 min, ...) pass a hundred times faster.
+    provider = await startProvider({
+      logger: pino({ level: 'silent' }),
+      timeScale: 100,
+      tap: { publish: (envelope) => published.push(envelope) },
+    });
+    const running = provider;
+
+    const ports = await Promise.all([freePort(), freePort(), freePort()]);
+    const start = async (port: number) => {
+      const replica = startScript(MAIN, {
+        cwd: dir,
+        env: {
+          PORT: String(port),
+          WEBHOOK_SECRETS: SECRET,
+          API_BASE_URL: running.url,
+          API_TOKEN: 'sandbox-token',
+          DATABASE_URL: database?.url as string,
+          DOCUMENTS_DIR: join(dir, 'documents'),
+          LOG_LEVEL: 'warn',
+          CLAIM_LEASE_MS: '3000',
+          IMPORTER_MODULE: IMPORTER,
+          TEST_IMPORTER_LOG: journal,
+          TEST_IMPORTER_DELAY_MS: '5',
+        },
+      });
+      replicas.push(replica);
+      await waitForHttp(replica, `http://127.0.0.1:${port}/readyz`);
+      return replica;
+    };
+    const started = await Promise.all(ports.map(start));
+    proxy = await startProxy(ports);
+    const gateway = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/webhooks`;
+    running.provider.dispatcher.createEndpoint(PARTY, {
+      name: 'gateway',
+      url: gateway,
+      secret: SECRET,
+    });
+
+    // The traffic: invoices from the demo supplier, a tax report and a payment on some.
+    const admin = async (path: string, body: unknown = {}) => {
+      const res = await request(`${running.url}/admin${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return (await res.body.json()) as { messageId: string };
+    };
+    const messageIds: string[] = [];
+    const send = async (count: number) => {
+      for (let i = 0; i < count; i++) {
+        const { messageId } = await admin('/messages/inbound');
+        messageIds.push(messageId);
+        if (messageIds.length % 5 === 0) {
+          await admin(`/messages/${messageId}/tax-report`, {
+            jurisdiction: 'Croatia',
+            status: 'electronic',
+          });
+        }
+      }
+    };
+    await send(INVOICES / 2);
+
+    // Halfway: one replica dies, and is started again on the same port.
+    const victim = started[1] as RunningScript;
+    victim.child.kill('SIGKILL');
+    await victim.exited();
+    await send(INVOICES / 2);
+    await start(ports[1] as number);
+
+    // The service's duplicates: a tenth of the events again, through the gateway.
+    const duplicates = published.filter((e, i) => e.party === PARTY && i % 10 === 0);
+    for (const event of duplicates) {
+      const req = signedRequest(event, { secrets: [SECRET] });
+      const res = await request(gateway, { method: 'POST', headers: req.headers, body: req.body });
+      await res.body.text();
+      expect([204, 502]).toContain(res.statusCode);
+    }
+
+    const status = (id: string) => running.provider.model.messages.get(id).sides.inbound?.status;
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const unsettled = async () =>
+        (
+          await client.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM events WHERE state IN ('pending', 'processing', 'dead')",
+          )
+        ).rows[0]?.n;
+      for (let i = 0; i < 1200; i++) {
+        const waiting = messageIds.filter((id) => status(id) !== 'delivered').length;
+        if (waiting === 0 && (await unsettled()) === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const stuck = await client.query(
+        "SELECT action, state, attempts, last_error FROM events WHERE state IN ('pending', 'processing', 'dead') LIMIT 5",
+      );
+      expect(messageIds.filter((id) => status(id) !== 'delivered')).toEqual([]);
+      if ((await unsettled()) !== 0) {
+        const claims = await client.query('SELECT * FROM message_claims');
+        const events = await client.query(
+          "SELECT event_id, message_id, state, next_attempt_at, received_at, claim_token FROM events WHERE state IN ('pending', 'processing') LIMIT 3",
+        );
+        console.log(
+          JSON.stringify(
+            {
+              now: Date.now(),
+              claims: claims.rows.slice(0, 5),
+              claimCount: claims.rows.length,
+              events: events.rows,
+            },
+            null,
+            1,
+          ),
+        );
+        for (const r of replicas)
+          console.log('--- replica', r.child.pid, r.child.exitCode, r.output().slice(-3000));
+      }
+      expect(await unsettled(), JSON.stringify(stuck.rows)).toBe(0);
+
+      // Each message's statuses as the provider has them (a single replica's outcome).
+      const { rows } = await client.query<{
+        message_id: string;
+        delivery_status: string;
+        tax_reporting_status: string;
+      }>(
+        "SELECT message_id, delivery_status, tax_reporting_status FROM messages WHERE transfer = 'inbound'",
+      );
+      const views = new Map(rows.map((row) => [row.message_id, row]));
+      for (const id of messageIds) {
+        const side = running.provider.model.messages.get(id).sides.inbound;
+        expect(views.get(id), id).toMatchObject({
+          delivery_status: side?.status,
+          tax_reporting_status: side?.taxReportingStatus,
+        });
+      }
+    } finally {
+      await client.end();
+    }
+
+    // Exactly one completed import per invoice. The killed replica may have started one it
+    // never finished; the next import of that invoice was then told so.
+    const entries = parseJournal(readFileSync(journal, 'utf8'));
+    const imported = new Map<string, number>();
+    for (const e of entries.filter((e) => e.phase === 'end' && e.status === 'imported')) {
+      imported.set(e.messageId, (imported.get(e.messageId) ?? 0) + 1);
+    }
+    expect([...imported.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+    expect(imported.size).toBe(INVOICES);
+    const cut = entries.filter((e) => e.phase === 'start' && e.pid === victim.child.pid);
+    const finishedByVictim = new Set(
+      entries
+        .filter((e) => e.phase === 'end' && e.pid === victim.child.pid)
+        .map((e) => e.messageId),
+    );
+    for (const start of cut.filter((e) => !finishedByVictim.has(e.messageId))) {
+      const after = entries.filter(
+        (e) => e.phase === 'start' && e.messageId === start.messageId && e.pid !== victim.child.pid,
+      );
+      expect(
+        after.every((e) => e.previouslyAttempted),
+        start.messageId,
+      ).toBe(true);
+    }
+  }, 240_000);
+});

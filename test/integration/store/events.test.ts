@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { newEvent } from '../../support/sqlite.ts';
+import { type DisposableStore, describeEachStore } from '../../support/stores.ts';
+
+const NOW = 1_800_000_000_000;
+let store: DisposableStore;
+
+const claimDue = (limit: number, now = NOW, holder = 'worker-a', leaseMs = 1000) =>
+  store.events.claimDue({ now, limit, leaseMs, holder });
+
+describeEachStore('the inbox', (kind) => {
+  beforeAll(async () => {
+    store = await kind.open();
+  });
+  beforeEach(async () => {
+    await store.reset();
+  });
+  afterAll(async () => {
+    await store.dispose();
+  });
+
+  describe('inbox claims', () => {
+    it('claims due events oldest first, at most one per message, with its message claim', async () => {
+      const a1 = newEvent({ messageId: 'A', receivedAt: 1 });
+      const b1 = newEvent({ messageId: 'B', receivedAt: 2 });
+      const a2 = newEvent({ messageId: 'A', receivedAt: 3 });
+      for (const e of [a1, b1, a2]) await store.events.insert(e);
+
+      const claimed = await claimDue(10);
+      expect(claimed.map((e) => e.eventId)).toEqual([a1.eventId, b1.eventId]);
+      expect(claimed.every((e) => e.state === 'processing' && e.attempts === 1)).toBe(true);
+      expect(claimed[0]?.claim).toMatchObject({ messageId: 'A', holder: 'worker-a' });
+      expect(await store.claims.get('A')).toEqual(claimed[0]?.claim);
+    });
+
+    it('never claims an event of a message whose claim is held, by anyone', async () => {
+      const a1 = newEvent({ messageId: 'A' });
+      const a2 = newEvent({ messageId: 'A' });
+      const b1 = newEvent({ messageId: 'B' });
+      for (const e of [a1, a2, b1]) await store.events.insert(e);
+      // A reconciliation holds B: the worker leaves B's event alone.
+      const reconcileClaim = await store.claims.acquire('B', {
+        holder: 'reconcile',
+        now: NOW,
+        leaseMs: 1000,
+      });
+      expect(reconcileClaim).toBeDefined();
+      const claimed = await claimDue(10, NOW, 'worker-a');
+      expect(claimed.map((e) => e.eventId)).toEqual([a1.eventId]);
+      const [first] = claimed;
+      if (first === undefined) throw new Error('nothing claimed');
+      expect(await claimDue(10, NOW, 'worker-b')).toEqual([]);
+
+      expect(await store.events.settle(first, { state: 'done' }, NOW)).toBe(true);
+      expect(await store.claims.get('A')).toBeUndefined();
+      const next = await claimDue(10, NOW, 'worker-b');
+      expect(next.map((e) => e.eventId)).toEqual([a2.eventId]);
+    });
+
+    it('waits for next_attempt_at, and takes over an event whose claim ended', async () => {
+      const e = newEvent();
+      await store.events.insert(e);
+      const [claimed] = await claimDue(1);
+      if (claimed === undefined) throw new Error('nothing claimed');
+      await store.events.settle(
+        claimed,
+        { state: 'pending', nextAttemptAt: NOW + 5000, error: 'boom' },
+        NOW,
+      );
+      expect(await claimDue(1, NOW + 4999)).toEqual([]);
+
+      const [again] = await claimDue(1, NOW + 5000);
+      expect(again).toMatchObject({ attempts: 2, lastError: 'boom', state: 'processing' });
+      // Its holder dies: once the lease (1000 ms) has ended, another holder takes it over.
+      expect(await claimDue(1, NOW + 6000, 'worker-b')).toEqual([]);
+      const [takenOver] = await claimDue(1, NOW + 6001, 'worker-b');
+      expect(takenOver?.attempts).toBe(3);
+      expect(takenOver?.claim.holder).toBe('worker-b');
+    });
+
+    it('a holder that lost its claim cannot settle: nothing is written', async () => {
+      const e = newEvent();
+      await store.events.insert(e);
+      const [stale] = await claimDue(1, NOW, 'worker-a');
+      if (stale === undefined) throw new Error('nothing claimed');
+      const [current] = await claimDue(1, NOW + 2000, 'worker-b');
+      if (current === undefined) throw new Error('not taken over');
+
+      expect(await store.events.settle(stale, { state: 'done' }, NOW + 2001)).toBe(false);
+      expect(await store.events.get(e.eventId)).toMatchObject({ state: 'processing' });
+      expect(await store.claims.get(e.messageId)).toEqual(current.claim);
+      expect(await store.events.settle(current, { state: 'done' }, NOW + 2002)).toBe(true);
+      expect((await store.events.get(e.eventId))?.state).toBe('done');
+    });
+
+    it('claims whatever the backlog: a busy message with many due events blocks no other', async () => {
+      for (let i = 0; i < 200; i++) await store.events.insert(newEvent({ messageId: 'busy' }));
+      const other = newEvent({ messageId: 'other' });
+      await store.events.insert(other);
+      await claimDue(1);
+      expect((await claimDue(1)).map((e) => e.eventId)).toEqual([other.eventId]);
+    });
+
+    it('replays dead, done and skipped events only', async () => {
+      const dead = newEvent();
+      const pending = newEvent();
+      await store.events.insert(dead);
+      await store.events.insert(pending);
+      const [claimed] = await claimDue(1);
+      if (claimed === undefined) throw new Error('nothing claimed');
+      await store.events.settle(claimed, { state: 'dead', error: 'HTTP 409' }, NOW);
+
+      expect(await store.events.replay(pending.eventId, NOW)).toBe('not_replayable');
+      expect(await store.events.replay('nope', NOW)).toBe('not_found');
+      expect(await store.events.replay(dead.eventId, NOW + 1)).toBe('replayed');
+      expect(await store.events.get(dead.eventId)).toMatchObject({
+        state: 'pending',
+        attempts: 0,
+        nextAttemptAt: NOW + 1,
+        lastError: 'HTTP 409',
+      });
+    });
+
+    it('ignores a settle for an event no longer in processing', async () => {
+      const e = newEvent();
+      await store.events.insert(e);
+      const stored = await store.events.get(e.eventId);
+      if (stored === undefined) throw new Error('not stored');
+      const claim = { messageId: e.messageId, holder: 'h', token: 'never-taken', leaseUntil: NOW };
+      expect(await store.events.settle({ ...stored, claim }, { state: 'done' }, NOW)).toBe(false);
+      expect((await store.events.get(e.eventId))?.state).toBe('pending');
+    });
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * Both stores behind the one contract (src/consumer/store/store.ts), for the contract tests:
+ * each suite runs once per store, from the same file. PostgreSQL is skipped with the reason
+ * where no server is available (never in CI).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe } from 'vitest';
+import { openPostgresStore } from '../../src/consumer/store/postgres/pg-store.ts';
+import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
+import type { Store } from '../../src/consumer/store/store.ts';
+import { createTestDatabase, POSTGRES_MISSING, POSTGRES_URL } from './postgres.ts';
+
+export type DisposableStore = Store & {
+  /** Empties every table, as a fresh store would be (cheaper than opening another). */
+  reset(): Promise<void>;
+  dispose(): Promise<void>;
+};
+
+const TABLES = ['events', 'messages', 'status_changes', 'message_claims'];
+
+export interface StoreKind {
+  name: 'sqlite' | 'postgres';
+  /** A fresh, empty, migrated store. */
+  open(): Promise<DisposableStore>;
+  /** A second store on the same database: another process, as far as the store can tell. */
+  openAnother(store: DisposableStore): Promise<DisposableStore>;
+}
+
+const locations = new WeakMap<Store, string>();
+
+export const SQLITE: StoreKind = {
+  name: 'sqlite',
+  async open() {
+    const dir = mkdtempSync(join(tmpdir(), 'store-test-'));
+    const store = await openSqliteStore(join(dir, 'consumer.db'));
+    locations.set(store, join(dir, 'consumer.db'));
+    return Object.assign(store, {
+      async reset() {
+        store.db.exec(TABLES.map((table) => `DELETE FROM ${table};`).join(' '));
+      },
+      async dispose() {
+        await store.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    });
+  },
+  async openAnother(store) {
+    const another = await openSqliteStore(locations.get(store) as string);
+    return Object.assign(another, { reset: () => store.reset(), dispose: () => another.close() });
+  },
+};
+
+export const POSTGRES: StoreKind = {
+  name: 'postgres',
+  async open() {
+    const database = await createTestDatabase();
+    const store = await openPostgresStore(database.url);
+    locations.set(store, database.url);
+    return Object.assign(store, {
+      async reset() {
+        await store.pool.query(`TRUNCATE ${TABLES.join(', ')}`);
+      },
+      async dispose() {
+        await store.close();
+        await database.drop();
+      },
+    });
+  },
+  async openAnother(store) {
+    const another = await openPostgresStore(locations.get(store) as string);
+    return Object.assign(another, { reset: () => store.reset(), dispose: () => another.close() });
+  },
+};
+
+/** `describe(name)` once per store; PostgreSQL's is skipped, with the reason, when missing. */
+export function describeEachStore(name: string, body: (kind: StoreKind) => void) {
+  describe(`${name} (sqlite)`, () => body(SQLITE));
+  if (POSTGRES_URL === '')
+    describe.skip(`${name} (postgres: skipped, ${POSTGRES_MISSING})`, () => body(POSTGRES));
+  else describe(`${name} (postgres)`, () => body(POSTGRES));
+}
