@@ -45,10 +45,18 @@ RUN chmod +x dist/src/main.js dist/scripts/*.js \
 # (WEBHOOK_SECRETS, API_TOKEN, ADMIN_TOKEN, ...) come from the environment at run time.
 # OPERATIONS_PORT keeps /healthz, /readyz, /metrics and /admin off the webhook port, so that a
 # gateway forwarding port 3000 can expose nothing else (set it empty to serve all on PORT).
+#
+# Memory, as `npm start` and `npm run reconcile` run: glibc keeps two malloc arenas instead of
+# up to eight per core, and V8's young generation is capped at 4 MB semi-spaces; the consumer's
+# peak RSS under load goes from 181 to 147 MB (README "Deployment").
+# NODE_OPTIONS carries the V8 flag because the commands are node scripts started by their
+# shebang; it applies to every node process of the image. Keep the flag if you set NODE_OPTIONS.
 ENV NODE_ENV=production \
     DATABASE_URL=sqlite:/data/consumer.db \
     DOCUMENTS_DIR=/data/documents \
-    OPERATIONS_PORT=3001
+    OPERATIONS_PORT=3001 \
+    MALLOC_ARENA_MAX=2 \
+    NODE_OPTIONS=--max-semi-space-size=4
 VOLUME ["/data"]
 # Numeric, so that Kubernetes' runAsNonRoot can check it.
 USER 1000:1000

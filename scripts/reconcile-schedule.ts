@@ -3,7 +3,7 @@
  * `reconcile-schedule` in the image, or `node scripts/reconcile-schedule.ts`: runs the
  * reconcile command on RECONCILE_SCHEDULE (cron; daily at 03:17 by default) until stopped, for
  * a deployment without a host cron. Each run is a child process of the reconcile command
- * beside this file, with this environment and output. The consumer's configuration is checked
+ * beside this file, with this process's Node options, environment and output. The consumer's configuration is checked
  * at start, so a bad variable shows now rather than at the first run.
  */
 import 'dotenv/config';
@@ -33,7 +33,9 @@ const scheduled = startReconcileSchedule({
   pattern: schedule.config.reconcileSchedule,
   logger,
   async run() {
-    child = spawn(process.execPath, [RECONCILE], { stdio: 'inherit' });
+    // With this process's Node options (npm run reconcile-schedule's memory settings, as
+    // npm run reconcile has them); MALLOC_ARENA_MAX comes with the environment.
+    child = spawn(process.execPath, [...process.execArgv, RECONCILE], { stdio: 'inherit' });
     const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
     child = undefined;
     return code ?? (signal === null ? 1 : 128);

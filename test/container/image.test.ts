@@ -130,6 +130,25 @@ describeWithEngine('the consumer image', () => {
     );
   });
 
+  it('runs the consumer with the production memory settings of npm start', async () => {
+    // The consumer (PID 1) got them from the image's environment...
+    const environ = (await consumer.exec(['cat', '/proc/1/environ'])).output.split('\0');
+    expect(environ).toEqual(
+      expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'NODE_OPTIONS=--max-semi-space-size=4']),
+    );
+    // ...and Node takes the V8 flag from NODE_OPTIONS: after churning through young objects,
+    // the new space is two 4 MB semi-spaces at most (64 MB in this image without the flag).
+    const churn = [
+      'let keep = [];',
+      "for (let i = 0; i < 2e6; i++) { keep.push({ i, s: 'x' + i }); if (keep.length > 5e4) keep = []; }",
+      "const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');",
+      'console.log(space.space_size);',
+    ].join('\n');
+    const { output, exitCode } = await consumer.exec(['node', '-e', churn]);
+    expect(exitCode, output).toBe(0);
+    expect(Number(output.trim())).toBeLessThanOrEqual(8 * 1024 * 1024);
+  });
+
   it('drains on docker stop (SIGTERM) and exits 0 well before the stop timeout', async () => {
     const started = performance.now();
     await consumer.stop({ timeout: 30_000, remove: false });

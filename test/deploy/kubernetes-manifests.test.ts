@@ -84,6 +84,21 @@ describe('Kubernetes manifests (docker/kubernetes)', () => {
     );
   });
 
+  it('run the consumer and reconciliation with the memory settings of npm start', () => {
+    expect(configMap.data.MALLOC_ARENA_MAX).toBe('2');
+    expect(configMap.data.NODE_OPTIONS.split(/\s+/)).toContain('--max-semi-space-size=4');
+    for (const manifest of [deployment, cronJob]) {
+      const [container] = podOf(manifest).containers;
+      expect(container.envFrom).toContainEqual({
+        configMapRef: { name: configMap.metadata.name },
+      });
+      // Nothing set on the container itself overrides them.
+      const names = (container.env ?? []).map((e: Manifest) => e.name);
+      expect(names).not.toContain('NODE_OPTIONS');
+      expect(names).not.toContain('MALLOC_ARENA_MAX');
+    }
+  });
+
   it('take secrets from a Secret, never from the ConfigMap', () => {
     for (const manifest of [deployment, cronJob]) {
       const [container] = podOf(manifest).containers;
