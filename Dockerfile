@@ -1,6 +1,7 @@
 # The consumer's image. `docker run IMAGE` runs the webhook consumer; the same image runs the
-# operational commands by name: reconcile, reconcile-schedule, replay, submit-invoice, provider
-# (the sandbox) and healthcheck. README "Deployment" has the commands and the settings.
+# operational commands by name: reconcile, reconcile-schedule, replay, submit-invoice,
+# copy-to-postgres, provider (the sandbox) and healthcheck. README "Deployment" has the
+# commands and the settings.
 #
 # The base image is a build argument so that a machine without a registry can pass a stand-in
 # (.ci/docker.sh builds one). No "# syntax=" line: the classic builder would try to pull it.
@@ -38,7 +39,8 @@ COPY --from=build /app/dist ./dist
 # resolve their imports from their own location, and so run from any working directory.
 RUN chmod +x dist/src/main.js dist/scripts/*.js \
  && ln -s /app/dist/src/main.js /usr/local/bin/consumer \
- && for command in reconcile reconcile-schedule replay submit-invoice provider healthcheck; do \
+ && for command in reconcile reconcile-schedule replay submit-invoice copy-to-postgres provider \
+      healthcheck; do \
       ln -s "/app/dist/scripts/$command.js" "/usr/local/bin/$command"; \
     done
 # /data holds the SQLite database (with its WAL files) and the imported documents. Secrets

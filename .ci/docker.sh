@@ -6,12 +6,14 @@
 #   (an EXIT trap: a later trap in .ci/run must call ci_docker_stop too).
 # - No registry is reachable here, so the images the tests build on are stand-ins made from
 #   Debian's archive and the npm registry: standin/node:24-bookworm-slim (Debian minbase, the
-#   Node 24 binary provision.sh installed, npm 11, the CA bundle that outbound HTTPS needs) and
-#   standin/caddy:2 (Debian minbase, Debian's caddy binary, laid out like the official image).
+#   Node 24 binary provision.sh installed, npm 11, the CA bundle that outbound HTTPS needs),
+#   standin/caddy:2 (Debian minbase, Debian's caddy binary, laid out like the official image)
+#   and standin/postgres:15-bookworm (Debian's PostgreSQL 15 with an entry point doing what
+#   the official image's does for docker/compose.postgres.yaml: .ci/standin-postgres).
 #   They are built once and cached as a tarball under .ci/cache/images.
 # Exports DOCKER_HOST, TESTCONTAINERS_RYUK_DISABLED (its image cannot be pulled),
-# CONSUMER_BASE_IMAGE and CADDY_IMAGE (the base images test/container builds on), and builds
-# the images under test once before the tests (ci_docker_prebuild).
+# CONSUMER_BASE_IMAGE, CADDY_IMAGE and POSTGRES_IMAGE (the images test/container builds on or
+# runs), and builds the images under test once before the tests (ci_docker_prebuild).
 
 ci_docker_install() {
   local missing=()
@@ -64,9 +66,11 @@ ci_docker_stop() {
 }
 
 ci_docker_standins() {
-  local cache=.ci/cache/images node_version
+  local cache=.ci/cache/images node_version postgres_key
   node_version=$(node --version)
-  local tarball="$cache/standins-node-$node_version.tar"
+  # A change to the PostgreSQL stand-in's files makes a new tarball.
+  postgres_key=$(cat .ci/standin-postgres/* | sha256sum | cut -c1-12)
+  local tarball="$cache/standins-node-$node_version-postgres-$postgres_key.tar"
   if [ -f "$tarball" ]; then
     docker load -q -i "$tarball" >/dev/null
     return 0
@@ -110,10 +114,14 @@ EXPOSE 80 443 2019
 WORKDIR /srv
 CMD ["caddy", "run", "--config", "/etc/caddy/Caddyfile", "--adapter", "caddyfile"]
 EOF
+  # PostgreSQL from Debian's archive: the build reaches it as this machine does.
+  docker build -q --network host -t standin/postgres:15-bookworm .ci/standin-postgres >/dev/null
   rm -rf "$work"
   mkdir -p "$cache"
   rm -f "$cache"/standins-*.tar
-  docker save -o "$tarball" standin/node:24-bookworm-slim standin/caddy:2
+  # One tarball: the images share the Debian layers.
+  docker save -o "$tarball" standin/node:24-bookworm-slim standin/caddy:2 \
+    standin/postgres:15-bookworm
 }
 
 # The images test/container builds (same tags and arguments as test/container/support/images.ts),
@@ -133,5 +141,6 @@ ci_docker_standins
 export TESTCONTAINERS_RYUK_DISABLED=true
 export CONSUMER_BASE_IMAGE=standin/node:24-bookworm-slim
 export CADDY_IMAGE=standin/caddy:2
+export POSTGRES_IMAGE=standin/postgres:15-bookworm
 ci_docker_prebuild
 docker version --format 'Docker engine {{.Server.Version}}'

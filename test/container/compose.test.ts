@@ -4,41 +4,21 @@
  * to the gateway over HTTPS. Runs with Compose v2 (`docker compose`) where it is installed, else
  * with v1 (`docker-compose`, Debian 12's), which reads the same file.
  */
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { promisify } from 'node:util';
-import {
-  DockerComposeEnvironment,
-  type StartedDockerComposeEnvironment,
-  type StartedTestContainer,
-  Wait,
-} from 'testcontainers';
+import { Wait } from 'testcontainers';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '../support/processes.ts';
 import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
+import { type ComposeProject, upCompose } from './support/compose.ts';
 import { describeWithEngine } from './support/engine.ts';
 import { json, waitFor } from './support/http.ts';
 import { buildImages, CONSUMER_IMAGE, GATEWAY_IMAGE } from './support/images.ts';
 
-const run = promisify(execFile);
-const COMPOSE_DIR = join(import.meta.dirname, '../../docker');
 const PARTY = '0192:999999999';
 
-/** Compose v2 when the plugin answers, else the standalone v1 command. */
-async function composeCommand(): Promise<{ v2: boolean; argv: string[] }> {
-  const v2 = await run('docker', ['compose', 'version']).then(
-    () => true,
-    () => false,
-  );
-  return { v2, argv: v2 ? ['docker', 'compose'] : ['docker-compose'] };
-}
-
 describeWithEngine('the compose deployment (docker/compose.yaml)', () => {
-  // Letters and digits only: Compose v1 drops anything else from a project name.
-  const project = `invoicingwebhooktest${randomBytes(4).toString('hex')}`;
   const env: Record<string, string> = {
     CONSUMER_IMAGE,
     GATEWAY_IMAGE,
@@ -49,55 +29,34 @@ describeWithEngine('the compose deployment (docker/compose.yaml)', () => {
     // Every 2 s instead of daily, so that a scheduled run shows within the test.
     RECONCILE_SCHEDULE: '*/2 * * * * *',
   };
-  let compose: { v2: boolean; argv: string[] };
-  let environment: StartedDockerComposeEnvironment;
-  let name: (service: string) => string;
+  let compose: ComposeProject;
 
   const providerUrl = () => `http://127.0.0.1:${env.PROVIDER_PUBLISHED_PORT}`;
   const operationsUrl = () => `http://127.0.0.1:${env.CONSUMER_OPERATIONS_PORT}`;
-  const container = (service: string): StartedTestContainer =>
-    environment.getContainer(name(service));
-  /** The compose command on this project, as a user types it; resolves with its output. */
-  const composeRun = async (args: string[]) => {
-    const [command, ...rest] = compose.argv;
-    const file = join(COMPOSE_DIR, 'compose.yaml');
-    const { stdout, stderr } = await run(
-      command as string,
-      [...rest, '-p', project, '-f', file, ...args],
-      {
-        env: { ...process.env, ...env },
-        maxBuffer: 16 * 1024 * 1024,
-      },
-    );
-    return `${stdout}${stderr}`;
-  };
+  const container = (service: string) => compose.container(service);
 
   beforeAll(async () => {
     await buildImages();
-    compose = await composeCommand();
-    // testcontainers drops the project from v2's names (project-service-1) but not from v1's.
-    name = (service) => (compose.v2 ? `${service}-1` : `${project}_${service}_1`);
     env.GATEWAY_HTTPS_PORT = String(await freePort());
     env.CONSUMER_OPERATIONS_PORT = String(await freePort());
     env.PROVIDER_PUBLISHED_PORT = String(await freePort());
-    // A failed wait takes the services down at once: DEBUG=testcontainers:containers shows
-    // what they logged before.
-    environment = await new DockerComposeEnvironment(COMPOSE_DIR, 'compose.yaml')
-      .withProjectName(project)
-      .withEnvironment(env)
-      .withClientOptions(compose.v2 ? {} : { executable: { standalone: true } })
-      .withWaitStrategy(name('provider'), Wait.forLogMessage('Provider simulator listening'))
-      .withWaitStrategy(name('reconcile-schedule'), Wait.forLogMessage('reconciliation scheduled'))
-      // Not an HTTP wait: its ports are published on 127.0.0.1 only, and testcontainers reaches
-      // published ports through the bridge's gateway when /.dockerenv exists (as on these VMs).
-      // Up returns once it is healthy anyway: the provider waits for that.
-      .withWaitStrategy(name('consumer'), Wait.forLogMessage('consumer listening'))
-      .withWaitStrategy(name('gateway'), Wait.forHealthCheck())
-      .up();
+    compose = await upCompose({
+      files: ['compose.yaml'],
+      env,
+      waits: {
+        provider: Wait.forLogMessage('Provider simulator listening'),
+        'reconcile-schedule': Wait.forLogMessage('reconciliation scheduled'),
+        // Not an HTTP wait: its ports are published on 127.0.0.1 only, and testcontainers
+        // reaches published ports through the bridge's gateway when /.dockerenv exists (as on
+        // these VMs). Up returns once it is healthy anyway: the provider waits for that.
+        consumer: Wait.forLogMessage('consumer listening'),
+        gateway: Wait.forHealthCheck(),
+      },
+    });
   }, 15 * 60_000);
 
   afterAll(async () => {
-    await environment?.down({ removeVolumes: true, timeout: 20_000 });
+    await compose?.down();
   }, 60_000);
 
   it('carries an invoice provider -> HTTPS gateway -> consumer -> import -> acknowledgement', async () => {
@@ -187,7 +146,7 @@ describeWithEngine('the compose deployment (docker/compose.yaml)', () => {
     }
     expect(logs).toMatch(/reconcile: found=\d+ .* failed=0/);
 
-    const once = await composeRun(['run', '--rm', 'reconcile']);
+    const once = await compose.run(['run', '--rm', 'reconcile']);
     expect(once).toMatch(/^reconcile: found=0 .* failed=0$/m);
   });
 });

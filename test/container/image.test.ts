@@ -149,6 +149,26 @@ describeWithEngine('the consumer image', () => {
     expect(Number(output.trim())).toBeLessThanOrEqual(8 * 1024 * 1024);
   });
 
+  it('has every command on PATH, copy-to-postgres among them', async () => {
+    const commands = [
+      'consumer',
+      'reconcile',
+      'reconcile-schedule',
+      'replay',
+      'submit-invoice',
+      'copy-to-postgres',
+      'provider',
+      'healthcheck',
+    ];
+    const script = 'for c in "$@"; do command -v "$c"; done';
+    const found = await consumer.exec(['sh', '-c', script, 'sh', ...commands]);
+    expect(found.output.trim().split('\n')).toEqual(commands.map((c) => `/usr/local/bin/${c}`));
+    // Without arguments it says how to call it, and changes nothing.
+    const usage = await consumer.exec(['copy-to-postgres']);
+    expect(usage.exitCode).toBe(2);
+    expect(usage.output).toContain('--from sqlite:<path> --to postgres://');
+  });
+
   it('drains on docker stop (SIGTERM) and exits 0 well before the stop timeout', async () => {
     const started = performance.now();
     await consumer.stop({ timeout: 30_000, remove: false });
