@@ -45,7 +45,7 @@ describe('at the envelope', () => {
     const events = await request(`${consumer.url}/admin/events`, {
       headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
     });
-    expect(await events.body.json()).toEqual({ items: [] });
+    expect(await events.body.json()).toEqual({ items: [], next: null });
   });
 });
 
