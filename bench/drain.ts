@@ -41,12 +41,16 @@ export async function runDrain(options: {
   invoices: number;
   profile?: boolean;
   env?: Record<string, string>;
-  /** A PostgreSQL database to drain into instead of a SQLite file. */
-  postgresUrl?: string;
+  /**
+   * The database to drain into (a PostgreSQL database, or a SQLite file holding history).
+   * @default a fresh SQLite file
+   */
+  databaseUrl?: string;
   /** Consumer processes sharing the database (PostgreSQL only). @default 1 */
   consumers?: number;
 }): Promise<DrainResult> {
-  const consumers = options.postgresUrl === undefined ? 1 : (options.consumers ?? 1);
+  const postgres = options.databaseUrl?.startsWith('postgres') ?? false;
+  const consumers = postgres ? (options.consumers ?? 1) : 1;
   const dir = await mkdtemp(join(tmpdir(), 'bench-drain-'));
   const provider = await startServerProcess('provider-server.ts', {});
   try {
@@ -58,7 +62,7 @@ export async function runDrain(options: {
       .map((line) => JSON.parse(line) as WebhookEnvelope);
 
     const databasePath = join(dir, 'consumer.db');
-    const databaseUrl = options.postgresUrl ?? `sqlite:${databasePath}`;
+    const databaseUrl = options.databaseUrl ?? `sqlite:${databasePath}`;
     const store = await openStore(databaseUrl);
     await Promise.all(
       events.flatMap((envelope, i) => {
@@ -118,7 +122,7 @@ export async function runDrain(options: {
     const providerCpu = ((await provider.cpuMicros()) - providerCpuBefore) / (seconds * 1e6);
     await Promise.all(running.map((consumer) => consumer.stop()));
     return {
-      store: options.postgresUrl === undefined ? 'sqlite' : 'postgres',
+      store: postgres ? 'postgres' : 'sqlite',
       consumers,
       invoices: options.invoices,
       events: events.length,

@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { DrainResult } from './drain.ts';
+import type { HistoryResult } from './history.ts';
 import type { IngressOptions, IngressResult } from './ingress.ts';
 import type { MicroResult } from './micro.ts';
 import type { ReconcileResult } from './reconcile.ts';
@@ -17,12 +18,19 @@ export interface BenchReport {
   cpuModel: string;
   cores: number;
   memoryBytes: number;
-  parameters: IngressOptions & { quick: boolean; invoices: number; reconcileMessages: number };
+  parameters: IngressOptions & {
+    quick: boolean;
+    invoices: number;
+    reconcileMessages: number;
+    historyEvents: number;
+  };
   ingress: IngressResult[];
   drain?: DrainResult;
   /** The drain on PostgreSQL, two consumer processes sharing it. */
   postgresDrain?: DrainResult;
   reconcile?: ReconcileResult;
+  /** Issue 18: the same probes without and with history, and a retention run. */
+  history?: HistoryResult[];
   micro: MicroResult[];
   targets: Target[];
   /** No acknowledged event lost, nothing answered non-2xx, no request failed, no run failed. */
@@ -41,7 +49,10 @@ const RSS_TARGET = 150 * MIB;
 export function createReport(
   startedAt: Date,
   parameters: BenchReport['parameters'],
-  results: Pick<BenchReport, 'ingress' | 'drain' | 'postgresDrain' | 'reconcile' | 'micro'>,
+  results: Pick<
+    BenchReport,
+    'ingress' | 'drain' | 'postgresDrain' | 'reconcile' | 'micro' | 'history'
+  >,
 ): BenchReport {
   const { ingress, drain, reconcile } = results;
   const byName = (prefix: string) => ingress.find((s) => s.name.startsWith(prefix));
@@ -81,6 +92,28 @@ export function createReport(
       measured: `${perTenThousand.toFixed(1)} s${reconcile.messages === 10_000 ? '' : ` (scaled from ${reconcile.messages})`}`,
     });
   }
+  for (const h of results.history ?? []) {
+    const within = (a: number, b: number) => a >= 0.9 * b;
+    targets.push(
+      {
+        name: `history ${h.store}: ingress within 10% of empty`,
+        met: within(h.history.ingressPerSecond, h.empty.ingressPerSecond),
+        measured: ratio(h.history.ingressPerSecond, h.empty.ingressPerSecond),
+      },
+      {
+        name: `history ${h.store}: drain within 10% of empty`,
+        met: within(h.history.drainPerSecond, h.empty.drainPerSecond),
+        measured: ratio(h.history.drainPerSecond, h.empty.drainPerSecond),
+      },
+      {
+        name: `history ${h.store}: /metrics and admin listings < 20 ms`,
+        met:
+          Math.max(h.history.metrics.maxMs, h.history.adminDone.maxMs, h.history.adminDeep.maxMs) <
+          20,
+        measured: `max ${Math.max(h.history.metrics.maxMs, h.history.adminDone.maxMs, h.history.adminDeep.maxMs)} ms`,
+      },
+    );
+  }
   const peaks = [
     ...ingress.filter((s) => s.name >= 'c').map((s) => s.serverPeakRssBytes),
     ...(drain === undefined ? [] : [drain.consumerPeakRssBytes]),
@@ -98,7 +131,8 @@ export function createReport(
       (s) => s.non2xx === 0 && s.warmupNon2xx === 0 && s.errors === 0 && (s.inbox?.ok ?? true),
     ) &&
     (reconcile === undefined ||
-      (reconcile.exitCode === 0 && reconcile.delivered === reconcile.messages));
+      (reconcile.exitCode === 0 && reconcile.delivered === reconcile.messages)) &&
+    (results.history ?? []).every((h) => h.retention.non204 === 0);
   return {
     startedAt: startedAt.toISOString(),
     node: process.version,
@@ -189,6 +223,7 @@ export function formatReport(report: BenchReport): string {
       `  ${r.summary}`,
     );
   }
+  for (const h of report.history ?? []) lines.push('', ...formatHistory(h));
   const rate = report.ingress.find((s) => s.name.startsWith('c'))?.requestsPerSecond ?? 0;
   lines.push(
     '',
@@ -211,6 +246,51 @@ export function formatReport(report: BenchReport): string {
     report.passed ? 'PASS' : 'FAIL: see non-2xx, errors, inbox or reconciliation above',
   );
   return lines.join('\n');
+}
+
+function formatHistory(h: HistoryResult): string[] {
+  const ms = (l: { p50Ms: number; maxMs: number }) => `${l.p50Ms} / ${l.maxMs}`;
+  const row = (label: string, p: HistoryResult['empty']) => [
+    label,
+    `${(p.sizeBytes / MIB).toFixed(0)} MiB`,
+    integer(p.ingressPerSecond),
+    String(p.ingressP99Ms),
+    p.drainPerSecond.toFixed(0),
+    ms(p.metrics),
+    ms(p.adminDone),
+    ms(p.adminDeep),
+    ms(p.claim),
+    ms(p.staleScan),
+  ];
+  const r = h.retention;
+  return [
+    `history (${h.store}): ${integer(h.events)} events over 365 days, written in ${h.fillSeconds.toFixed(0)} s; latencies p50 / max in ms`,
+    table(
+      [
+        'store',
+        'size',
+        'ingress/s',
+        'p99',
+        'drain/s',
+        '/metrics',
+        'admin done',
+        'page 20',
+        'claim',
+        'stale scan',
+      ],
+      [row('empty', h.empty), row('history', h.history)],
+    ),
+    `retention run (default policy): ${r.seconds.toFixed(0)} s, removed ${Object.entries(r.removed)
+      .map(([step, n]) => `${step} ${integer(n)}`)
+      .join(', ')}; ${integer(r.webhooks)} webhooks meanwhile: p50 ${r.webhookP50Ms} ms, ` +
+      `p99 ${r.webhookP99Ms} ms, max ${r.webhookMaxMs} ms, ${r.non204} not 204`,
+    `  size ${(r.sizeBeforeBytes / MIB).toFixed(0)} MiB -> ${(r.sizeAfterBytes / MIB).toFixed(0)} MiB; ` +
+      `at 25,000 events a day, a year under the default policy: ${(r.boundAt25kPerDayBytes / MIB).toFixed(0)} MiB`,
+  ];
+}
+
+function ratio(a: number, b: number): string {
+  return b === 0 ? 'n/a' : `${(a / b).toFixed(2)} of empty`;
 }
 
 /** Writes <dir>/<timestamp>.json and <dir>/latest.json; returns the first. */

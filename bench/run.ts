@@ -7,6 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { runDrain } from './drain.ts';
+import { runHistory } from './history.ts';
 import { runIngressScenarios } from './ingress.ts';
 import { runMicroBenchmarks } from './micro.ts';
 import { startBenchPostgres } from './postgres.ts';
@@ -19,7 +20,10 @@ const USAGE = `Usage: npm run bench -- [options]
   --connections <n>    concurrent keep-alive connections (default 50)
   --invoices <n>       invoices in the backlog drain (default 5000; 500 with --quick)
   --reconcile <n>      pending messages for the reconciliation run (default 10000; 1000 with --quick)
-  --only <list>        comma-separated parts to run: ingress, drain, reconcile (default all)
+  --only <list>        comma-separated parts to run: ingress, drain, reconcile, history
+                       (default all)
+  --history <n>        events of history for the history part (default 1000000; 100000
+                       with --quick); issue 18 measured at 5000000
   --profile            run the drain under --cpu-prof and show where the consumer's time goes
   --quick              a short run, to check the set-up`;
 
@@ -31,6 +35,7 @@ const { values } = parseArgs({
     invoices: { type: 'string' },
     reconcile: { type: 'string' },
     only: { type: 'string' },
+    history: { type: 'string' },
     profile: { type: 'boolean', default: false },
     quick: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -42,9 +47,10 @@ if (values.help) {
 }
 
 const quick = values.quick;
-const parts = new Set((values.only ?? 'ingress,drain,reconcile').split(','));
+const PARTS = ['ingress', 'drain', 'reconcile', 'history'];
+const parts = new Set((values.only ?? PARTS.join(',')).split(','));
 for (const part of parts) {
-  if (!['ingress', 'drain', 'reconcile'].includes(part)) usage(`--only: unknown part ${part}`);
+  if (!PARTS.includes(part)) usage(`--only: unknown part ${part}`);
 }
 const parameters = {
   durationSeconds: positiveInteger('--duration', values.duration, quick ? 3 : 10),
@@ -52,6 +58,7 @@ const parameters = {
   connections: positiveInteger('--connections', values.connections, 50),
   invoices: positiveInteger('--invoices', values.invoices, quick ? 500 : 5000),
   reconcileMessages: positiveInteger('--reconcile', values.reconcile, quick ? 1000 : 10_000),
+  historyEvents: positiveInteger('--history', values.history, quick ? 100_000 : 1_000_000),
   quick,
 };
 
@@ -73,10 +80,18 @@ const postgresDrain =
   parts.has('drain') && createDatabase !== undefined
     ? await runDrain({
         invoices: parameters.invoices,
-        postgresUrl: await createDatabase(),
+        databaseUrl: await createDatabase(),
         consumers: 2,
       })
     : undefined;
+const history = parts.has('history')
+  ? await runHistory({
+      events: parameters.historyEvents,
+      invoices: quick ? 200 : 1000,
+      durationSeconds: parameters.durationSeconds,
+      ...(createDatabase === undefined ? {} : { postgresDatabase: createDatabase }),
+    })
+  : undefined;
 if (!('missing' in postgres)) postgres.stop();
 const reconcile = parts.has('reconcile')
   ? await runReconcile({ messages: parameters.reconcileMessages })
@@ -87,6 +102,7 @@ const report = createReport(startedAt, parameters, {
   ...(drain === undefined ? {} : { drain }),
   ...(postgresDrain === undefined ? {} : { postgresDrain }),
   ...(reconcile === undefined ? {} : { reconcile }),
+  ...(history === undefined ? {} : { history }),
 });
 console.log(formatReport(report));
 const results = new URL('results/', import.meta.url).pathname;

@@ -128,7 +128,7 @@ const WARNINGS: ValidationResult[] = [
   location: location as string,
 }));
 
-/** An outbound invoice that passed validation with warnings (SPEC.md section 2.4). */
+/** An outbound invoice that passed validation with warnings (docs/events.md#status-properties). */
 export function messageStatusChanged(messageId: string, occurredAt: string): WebhookEnvelope {
   const data: StatusChange = {
     formerValue: 'received',

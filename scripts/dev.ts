@@ -86,7 +86,7 @@ console.log(`
     consumer webhook          ${webhookUrl}
     signing secret            ${secret}
     participant               ${providerConfig.party}
-    documents land in         ${config.documentsDir}/inbound/<messageId>/
+    documents land in         ${config.documentsDir}/inbound/<shard>/<messageId>/
     consumer view             curl -H 'Authorization: Bearer ${config.adminToken}' ${consumer.url}/admin/events
 
   Receive an invoice from the demo supplier:

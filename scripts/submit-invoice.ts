@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run submit-invoice -- <file.json> [--more]`: submits an invoice's metadata JSON
- * (SPEC.md section 2.1) through the messaging API, as your ERP would, and prints the message
+ * (docs/messaging-api.md#submit-invoice-body) through the messaging API, as your ERP would, and prints the message
  * id. A successful submit does not mean validation passed: the outbound deliveryNotified
  * event says that. Try it with scripts/examples/invoice.json against `npm run dev`: with
  * neither API_BASE_URL nor API_TOKEN set it talks to the local sandbox (PROVIDER_PORT,

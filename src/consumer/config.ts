@@ -1,16 +1,20 @@
 /**
  * Consumer configuration: one pure function of an environment record. Every variable of
- * DESIGN.md section 4 is read here and nowhere else. A bad value is an error that names the
+ * README.md's external contract is read here and nowhere else. A bad value is an error that names the
  * variable; garbage never falls back to a default silently.
  */
 import { isIPv4 } from 'node:net';
 import { Cron } from 'croner';
+import {
+  CREDENTIAL_SPEC_FORMAT,
+  parseCredentialSpec,
+  type WebhookCredential,
+} from '../protocol/index.ts';
 import { redactUserinfo } from './redact-userinfo.ts';
+import { DEFAULT_RETENTION, MIN_DEDUPE_DAYS, type RetentionPolicy } from './retention/policy.ts';
 
-export type Credential =
-  | { type: 'bearer'; token: string }
-  | { type: 'basic'; username: string; password: string }
-  | { type: 'header'; name: string; value: string };
+/** WEBHOOK_CREDENTIAL, parsed: the protocol's credential (docs/signature.md#credential). */
+export type Credential = WebhookCredential;
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 
@@ -94,6 +98,14 @@ export interface Config {
    * new events by polling). @default 'all'
    */
   role: Role;
+  /**
+   * What the worker's process deletes, and when (src/consumer/retention/README.md); undefined
+   * when RETENTION_ENABLED=false. @default DEFAULT_RETENTION (bodies 30 days, events 90,
+   * eventIds 200, messages 400)
+   */
+  retention: RetentionPolicy | undefined;
+  /** How often retention runs. @default 3600 */
+  retentionIntervalSeconds: number;
 }
 
 export type Role = 'all' | 'ingress' | 'worker';
@@ -177,6 +189,11 @@ export function loadConfig(env: Env): Readonly<Config> {
     role: read.string('ROLE', 'all', (v) =>
       (ROLES as readonly string[]).includes(v) ? undefined : `must be one of ${ROLES.join(', ')}`,
     ) as Role,
+    retention: readRetention(read, problems),
+    retentionIntervalSeconds: read.integer('RETENTION_INTERVAL_SECONDS', 3600, {
+      min: 1,
+      max: 7 * 86_400,
+    }),
   };
   if (config.operationsPort !== undefined && config.operationsPort !== 0) {
     if (config.operationsPort === config.port)
@@ -265,6 +282,33 @@ export function loadReconcileScheduleConfig(env: Env): Readonly<ReconcileSchedul
   return Object.freeze({ reconcileSchedule });
 }
 
+/** Each period within its bounds, and in the order the data depends on each other. */
+function readRetention(
+  read: ReturnType<typeof createReader>,
+  problems: string[],
+): RetentionPolicy | undefined {
+  const enabled = read.boolean('RETENTION_ENABLED', true);
+  const days = (name: string, fallback: number, min: number) =>
+    read.integer(name, fallback, { min, max: 36_500 });
+  const policy: RetentionPolicy = {
+    bodyDays: days('RETENTION_BODY_DAYS', DEFAULT_RETENTION.bodyDays, 0),
+    eventDays: days('RETENTION_EVENT_DAYS', DEFAULT_RETENTION.eventDays, 1),
+    dedupeDays: days('RETENTION_DEDUPE_DAYS', DEFAULT_RETENTION.dedupeDays, MIN_DEDUPE_DAYS),
+    messageDays: days('RETENTION_MESSAGE_DAYS', DEFAULT_RETENTION.messageDays, 1),
+  };
+  if (policy.bodyDays > policy.eventDays) {
+    problems.push(
+      `RETENTION_BODY_DAYS must not exceed RETENTION_EVENT_DAYS (${policy.bodyDays} > ${policy.eventDays}): a body goes with its event`,
+    );
+  }
+  if (policy.messageDays < policy.dedupeDays) {
+    problems.push(
+      `RETENTION_MESSAGE_DAYS must be at least RETENTION_DEDUPE_DAYS (${policy.messageDays} < ${policy.dedupeDays}): a message's import record must outlive every redelivery of its events`,
+    );
+  }
+  return enabled ? policy : undefined;
+}
+
 /** Where fetched documents are spooled: beside the documents, so an importer can rename them. */
 export function spoolDirOf(config: Pick<Config, 'documentsDir'>): string {
   return `${config.documentsDir.replace(/\/+$/, '')}/.incoming`;
@@ -327,19 +371,8 @@ export function readConfig(
 
 /** Parses `bearer:<token>`, `basic:<user>:<password>` or `header:<Name>:<value>`. */
 function parseCredential(raw: string): { value: Credential } | { problem: string } {
-  const [type, ...rest] = raw.split(':');
-  const joined = rest.join(':');
-  if (type === 'bearer' && joined !== '') return { value: { type, token: joined } };
-  if (type === 'basic' && rest.length >= 2 && rest[0] !== '') {
-    return { value: { type, username: rest[0] as string, password: rest.slice(1).join(':') } };
-  }
-  if (type === 'header' && rest.length >= 2 && /^[A-Za-z0-9-]+$/.test(rest[0] as string)) {
-    const value = rest.slice(1).join(':');
-    if (value !== '') return { value: { type, name: rest[0] as string, value } };
-  }
-  return {
-    problem: 'must be bearer:<token>, basic:<user>:<password> or header:<Name>:<value>',
-  };
+  const value = parseCredentialSpec(raw);
+  return value === undefined ? { problem: CREDENTIAL_SPEC_FORMAT } : { value };
 }
 
 /** Quoted, with URL userinfo redacted and at most 200 characters: a value fit to echo. */

@@ -12,6 +12,8 @@ import { type AppDeps, createApp } from './http/app.ts';
 import { type Listener, listen } from './http/listen.ts';
 import { type Importer, loadImporter } from './importer/index.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
+import { createPruner } from './retention/pruner.ts';
+import { scheduleRetention } from './retention/schedule.ts';
 import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
 import { createEventHandler } from './worker/handle-event.ts';
@@ -104,6 +106,7 @@ export async function startConsumer(options: {
     concurrency: config.workerConcurrency,
     maxAttempts: config.workerMaxAttempts,
     leaseMs: config.claimLeaseMs,
+    dropBodiesWhenDone: config.retention?.bodyDays === 0,
     ...(pacer === undefined ? {} : { limit: pacer.limit }),
     onSettled: (event, state, seconds) => metrics.eventSettled(state, event.action, seconds),
     ...options.worker,
@@ -178,6 +181,29 @@ export async function startConsumer(options: {
   const [webhook, operations] = listeners as [Listener, Listener | undefined];
   const servers: Server[] = listeners.map((listener) => listener.server);
   if (runWorker) await worker.start();
+  // Retention runs beside the worker: one per deployment on SQLite (one writer anyway), and on
+  // PostgreSQL the replicas take turns (pg-retention.ts).
+  const forget = importer.forget?.bind(importer);
+  const retention =
+    runWorker && config.retention !== undefined
+      ? scheduleRetention({
+          pruner: createPruner({
+            store,
+            policy: config.retention,
+            logger,
+            now,
+            onPruned: (step, count) => metrics.retentionPruned(step, count),
+            ...(forget === undefined
+              ? {}
+              : {
+                  forget: ({ messageId, transfer, importLocation }) =>
+                    forget({ messageId, transfer, location: importLocation }),
+                }),
+          }),
+          intervalMs: config.retentionIntervalSeconds * 1000,
+          logger,
+        })
+      : undefined;
   // Events another replica stored wake this worker at once (PostgreSQL); polling backs it up.
   const stopListening = runWorker ? store.onNewEvents?.(() => worker.notify()) : undefined;
   const { url, port } = webhook;
@@ -206,7 +232,7 @@ export async function startConsumer(options: {
         servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
       );
       for (const server of servers) server.closeIdleConnections();
-      const stopped = Promise.all([closed, worker.stop()]);
+      const stopped = Promise.all([closed, worker.stop(), retention?.stop()]);
       const forced = (await Promise.race([stopped, deadline])) === 'deadline';
       clearTimeout(timer);
       if (forced) {

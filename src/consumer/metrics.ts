@@ -25,6 +25,8 @@ export interface Metrics {
     action: string,
     seconds: number,
   ): void;
+  /** What a retention run removed, by step (rows; pages for `pages`). */
+  retentionPruned(step: string, count: number): void;
   /** Gauges read on scrape; set by whoever owns the store. */
   trackInbox(events: EventStore): void;
   /** Gauges of the webhook listener's limits (WEBHOOK_MAX_CONNECTIONS, ..._INFLIGHT_BYTES). */
@@ -58,8 +60,17 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     buckets: [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [registry],
   });
+  const pruned = new Counter({
+    name: 'retention_pruned_total',
+    help: 'What retention removed: bodies, events, eventIds, messages (rows), pages (SQLite pages freed)',
+    labelNames: ['step'] as const,
+    registers: [registry],
+  });
   return {
     registry,
+    retentionPruned(step, count) {
+      pruned.inc({ step }, count);
+    },
     eventSettled(state, action, seconds) {
       // Unknown actions are not a label value: the service may invent many.
       settled.inc({ state, action: isKnownAction(action) ? action : 'unknown' });

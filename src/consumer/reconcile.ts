@@ -1,6 +1,6 @@
 /**
  * Reconciliation: the safety net for everything webhooks can miss (an outage longer than the
- * service's two hours of retries, a dead-lettered event nobody replayed). SPEC.md 6.3 rule 5.
+ * service's two hours of retries, a dead-lettered event nobody replayed). docs/retries.md#pending-until-acknowledged.
  *
  * 1. Lists inbound messages still pendingdelivery at the service (every page) and gives each
  *    the same treatment as a deliveryNotified event: import if not imported, then acknowledge.
@@ -154,10 +154,16 @@ export function createReconciler(options: ReconcilerOptions) {
           const { descriptor, servedAt } = await api.getMessage(stale.messageId, {
             transfer: stale.transfer,
           });
+          // Applied to the side the answer names: a service that ignores `?transfer=` may
+          // answer about the other side of a self-send (docs/decisions.md#transfer-query).
+          const fetchedKey = { messageId: stale.messageId, transfer: descriptor.transfer };
           // The fetch reflects every change up to when the service answered; events from
           // before then that arrive later are stale.
-          const asOf = fetchedAsOf(servedAt, await messages.get(key), now());
-          await messages.recordSnapshot(descriptorSnapshot(key, descriptor, asOf, 'fetch'), now());
+          const asOf = fetchedAsOf(servedAt, await messages.get(fetchedKey), now());
+          await messages.recordSnapshot(
+            descriptorSnapshot(fetchedKey, descriptor, asOf, 'fetch'),
+            now(),
+          );
         });
         if (done === undefined) summary.busy += 1;
         else summary.refreshed += 1;

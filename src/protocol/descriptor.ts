@@ -1,4 +1,4 @@
-/** The message descriptor: GET /messages/:mid, and `data` of message events (SPEC.md section 2.2). */
+/** The message descriptor: GET /messages/:mid, and `data` of message events (docs/events.md#message-descriptor). */
 import { z } from 'zod';
 
 /** Identifiers of the standard a Core or Original document follows. */
@@ -31,7 +31,7 @@ export interface MessageDescriptor {
   uniqueId: string;
   timeReceived: string;
   documentNo: string;
-  /** Delivery status (SPEC.md section 3). */
+  /** Delivery status (docs/statuses.md#transitions). */
   status: string;
   transfer: 'inbound' | 'outbound';
   validationStatus: string;
@@ -68,7 +68,7 @@ const documentEntrySchema = z.looseObject({
 });
 
 /**
- * The descriptor's shape. Objects are loose: fields the service adds later (SPEC.md section 9)
+ * The descriptor's shape. Objects are loose: fields the service adds later (docs/events.md#versioning)
  * pass through untouched.
  */
 export const messageDescriptorSchema = z.looseObject({

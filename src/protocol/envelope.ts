@@ -1,4 +1,4 @@
-/** The webhook event envelope, the body of every webhook request (SPEC.md section 2.3). */
+/** The webhook event envelope, the body of every webhook request (docs/events.md#envelope). */
 import { z } from 'zod';
 import type { MessageDescriptor } from './descriptor.ts';
 import { isSafeMessageId, UNSAFE_MESSAGE_ID } from './message-id.ts';

@@ -1,3 +1,5 @@
+export * from './api.ts';
+export * from './credential.ts';
 export * from './descriptor.ts';
 export * from './envelope.ts';
 export * from './headers.ts';

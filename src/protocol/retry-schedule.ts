@@ -1,5 +1,5 @@
 /**
- * Delays before retry 1 to 9 of a failed webhook attempt (SPEC.md section 8): nine retries
+ * Delays before retry 1 to 9 of a failed webhook attempt (docs/retries.md#retry-schedule): nine retries
  * over about two hours, after which the event is exhausted.
  */
 const MINUTE = 60_000;
@@ -21,5 +21,5 @@ export const WEBHOOK_RETRY_WINDOW_MS = WEBHOOK_RETRY_DELAYS_MS.reduce((sum, d) =
 /** Retention of events in the provider's delivery log (six months). */
 export const DELIVERY_LOG_RETENTION_MS = 183 * 24 * 60 * MINUTE;
 
-/** Validity of a rotated-out signing secret (SPEC.md section 5.1). */
+/** Validity of a rotated-out signing secret (docs/signature.md#verify-every-request). */
 export const OLD_SECRET_VALIDITY_MS = 24 * 60 * MINUTE;

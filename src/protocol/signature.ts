@@ -1,5 +1,5 @@
 /**
- * Webhook signatures (SPEC.md section 5.1, decided in DESIGN.md section 2).
+ * Webhook signatures (docs/signature.md#verify-every-request, decided in docs/decisions.md).
  *
  * Header: `t=<unix seconds>,v0=<hex>[,v0=<hex>...]`. Each v0 is the lowercase hex of
  * HMAC-SHA256, keyed with the UTF-8 bytes of an endpoint secret, over the bytes

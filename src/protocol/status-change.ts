@@ -1,4 +1,4 @@
-/** `data` of status events and the validation findings inside it (SPEC.md sections 2.4, 2.5). */
+/** `data` of status events and the validation findings inside it (docs/events.md#status-properties, docs/events.md#validation-results). */
 import { z } from 'zod';
 
 export interface StatusChange {
@@ -6,12 +6,12 @@ export interface StatusChange {
   newValue: string;
   /**
    * Name/value pairs, all strings, present only when the change has details. No name is
-   * guaranteed and unknown names must be ignored (SPEC.md section 9).
+   * guaranteed and unknown names must be ignored (docs/events.md#versioning).
    */
   properties?: Record<string, string>;
 }
 
-/** Property names documented in SPEC.md section 2.4. Others may appear at any time. */
+/** Property names documented in docs/events.md#status-properties. Others may appear at any time. */
 export const STATUS_PROPERTY_NAMES = [
   'errorCode',
   'errorMessage',
@@ -34,6 +34,14 @@ export interface ValidationResult {
   /** XPath, or line and position for a schema error. */
   location: string;
 }
+
+/** The shape of one entry, for documents generated from the code (OpenAPI). */
+export const validationResultSchema = z.object({
+  type: z.enum(['error', 'warning']),
+  code: z.string(),
+  message: z.string(),
+  location: z.string(),
+}) satisfies z.ZodType<ValidationResult>;
 
 /** Errors come first in validationResults; this keeps a list in that order. */
 export function sortValidationResults(results: readonly ValidationResult[]): ValidationResult[] {
@@ -69,7 +77,8 @@ export function parseValidationResults(json: string | undefined): ValidationResu
   return sortValidationResults(results);
 }
 
-const statusChangeSchema = z.looseObject({
+/** `data` of a status event; property values are strings (docs/events.md#status-properties). */
+export const statusChangeSchema = z.looseObject({
   formerValue: z.string(),
   newValue: z.string(),
   properties: z.record(z.string(), z.unknown()).optional(),
@@ -77,7 +86,7 @@ const statusChangeSchema = z.looseObject({
 
 /**
  * The status change in `value`, or undefined without formerValue and newValue strings.
- * Property values that are not strings are dropped (SPEC.md says all values are strings);
+ * Property values that are not strings are dropped (docs/events.md#status-properties: all values are strings);
  * unknown names are kept, never required.
  */
 export function parseStatusChange(value: unknown): StatusChange | undefined {

@@ -1,4 +1,4 @@
-/** Message statuses of SPEC.md section 3. */
+/** Message statuses of docs/statuses.md#transitions. */
 export const DELIVERY_STATUSES = [
   'received',
   'notset',
@@ -24,8 +24,21 @@ export type TaxReportingStatus = (typeof TAX_REPORTING_STATUSES)[number];
 export const LIFECYCLE_STATUSES = ['none', 'rejected', 'paid'] as const;
 export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
 
+/** The outcomes of validation: the only validationStatus values the service shows. */
 export const VALIDATION_STATUSES = ['approved', 'rejected'] as const;
 export type ValidationStatus = (typeof VALIDATION_STATUSES)[number];
+
+/**
+ * What a descriptor carries before validation has run (an outbound message's `created`
+ * event): the service shows no value for it, so this project decided one (docs/decisions.md).
+ * A consumer treats any value but an outcome as "not decided yet".
+ */
+export const VALIDATION_NOT_RUN = 'none';
+
+/** True for `approved` and `rejected`, the values that say validation has run. */
+export function isValidationOutcome(value: string | null | undefined): value is ValidationStatus {
+  return (VALIDATION_STATUSES as readonly (string | null | undefined)[]).includes(value);
+}
 
 export const TRANSFERS = ['inbound', 'outbound'] as const;
 export type Transfer = (typeof TRANSFERS)[number];

@@ -1,6 +1,6 @@
 /**
  * The business transaction call that returns a message's JSON is chosen by `data.action`
- * (SPEC.md section 2.2); its path is the kebab-case of the action (DESIGN.md section 2):
+ * (docs/events.md#message-descriptor); its path is the kebab-case of the action (docs/decisions.md):
  * `SubmitInvoice` -> `/transactions/submit-invoice`.
  */
 export function transactionPath(action: string): string {

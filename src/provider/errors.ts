@@ -47,6 +47,16 @@ export class ParticipantExistsError extends Error {
   }
 }
 
+/** A participant-scoped admin route named a participant the simulator does not know. */
+export class ParticipantNotFoundError extends Error {
+  override readonly name = 'ParticipantNotFoundError';
+  readonly identifier: string;
+  constructor(identifier: string) {
+    super(`No participant ${identifier}; add it with POST /admin/participants first.`);
+    this.identifier = identifier;
+  }
+}
+
 export class UnauthorizedError extends Error {
   override readonly name = 'UnauthorizedError';
   constructor(message = 'Send the messaging API token as "Authorization: Bearer <token>".') {

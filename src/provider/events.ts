@@ -5,7 +5,7 @@
  */
 import type { WebhookEnvelope } from '../protocol/index.ts';
 
-/** Document formats a routing filter names (SPEC.md section 2.7). */
+/** Document formats a routing filter names (docs/webhook-endpoints.md#routing). */
 export type DocumentFormat = 'XML' | 'JSON' | 'PDF' | 'EDI';
 
 export interface EventRouting {

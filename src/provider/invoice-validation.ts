@@ -1,5 +1,5 @@
 /**
- * Validation of a submit-invoice body (SPEC.md section 2.1). Every mandatory element that is
+ * Validation of a submit-invoice body (docs/messaging-api.md#submit-invoice-body). Every mandatory element that is
  * missing gets an error with the EN 16931 / Peppol rule that asks for it (or a `SIM-` code of
  * this simulator where no published rule fits); an element of the wrong type or form gets a
  * `schema` error. Locations are XPaths into the UBL document the body becomes (ubl-invoice.ts),

@@ -1,5 +1,5 @@
 /**
- * The submit-invoice request body (SPEC.md section 2.1) and a valid sample of it, which the
+ * The submit-invoice request body (docs/messaging-api.md#submit-invoice-body) and a valid sample of it, which the
  * scenario admin API and the tests start from.
  */
 

@@ -1,5 +1,5 @@
 /**
- * RFC 9457 problem details (DESIGN.md section 2: the messaging API's error format), and the
+ * RFC 9457 problem details (docs/decisions.md: the messaging API's error format), and the
  * one place where the provider's typed errors, the dispatcher's included, get an HTTP status:
  * the messaging API, the admin API and the console's calls all answer through it.
  */
@@ -9,6 +9,7 @@ import {
   InvalidRequestError,
   MessageNotFoundError,
   ParticipantExistsError,
+  ParticipantNotFoundError,
   StateConflictError,
   UnauthorizedError,
 } from './errors.ts';
@@ -100,6 +101,7 @@ export function problemFor(error: unknown): Problem {
   if (error instanceof UnauthorizedError) return make(401, error.message);
   if (
     error instanceof MessageNotFoundError ||
+    error instanceof ParticipantNotFoundError ||
     error instanceof EndpointNotFoundError ||
     error instanceof DeliveryNotFoundError
   ) {

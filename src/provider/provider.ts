@@ -22,6 +22,7 @@ import type { EventPublisher } from './events.ts';
 import { createFaultInjector, type FaultInjector } from './faults.ts';
 import { sampleInvoice } from './invoice.ts';
 import { createProviderModel, DEMO_SUPPLIER, type ProviderModel } from './model/index.ts';
+import { createOpenApiDocument } from './openapi.ts';
 import { createProblemHandler, sendProblem } from './problem.ts';
 import { createDispatcher, type Dispatcher } from './webhooks/index.ts';
 
@@ -145,6 +146,11 @@ export function createProvider(options: ProviderOptions = {}): Provider {
   app.use('/admin', (req, res) =>
     sendProblem(res, 404, `No admin route ${req.method} ${req.path}.`),
   );
+  // The contract as this simulator implements it; public like the console page.
+  const openApi = createOpenApiDocument();
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openApi);
+  });
   app.use(
     createConsoleRouter({
       party: model.participants.sandbox,

@@ -32,11 +32,20 @@ export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 }
 
-function el(name: string, content: string | number, attributes: Record<string, string> = {}) {
+/**
+ * One element. A document the network let through with errors (participants.ts) may lack a
+ * mandatory value: it renders as an empty element rather than failing the fetch.
+ */
+function el(
+  name: string,
+  content: string | number | undefined,
+  attributes: Record<string, string | undefined> = {},
+) {
   const attrs = Object.entries(attributes)
-    .map(([key, value]) => ` ${key}="${escapeXml(value)}"`)
+    .map(([key, value]) => ` ${key}="${escapeXml(value ?? '')}"`)
     .join('');
-  return `<${name}${attrs}>${typeof content === 'number' ? content : escapeXml(content)}</${name}>`;
+  const text = typeof content === 'number' ? String(content) : escapeXml(content ?? '');
+  return `<${name}${attrs}>${text}</${name}>`;
 }
 
 /** An element whose content is already XML. */

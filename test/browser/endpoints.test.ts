@@ -1,7 +1,7 @@
 /**
  * The console's Endpoints and Test event pages in Chromium, against a real consumer: an
- * endpoint's secret is shown once, a test event shows the consumer's answer (with SPEC.md
- * 7.2's hint when it is refused), a rotated secret keeps the consumer answering 204, and the
+ * endpoint's secret is shown once, a test event shows the consumer's answer (with the hint of
+ * docs/webhook-endpoints.md#test-event-diagnostics when it is refused), a rotated secret keeps the consumer answering 204, and the
  * console asks for PROVIDER_ADMIN_TOKEN when the sandbox has one.
  */
 import type { Browser, Page } from 'playwright-core';

@@ -122,15 +122,16 @@ describeInBrowser('console: messages', () => {
     expect(
       await act(page, 'Tax report', { Jurisdiction: 'Croatia', Outcome: 'electronic' }),
     ).toContain('taxReportingStatusChanged outbound none → electronic');
+    // The sender's side is confirmed; the receiver's (ours) waits for our mark-as-delivered.
     expect(await act(page, 'Deliver')).toContain(
-      'messageStatusChanged inbound pendingdelivery → delivered',
+      'messageStatusChanged outbound pendingdelivery → delivered',
     );
     await page.waitForFunction(() =>
       document
-        .querySelector('table.sides tr[data-transfer="inbound"]')
+        .querySelector('table.sides tr[data-transfer="outbound"]')
         ?.textContent?.includes('delivered'),
     );
-    expect(await statuses(page, 'inbound')).toEqual(['delivered', 'electronic', 'none']);
+    expect(await statuses(page, 'inbound')).toEqual(['pendingdelivery', 'electronic', 'none']);
 
     // What does not fit the message is the sandbox's call, shown in its words.
     expect(await act(page, 'Conclude failure')).toContain('only a pendingfailure can be concluded');

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../../src/protocol/index.ts';
 import { createManualClock } from '../../src/provider/clock.ts';
 import {
@@ -99,7 +100,7 @@ describeInBrowser('console: routing and the delivery log', () => {
       .locator('tr.violation')
       .getByText('rule 1: "Order/DOCX" has format "DOCX"; use XML, JSON, PDF, EDI or *')
       .waitFor();
-    // Rule 3 of SPEC 2.7: the overlap is shown under both rules it concerns.
+    // Rule 3 of docs/webhook-endpoints.md#routing: the overlap is shown under both rules it concerns.
     const overlap = inbound.locator('tr.violation', {
       hasText: 'rules 1 and 2 both cover Invoice/XML',
     });
@@ -179,7 +180,7 @@ describeInBrowser('console: routing and the delivery log', () => {
       'the redelivered events and the acknowledgement',
     );
     expect(delivered.filter((row) => row.state === 'succeeded').length).toBeGreaterThanOrEqual(4);
-    const documents = join(sandbox.consumer.dir, 'documents', 'inbound', messageId);
+    const documents = documentFolder(join(sandbox.consumer.dir, 'documents'), 'inbound', messageId);
     expect(existsSync(join(documents, 'manifest.json'))).toBe(true);
 
     const deliveryNotified = exhausted[0]?.eventId ?? '';

@@ -9,6 +9,7 @@ import type { Readable } from 'node:stream';
 import { Wait } from 'testcontainers';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import { freePort } from '../support/processes.ts';
 import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
 import { type ComposeProject, upCompose } from './support/compose.ts';
@@ -83,7 +84,7 @@ describeWithEngine('the compose deployment (docker/compose.yaml)', () => {
 
     const listing = await container('consumer').exec([
       'ls',
-      `/data/documents/inbound/${messageId}`,
+      documentFolder('/data/documents', 'inbound', messageId),
     ]);
     expect(listing.output.split('\n')).toEqual(expect.arrayContaining(['core.xml']));
     const view = await json<{ inbound: { importedAt: string | null; acknowledgedAt: string } }>(

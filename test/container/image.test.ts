@@ -16,6 +16,7 @@ import {
   Wait,
 } from 'testcontainers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
 import { describeWithEngine } from './support/engine.ts';
 import { json, waitFor } from './support/http.ts';
@@ -115,7 +116,10 @@ describeWithEngine('the consumer image', () => {
     await waitFor('the provider shows the invoice delivered', async () => {
       return (await inboundStatus(messageId)) === 'delivered';
     });
-    const listing = await consumer.exec(['ls', `/data/documents/inbound/${messageId}`]);
+    const listing = await consumer.exec([
+      'ls',
+      documentFolder('/data/documents', 'inbound', messageId),
+    ]);
     expect(listing.output.split('\n')).toEqual(expect.arrayContaining(['core.xml']));
     importedMessageId = messageId;
   });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { Agent, request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
 import { freePort, type RunningScript, startScript } from '../support/processes.ts';
@@ -149,7 +150,10 @@ describe('SIGKILL', () => {
       if (!hanging) await new Promise((r) => setTimeout(r, 50));
     }
     expect(hanging).toBe(true);
-    const manifest = join(dir, 'documents', 'inbound', messageId, 'manifest.json');
+    const manifest = join(
+      documentFolder(join(dir, 'documents'), 'inbound', messageId),
+      'manifest.json',
+    );
     const importedAt = JSON.parse(readFileSync(manifest, 'utf8')).importedAt;
     const manifestTime = statSync(manifest).mtimeMs;
     await kill(consumer);

@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import { freePort } from '../support/processes.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -170,7 +171,10 @@ describe('npm run dev and the README', () => {
 
     // The demo invoice arrives where the README says, once imported.
     const demo = await waitFor(dev, /demo: invoice (\S+) sent/, 'the demo invoice');
-    const manifest = join(data, 'documents', 'inbound', demo[1] ?? '', 'manifest.json');
+    const manifest = join(
+      documentFolder(join(data, 'documents'), 'inbound', demo[1] ?? ''),
+      'manifest.json',
+    );
     const deadline = Date.now() + 15_000;
     while (!existsSync(manifest) && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
 import { runScript } from '../support/processes.ts';
 
@@ -86,7 +87,11 @@ describe('npm run reconcile', () => {
     );
     expect(first.code).toBe(0);
     expect((await admin('GET', `/messages/${messageId}`)).sides.inbound.status).toBe('delivered');
-    expect(existsSync(join(dir, 'documents', 'inbound', messageId, 'manifest.json'))).toBe(true);
+    expect(
+      existsSync(
+        join(documentFolder(join(dir, 'documents'), 'inbound', messageId), 'manifest.json'),
+      ),
+    ).toBe(true);
 
     const second = await reconcile();
     expect(second.output).toContain('found=0');

@@ -29,7 +29,7 @@ interface SideView {
   acknowledgedAt: string | null;
   lastEventAt: string | null;
 }
-/** GET /admin/messages/:messageId of the consumer (DESIGN.md section 4). */
+/** GET /admin/messages/:messageId of the consumer (README.md's external contract). */
 export interface ConsumerMessageView {
   messageId: string;
   inbound: SideView | null;
@@ -41,7 +41,11 @@ export interface Sandbox {
   consumer: TestConsumer;
   published: WebhookEnvelope[];
   /** POST/GET to the provider's admin API; throws on a non-2xx answer. */
-  admin<T = unknown>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T>;
+  admin<T = unknown>(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<T>;
   /** A call to the provider's messaging API as the sandbox participant. */
   api<T = unknown>(path: string, method?: 'GET' | 'POST'): Promise<T>;
   /** The consumer's view of a message (GET /admin/messages/:id). */

@@ -18,7 +18,14 @@ export type DisposableStore = Store & {
   dispose(): Promise<void>;
 };
 
-const TABLES = ['events', 'messages', 'status_changes', 'message_claims'];
+const TABLES = [
+  'events',
+  'messages',
+  'status_changes',
+  'message_claims',
+  'seen_events',
+  'retention_marks',
+];
 
 export interface StoreKind {
   name: 'sqlite' | 'postgres';

@@ -1,4 +1,4 @@
-/** RFC 9457 problem details, the error format of the messaging API (DESIGN.md section 2). */
+/** RFC 9457 problem details, the error format of the messaging API (docs/decisions.md). */
 export interface Problem {
   type?: string;
   title?: string;

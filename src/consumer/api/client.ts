@@ -1,5 +1,5 @@
 /**
- * The messaging API client (SPEC.md section 4.1, open points decided in DESIGN.md section 2).
+ * The messaging API client (docs/messaging-api.md#routes, open points decided in docs/decisions.md).
  * Each method is one call; timeouts and retries live in transport.ts, so every call gets the
  * same policy. All failures are ApiError.
  */
@@ -90,7 +90,7 @@ export interface ApiClient {
   markAsFailed(messageId: string, reason: string): Promise<void>;
   /**
    * POST /transactions/submit-invoice?more=. Not idempotent: see the comment in the method.
-   * A successful answer does not mean validation passed (SPEC.md section 4.1, rule 3).
+   * A successful answer does not mean validation passed (docs/messaging-api.md#submit-invoice).
    */
   submitInvoice(
     invoice: unknown,

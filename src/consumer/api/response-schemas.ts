@@ -1,22 +1,16 @@
 /**
  * Shapes the client expects from the messaging API. A wrong shape is reported as an ApiError
  * where it arrives, instead of surfacing later as `undefined` deep inside the worker. Objects
- * are loose: fields the service adds later (SPEC.md section 9) pass through untouched.
+ * are loose: fields the service adds later (docs/events.md#versioning) pass through untouched.
  */
-import { z } from 'zod';
-import { messageDescriptorSchema } from '../../protocol/index.ts';
+import type { z } from 'zod';
 
-export const messageList = z.object({
-  items: z.array(messageDescriptorSchema),
-  nextCursor: z.string().min(1).nullable(),
-});
-
-export const messageStatus = z.looseObject({ status: z.string() });
-
-export const submitInvoiceResult = z.looseObject({
-  messageId: z.string().min(1),
-  status: z.string(),
-});
+// One definition in the protocol: the simulator's OpenAPI document is generated from it.
+export {
+  messageListSchema as messageList,
+  messageStatusSchema as messageStatus,
+  submitInvoiceResultSchema as submitInvoiceResult,
+} from '../../protocol/index.ts';
 
 /** The issues of a failed parse, in one line: `items.0.uniqueId: expected string, ...`. */
 export function describeIssues(error: z.ZodError): string {

@@ -156,7 +156,7 @@ function eventView(event: StoredEvent) {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** The view of DESIGN.md section 4, which operators and acceptance checks read. */
+/** The view of README.md's external contract, which operators and acceptance checks read. */
 function messageView(record: MessageRecord) {
   return {
     deliveryStatus: record.deliveryStatus,

@@ -1,6 +1,6 @@
 /**
  * The webhook endpoint. Order matters: nothing costly happens for a request before it has shown
- * it might be authentic, then SPEC.md section 7.1 applies. In turn:
+ * it might be authentic, then docs/retries.md#consumer-answer applies. In turn:
  *
  *   1. the signature header is parsed and its timestamp checked, before any body byte is read:
  *      a request nobody signed recently is refused for the price of one header (401);
@@ -14,7 +14,7 @@
  *   7. the envelope is parsed (400), committed to the inbox, and only then answered 204.
  * Work on the event happens later, in the worker.
  *
- * Answers (DESIGN.md section 4): 204 stored, duplicate, test event or unknown action;
+ * Answers (README.md's external contract): 204 stored, duplicate, test event or unknown action;
  * 401 signature or credential failed; 400 not JSON or envelope fields missing/mistyped;
  * 413 body too large; 415 compressed body; 405 other methods; 503 the store could not commit,
  * or the consumer is at its limits (the service retries either way).

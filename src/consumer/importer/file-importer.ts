@@ -1,6 +1,8 @@
 /**
  * The default importer: writes each inbound message's documents to
- * `<documentsDir>/<transfer>/<messageId>/`:
+ * `<documentsDir>/<transfer>/<shard>/<messageId>/`, where the shard is the first two hex digits
+ * of the SHA-256 of the messageId: 256 folders per transfer, so that no folder holds a year of
+ * invoices (a year at 5,000 a day is about 7,000 per shard):
  *
  *   core.xml | core.json | core.pdf | core.bin   the core document, named by its content type
  *   transaction.json                             the transaction JSON, bytes as received
@@ -12,6 +14,9 @@
  * reader sees either no folder or a complete one, a crash leaves only a staging folder (removed
  * later), and two writers of one message never touch each other's files: the second rename
  * finds the folder there and its writer reports `already_imported`.
+ *
+ * Versions before the shards wrote `<documentsDir>/<transfer>/<messageId>/`; a message found
+ * there is already imported, and stays where it is.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
@@ -57,28 +62,31 @@ const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 export function createFileImporter(options: FileImporterOptions): Importer {
   const root = resolve(options.documentsDir);
   const logger = options.logger;
-  /** Transfer folders this process has created, flushed and cleaned up already. */
+  /** Shard folders this process has created, flushed and cleaned up already. */
   const prepared = new Set<string>();
 
   async function importOnce(input: ImportInput): Promise<ImportResult> {
     const files = plannedFiles(input);
-    const transferDir = join(root, input.transfer);
-    const messageDir = join(transferDir, input.messageId);
-    if (exists(join(messageDir, MANIFEST_FILE))) {
-      logger?.debug({ messageId: input.messageId, location: messageDir }, 'already imported');
-      return { status: 'already_imported', location: messageDir };
+    const messageDir = documentFolder(root, input.transfer, input.messageId);
+    const shardDir = dirname(messageDir);
+    for (const location of [messageDir, join(root, input.transfer, input.messageId)]) {
+      if (exists(join(location, MANIFEST_FILE))) {
+        logger?.debug({ messageId: input.messageId, location }, 'already imported');
+        return { status: 'already_imported', location };
+      }
     }
 
     const prepare = async () => {
-      await mkdir(transferDir, { recursive: true });
-      // The transfer folder's own entry must be on disk too, or a crash could lose all of it;
-      // once per process is enough.
-      await syncDirectory(dirname(transferDir));
-      await removeAbandonedStaging(transferDir);
-      prepared.add(transferDir);
+      await mkdir(shardDir, { recursive: true });
+      // The shard's and the transfer folder's own entries must be on disk too, or a crash
+      // could lose all of it; once per process is enough.
+      await syncDirectory(dirname(shardDir));
+      await syncDirectory(dirname(dirname(shardDir)));
+      await removeAbandonedStaging(shardDir);
+      prepared.add(shardDir);
     };
-    if (!prepared.has(transferDir)) await prepare();
-    const staging = join(transferDir, `${STAGING_PREFIX}${input.messageId}-${randomUUID()}`);
+    if (!prepared.has(shardDir)) await prepare();
+    const staging = join(shardDir, `${STAGING_PREFIX}${input.messageId}-${randomUUID()}`);
     let moved = false;
     try {
       await mkdir(staging);
@@ -126,7 +134,7 @@ export function createFileImporter(options: FileImporterOptions): Importer {
         return { status: 'already_imported', location: messageDir };
       }
       moved = true;
-      await syncDirectory(transferDir);
+      await syncDirectory(shardDir);
     } finally {
       // Renamed into place, the staging folder is gone; otherwise it is removed with its files.
       if (!moved) await rm(staging, { recursive: true, force: true });
@@ -142,6 +150,12 @@ export function createFileImporter(options: FileImporterOptions): Importer {
       return importOnce(input);
     },
   };
+}
+
+/** Where the documents of a message go: `<root>/<transfer>/<shard>/<messageId>`. */
+export function documentFolder(root: string, transfer: string, messageId: string): string {
+  const shard = createHash('sha256').update(messageId).digest('hex').slice(0, 2);
+  return join(root, transfer, shard, messageId);
 }
 
 /**
@@ -166,11 +180,11 @@ async function moveIntoPlace(staging: string, target: string): Promise<boolean> 
   }
 }
 
-async function removeAbandonedStaging(transferDir: string): Promise<void> {
+async function removeAbandonedStaging(shardDir: string): Promise<void> {
   const cutoff = Date.now() - ABANDONED_STAGING_MS;
-  for (const name of await readdir(transferDir)) {
+  for (const name of await readdir(shardDir)) {
     if (!name.startsWith(STAGING_PREFIX)) continue;
-    const path = join(transferDir, name);
+    const path = join(shardDir, name);
     const info = await stat(path).catch(() => undefined);
     if (info !== undefined && info.mtimeMs < cutoff)
       await rm(path, { recursive: true, force: true });

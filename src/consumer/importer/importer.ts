@@ -84,6 +84,18 @@ export interface Importer {
    * once), and must resolve only once the documents survive a crash.
    */
   import(input: ImportInput): Promise<ImportResult>;
+  /**
+   * Optional: retention has deleted the consumer's record of this message (RETENTION_MESSAGE_DAYS
+   * after its last news; src/consumer/retention/README.md). Remove what you keep only for the
+   * consumer's sake (staging copies, a local cache); never what your system of record needs.
+   * A failure is logged and not retried. The default file importer keeps its documents: they
+   * are the import.
+   */
+  forget?(message: {
+    messageId: string;
+    transfer: Transfer;
+    location: string | null;
+  }): Promise<void>;
 }
 
 /**

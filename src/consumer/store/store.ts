@@ -296,10 +296,15 @@ export interface RetentionStore {
   /** Empties the bodies of finished events received before `before`, oldest first. */
   dropBodies(before: number, limit: number): Promise<PruneBatch>;
   /**
-   * Deletes finished events received before `before` with their status changes, keeping each
-   * eventId in the dedupe record (insert still answers `duplicate` for it).
+   * Deletes finished events received before `before` with their status changes, keeping the
+   * eventId of each received since `rememberSince` in the dedupe record (insert still answers
+   * `duplicate` for it; an older one is past the dedupe period already).
    */
-  pruneEvents(before: number, limit: number): Promise<PruneBatch>;
+  pruneEvents(
+    before: number,
+    limit: number,
+    options: { rememberSince: number },
+  ): Promise<PruneBatch>;
   /** Forgets dedupe records of events received before `before`. */
   forgetEventIds(before: number, limit: number): Promise<PruneBatch>;
   /** Deletes final message sides whose last news is older than `before`, with their changes. */

@@ -1,5 +1,5 @@
 /**
- * What the worker does with one inbox event, by action (SPEC.md section 6):
+ * What the worker does with one inbox event, by action (docs/events.md#actions):
  *   created                 record the message (its descriptor) and nothing else
  *   deliveryNotified in     import the documents and acknowledge (inbound-delivery.ts)
  *   deliveryNotified out    record that validation passed
@@ -9,6 +9,7 @@
 import type { Logger } from 'pino';
 import {
   isStatusAction,
+  isValidationOutcome,
   type MessageDescriptor,
   parseMessageDescriptor,
 } from '../../protocol/index.ts';
@@ -38,15 +39,27 @@ export function createEventHandler(deps: {
   const inbound = createInboundDelivery(deps);
   const applyStatusEvent = createStatusEventHandler(deps);
 
-  const recordDescriptor = (
+  const recordDescriptor = async (
     event: StoredEvent,
     descriptor: MessageDescriptor | undefined,
     validationStatus?: string,
   ) => {
     const key = { messageId: event.messageId, transfer: event.transfer };
-    const snapshot = descriptorSnapshot(key, descriptor, Date.parse(event.occurredAt));
+    const { validationStatus: carried, ...snapshot } = descriptorSnapshot(
+      key,
+      descriptor,
+      Date.parse(event.occurredAt),
+    );
+    const value = validationStatus ?? carried;
+    // Events arrive in any order: a `created` descriptor from before validation (`none`) that
+    // arrives after the outcome must not undo it. Only an outcome replaces an outcome; the
+    // claim on the message keeps this read and the write below from interleaving with others.
+    const keep =
+      value !== undefined &&
+      (isValidationOutcome(value) ||
+        !isValidationOutcome((await messages.get(key))?.validationStatus));
     return messages.recordSnapshot(
-      validationStatus === undefined ? snapshot : { ...snapshot, validationStatus },
+      keep ? { ...snapshot, validationStatus: value } : snapshot,
       now(),
     );
   };
@@ -71,7 +84,7 @@ export function createEventHandler(deps: {
       return 'done';
     }
     if (event.action === 'deliveryNotified') {
-      // Outbound, this event is the service's word that validation passed (SPEC.md 6.1 rule 2),
+      // Outbound, this event is the service's word that validation passed (docs/events.md#outbound-delivery-notified),
       // whatever its data says.
       await recordDescriptor(
         event,

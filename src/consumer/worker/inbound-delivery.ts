@@ -1,5 +1,5 @@
 /**
- * The consumer's duty for an inbound message (SPEC.md 6.1, 6.3): fetch the core document and
+ * The consumer's duty for an inbound message (docs/events.md#message-events, docs/retries.md#delivery-semantics): fetch the core document and
  * the transaction JSON, import them, then acknowledge. Shared by the deliveryNotified handler
  * and by reconciliation, so both follow exactly the same rules. The caller holds the
  * message's claim (store.ts), so no other handler, in this process or another, works on the

@@ -1,5 +1,5 @@
 /**
- * Applying status events that arrive duplicated and in any order (SPEC.md 6.3). The rule is
+ * Applying status events that arrive duplicated and in any order (docs/retries.md#delivery-semantics). The rule is
  * in status-order.ts; this module reads what it needs, asks the service when the rule says
  * so, and records every event with its outcome:
  *   applied    the event's newValue, or the end of its millisecond's chain, was stored;
@@ -18,7 +18,7 @@ import {
 import type { ApiClient } from '../api/index.ts';
 import type { MessageRecord, MessageStore } from '../store/store.ts';
 import { MalformedEventError } from './errors.ts';
-import { descriptorStatuses } from './message-snapshot.ts';
+import { descriptorSnapshot, descriptorStatuses, fetchedAsOf } from './message-snapshot.ts';
 import { decideStatusChange, type StoredStatus } from './status-order.ts';
 
 export interface StatusEventInput {
@@ -79,21 +79,62 @@ export function createStatusEventHandler(deps: {
       const { descriptor, servedAt } = await api.getMessage(event.messageId, {
         transfer: event.transfer,
       });
-      const value = descriptorStatuses(descriptor)[kind];
-      // The answer reflects every change up to when it was made, on the service's clock: no
-      // event from before then may overwrite it.
-      const confirmedAt = Math.max(at, servedAt ?? at);
-      await messages.applyStatus(key, { kind, value, at: confirmedAt, source: 'fetch' }, now());
-      outcome = 'refreshed';
-      logger.info(
-        {
-          messageId: event.messageId,
-          kind,
-          stored: stored.value,
-          formerValue: change.formerValue,
-          value,
-        },
-        'status refreshed from the service',
+      if (descriptor.transfer === event.transfer) {
+        const value = descriptorStatuses(descriptor)[kind];
+        // The answer reflects every change up to when it was made, on the service's clock: no
+        // event from before then may overwrite it.
+        const confirmedAt = Math.max(at, servedAt ?? at);
+        await messages.applyStatus(key, { kind, value, at: confirmedAt, source: 'fetch' }, now());
+        outcome = 'refreshed';
+        logger.info(
+          {
+            messageId: event.messageId,
+            kind,
+            stored: stored.value,
+            formerValue: change.formerValue,
+            value,
+          },
+          'status refreshed from the service',
+        );
+      } else {
+        // `?transfer=` is not part of the service's documented API, and a service that ignores
+        // it answers with the side it chooses. The answer is applied to the side it names; of
+        // this side nothing was fetched, so the event's own newValue is the best news
+        // (docs/retries.md#no-ordering), stored as an unconfirmed change that newer events replace
+        // (docs/decisions.md#transfer-query).
+        const fetchedKey = { messageId: event.messageId, transfer: descriptor.transfer };
+        const asOf = fetchedAsOf(servedAt, await messages.get(fetchedKey), now());
+        await messages.recordSnapshot(
+          descriptorSnapshot(fetchedKey, descriptor, asOf, 'fetch'),
+          now(),
+        );
+        await messages.applyStatus(
+          key,
+          { kind, value: change.newValue, at, source: 'change' },
+          now(),
+        );
+        outcome = 'applied';
+        logger.warn(
+          { messageId: event.messageId, asked: event.transfer, answered: descriptor.transfer },
+          'the service answered about the other side of the message; applied the event as it is',
+        );
+      }
+    }
+
+    const results =
+      change.properties?.validationResults === undefined
+        ? null
+        : parseValidationResults(change.properties.validationResults);
+    // A message that fails validation goes to failed with the errors (docs/statuses.md#failures);
+    // its descriptor would say `rejected`, the event is where a consumer learns it.
+    if (
+      kind === 'delivery' &&
+      change.newValue === 'failed' &&
+      results?.some((r) => r.type === 'error')
+    ) {
+      await messages.recordSnapshot(
+        { ...key, at, source: 'descriptor', statuses: {}, validationStatus: 'rejected' },
+        now(),
       );
     }
 
@@ -107,10 +148,7 @@ export function createStatusEventHandler(deps: {
         newValue: change.newValue,
         occurredAt: at,
         properties,
-        validationResults:
-          properties?.validationResults === undefined
-            ? null
-            : parseValidationResults(properties.validationResults),
+        validationResults: results,
         outcome,
       },
       now(),

@@ -1,5 +1,5 @@
 /**
- * The ordering rule for status events (SPEC.md 6.3: duplicates, no ordering guarantee), as a
+ * The ordering rule for status events (docs/retries.md#delivery-semantics: duplicates, no ordering guarantee), as a
  * pure function so every arrival order can be tested without I/O.
  *
  * Per message, transfer and status kind the store keeps the value, the occurredAt (ms) of what

@@ -59,6 +59,8 @@ export interface WorkerOptions {
    * the webhook ingress sharing this event loop (pacer.ts). @default always `concurrency`
    */
   limit?: () => number;
+  /** Keep no raw body once an event is done or skipped (RETENTION_BODY_DAYS=0). @default false */
+  dropBodiesWhenDone?: boolean;
   /** Told how each event ended its turn (metrics). @default nothing */
   onSettled?: (event: StoredEvent, state: Settlement['state'], seconds: number) => void;
 }
@@ -175,7 +177,8 @@ export function createWorker(options: WorkerOptions): Worker {
         }
         return;
       }
-      if (await settle({ state })) log.debug({ state }, 'event handled');
+      const dropBody = options.dropBodiesWhenDone === true;
+      if (await settle({ state, dropBody })) log.debug({ state }, 'event handled');
     } finally {
       held.stop();
       notify();

@@ -9,12 +9,13 @@
 import { type Request, Router } from 'express';
 import type { CallLog } from '../api/call-log.ts';
 import type { Clock } from '../clock.ts';
-import { InvalidRequestError } from '../errors.ts';
+import { InvalidRequestError, ParticipantNotFoundError } from '../errors.ts';
 import type { FaultInjector } from '../faults.ts';
 import { isPlainObject, mergeOverrides, sampleInvoice } from '../invoice.ts';
 import { DEMO_SUPPLIER, type ProviderMessage, type ProviderModel } from '../model/index.ts';
 import { messageState, messageSummary } from './message-views.ts';
 import {
+  defined,
   failSchema,
   faultSchema,
   inboundSchema,
@@ -23,7 +24,9 @@ import {
   outboundQuerySchema,
   parkSchema,
   parseInput,
+  parseParty,
   participantSchema,
+  participantSettingsSchema,
   paymentSchema,
   rejectionSchema,
   retrySchema,
@@ -61,6 +64,17 @@ export function createScenarioRouter(options: ScenarioRouterOptions): Router {
 
   router.post('/participants', (req, res) => {
     res.status(201).json(participants.add(parseInput(participantSchema, req.body)));
+  });
+
+  router.get('/participants/:party/settings', (req, res) => {
+    const party = parseParty(req.params.party);
+    if (participants.get(party) === undefined) throw new ParticipantNotFoundError(party);
+    res.json(participants.settings(party));
+  });
+
+  router.put('/participants/:party/settings', (req, res) => {
+    const changes = defined(parseInput(participantSettingsSchema, req.body));
+    res.json(participants.updateSettings(parseParty(req.params.party), changes));
   });
 
   router.post('/messages/inbound', (req, res) => {

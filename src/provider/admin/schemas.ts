@@ -35,13 +35,16 @@ export const messageListSchema = z.object({
 export const outboundQuerySchema = z.object({ more: z.enum(['true', 'false']).optional() });
 
 export const failSchema = z.object({
+  errorCode: z.string().min(1).optional(),
   errorMessage: z.string().min(1).optional(),
+  finalErrorCode: z.string().min(1).optional(),
   finalError: z.string().min(1).optional(),
   transfer: transfer.optional(),
   afterMs: z.number().int().min(0).optional(),
 });
 
 export const manualFailureSchema = z.object({
+  errorCode: z.string().min(1).optional(),
   errorMessage: z.string().min(1).optional(),
   transfer: transfer.optional(),
 });
@@ -75,6 +78,13 @@ export const rejectionSchema = z.object({
   reason: z.string().min(1),
   actor: identifier.optional(),
   jurisdiction: jurisdiction.optional(),
+});
+
+/** Every field optional: a PUT changes what it names and keeps the rest. */
+export const participantSettingsSchema = z.object({
+  acknowledgementResponse: z.enum(['none', 'MLR', 'eMLR']).optional(),
+  deliverDocumentsWithErrors: z.boolean().optional(),
+  transferQuery: z.enum(['honoured', 'ignored']).optional(),
 });
 
 export const faultSchema = z.object({

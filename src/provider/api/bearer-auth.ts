@@ -1,5 +1,5 @@
 /**
- * Bearer-token check of the messaging API (DESIGN.md section 2), and of the admin API when
+ * Bearer-token check of the messaging API (docs/decisions.md), and of the admin API when
  * PROVIDER_ADMIN_TOKEN is set.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';

@@ -19,6 +19,8 @@ export interface ApiCall {
   status: number | null;
   /** ISO 8601, by the provider clock, when the call arrived. */
   at: string;
+  /** ISO 8601, by the provider clock, when the answer was sent; absent while unanswered. */
+  answeredAt?: string;
 }
 
 export interface CallLog {
@@ -64,6 +66,7 @@ export function createCallLog(
         if (calls.length > capacity) calls.splice(0, calls.length - capacity);
         res.on('finish', () => {
           call.status = res.statusCode;
+          call.answeredAt = new Date(clock.now()).toISOString();
           const created = res.locals.messageId;
           if (call.messageId === undefined && typeof created === 'string') call.messageId = created;
         });

@@ -1,15 +1,15 @@
 /**
- * The messaging API (SPEC.md section 4.1, shapes from DESIGN.md section 2), acting as the
+ * The messaging API (docs/messaging-api.md#routes, shapes from docs/decisions.md), acting as the
  * sandbox participant. Calls pass, in order: the bearer check, the call log, injected faults.
  * Nothing is recorded for a caller without the token.
  */
 import express, { type Request, Router } from 'express';
 import { TRANSFERS, type Transfer, transactionPath } from '../../protocol/index.ts';
+import { renderCoreDocument } from '../core-document.ts';
 import { InvalidRequestError, MessageNotFoundError, StateConflictError } from '../errors.ts';
 import type { FaultInjector } from '../faults.ts';
-import { isPlainObject, type SubmitInvoiceBody } from '../invoice.ts';
+import { isPlainObject } from '../invoice.ts';
 import { describe, type ProviderModel } from '../model/index.ts';
-import { renderUblInvoice } from '../ubl-invoice.ts';
 import { createBearerAuth } from './bearer-auth.ts';
 import type { CallLog } from './call-log.ts';
 
@@ -67,6 +67,13 @@ export function createMessagingRouter(options: MessagingRouterOptions): Router {
   const messages = model.messages;
   const party = model.participants.sandbox.identifier;
   const router = Router();
+  /**
+   * The side a call about one message asks for: `?transfer=` is this simulator's extension
+   * (the service defines it only on the list), honoured unless the participant's settings say to
+   * ignore it as a service implementing only its specification would (docs/decisions.md#transfer-query).
+   */
+  const sideQuery = (req: Request): Transfer | undefined =>
+    model.participants.settings(party).transferQuery === 'ignored' ? undefined : queryTransfer(req);
   router.use(
     createBearerAuth(options.apiToken),
     options.callLog.middleware(),
@@ -88,7 +95,7 @@ export function createMessagingRouter(options: MessagingRouterOptions): Router {
   // One handler for every transaction route: a message answers only at its own action's path.
   router.get('/transactions/:route', (req, res) => {
     const id = requiredMessageId(req);
-    const { message } = messages.sideFor(id, party, queryTransfer(req));
+    const { message } = messages.sideFor(id, party, sideQuery(req));
     if (transactionPath(message.action) !== `/transactions/${req.params.route}`) {
       throw new MessageNotFoundError(id);
     }
@@ -107,26 +114,24 @@ export function createMessagingRouter(options: MessagingRouterOptions): Router {
   });
 
   router.get('/messages/:mid', (req, res) => {
-    const { message, transfer } = messages.sideFor(req.params.mid, party, queryTransfer(req));
+    const { message, transfer } = messages.sideFor(req.params.mid, party, sideQuery(req));
     res.json(describe(message, transfer));
   });
 
   router.get('/messages/:mid/status', (req, res) => {
-    const { message, transfer } = messages.sideFor(req.params.mid, party, queryTransfer(req));
+    const { message, transfer } = messages.sideFor(req.params.mid, party, sideQuery(req));
     res.json({ status: message.sides[transfer]?.status });
   });
 
   router.get('/messages/:mid/documents/core', (req, res) => {
-    const { message } = messages.sideFor(req.params.mid, party, queryTransfer(req));
+    const { message } = messages.sideFor(req.params.mid, party, sideQuery(req));
     if (message.validationStatus !== 'approved') {
       throw new StateConflictError(
         message.id,
         `Message ${message.id} has no core document: it has not passed validation.`,
       );
     }
-    res
-      .type('application/xml')
-      .send(renderUblInvoice(message.body as unknown as SubmitInvoiceBody));
+    res.type('application/xml').send(renderCoreDocument(message));
   });
 
   router.post('/messages/:mid/mark-as-delivered', (req, res) => {

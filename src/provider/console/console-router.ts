@@ -1,5 +1,5 @@
 /**
- * The management console (SPEC.md sections 2.6, 2.7, 4.3 and 8): a page at `/` and its
+ * The management console (docs/webhook-endpoints.md#endpoints, docs/webhook-endpoints.md#routing, docs/webhook-endpoints.md#test-events, docs/retries.md#retry-schedule): a page at `/` and its
  * assets under `/console/`. The page is a shell of static HTML, CSS and JavaScript modules run
  * by the browser as they are (no build step); every piece of data and every change goes
  * through the admin API under /admin, with its token when PROVIDER_ADMIN_TOKEN is set. So the

@@ -1,5 +1,5 @@
 /**
- * Tax reporting and lifecycle changes (SPEC.md sections 2.4 and 3). Each is caused by an
+ * Tax reporting and lifecycle changes (docs/events.md#status-properties, docs/statuses.md#transitions). Each is caused by an
  * action message (an MLA) that one party sends; both parties' sides of the message change,
  * but only the actor's event names the action message: actionMessageId and actionName come
  * first and only there. Everything else (jurisdiction, role, amounts, reasons, errors) goes
@@ -99,7 +99,7 @@ export function createBusinessActions(deps: {
     for (const transfer of ['outbound', 'inbound'] as Transfer[]) {
       if (message.sides[transfer] === undefined) continue;
       const isActor = partyOf(message, transfer) === actor;
-      // Insertion order is the JSON order: the action comes first (SPEC.md section 2.4).
+      // Insertion order is the JSON order: the action comes first (docs/events.md#status-properties).
       const properties = isActor ? { actionMessageId, actionName, ...details } : details;
       changed =
         deps.emitter.changeStatus(message, transfer, field, newValue, { properties, actor }) ||

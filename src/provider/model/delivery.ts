@@ -22,11 +22,16 @@ export interface Delivery {
    * outbound side retries and fails when the retry window passes.
    */
   deliverToReceiver(message: ProviderMessage): void;
+  /**
+   * The receiver's side of a message it can fetch now: created (once), pendingdelivery with
+   * the validation findings, deliveryNotified. Also how a response message (an MLR) arrives.
+   */
+  announceInbound(message: ProviderMessage): void;
   /** After `afterMs` of clock time a side still `retrying` becomes `failed` with `error`. */
   scheduleFailure(
     message: ProviderMessage,
     transfer: Transfer,
-    error: string,
+    error: Record<string, string>,
     afterMs: number,
   ): void;
   cancelTimer(message: ProviderMessage): void;
@@ -54,9 +59,18 @@ export function createDelivery(deps: {
         emitter.changeStatus(message, 'outbound', 'status', 'retrying', {
           properties: { errorMessage: NO_ENDPOINT_ERROR },
         });
-        delivery.scheduleFailure(message, 'outbound', NO_ENDPOINT_ERROR, deps.retryWindowMs);
+        delivery.scheduleFailure(
+          message,
+          'outbound',
+          { errorMessage: NO_ENDPOINT_ERROR },
+          deps.retryWindowMs,
+        );
         return;
       }
+      delivery.announceInbound(message);
+    },
+
+    announceInbound(message) {
       let inbound = message.sides.inbound;
       if (inbound === undefined) {
         inbound = deps.newSide('received');
@@ -75,9 +89,7 @@ export function createDelivery(deps: {
       message.deliveryTimer = clock.setTimer(() => {
         delete message.deliveryTimer;
         if (message.sides[transfer]?.status !== 'retrying') return;
-        emitter.changeStatus(message, transfer, 'status', 'failed', {
-          properties: { errorMessage: error },
-        });
+        emitter.changeStatus(message, transfer, 'status', 'failed', { properties: error });
       }, afterMs);
     },
 

@@ -1,9 +1,11 @@
 /**
  * The delivery transitions nobody calls the messaging API for: on the real service the
  * receiver's side, the network or a person in the management console makes them. The scenario
- * admin API and the console drive them (SPEC.md section 3):
+ * admin API and the console drive them (docs/statuses.md#transitions):
  *
- * - deliver:           pendingdelivery | retrying | pendingfailure -> delivered (both sides)
+ * - deliver:           pendingdelivery | retrying | pendingfailure -> delivered, the sender's
+ *                      side only: the receiver's side waits for the receiver's own
+ *                      mark-as-delivered, its duty (docs/retries.md#acknowledge-explicitly)
  * - fail:              a delivery in progress -> retrying (first failure), later -> failed
  * - park:              any -> parked, with a reason (both sides unless one is named)
  * - hold failure:      pendingdelivery | retrying -> pendingfailure (automatic retries stop)
@@ -18,8 +20,12 @@ import { type Delivery, isFinal } from './delivery.ts';
 import { describe, type EventEmitter, type ProviderMessage } from './message.ts';
 
 export interface FailDeliveryOptions {
+  /** Code of the first failure (network or receiver), in the `retrying` event. @default none */
+  errorCode?: string | undefined;
   /** The first failure, in the `retrying` event. @default 'delivery attempt failed' */
   errorMessage?: string | undefined;
+  /** Code of the final error, in the `failed` event. @default errorCode */
+  finalErrorCode?: string | undefined;
   /** The final error, in the `failed` event. @default errorMessage */
   finalError?: string | undefined;
   /** @default 'outbound' */
@@ -29,6 +35,8 @@ export interface FailDeliveryOptions {
 }
 
 export interface ManualFailureOptions {
+  /** In the status event, before errorMessage. @default none */
+  errorCode?: string | undefined;
   /** In the status event. */
   errorMessage?: string | undefined;
   /** @default 'outbound' */
@@ -65,12 +73,9 @@ export function createManualTransitions(deps: {
           `Message ${id} is ${status}; only a message being delivered can be confirmed.`,
         );
       }
-      const receiver = message.destination.identifier;
-      const inbound = message.sides.inbound;
-      if (inbound !== undefined && !isFinal(inbound.status)) {
-        emitter.changeStatus(message, 'inbound', 'status', 'delivered', { actor: receiver });
-      }
-      delivery.confirmOutbound(message, receiver);
+      // The receiver's access point confirmed the delivery. The receiver's own side is not
+      // touched: it becomes delivered only by the receiver's mark-as-delivered.
+      delivery.confirmOutbound(message, message.destination.identifier);
       return true;
     },
 
@@ -87,12 +92,15 @@ export function createManualTransitions(deps: {
       const errorMessage = failure.errorMessage ?? 'delivery attempt failed';
       // Only the first failure is reported; later attempts of the same delivery send no event.
       emitter.changeStatus(message, transfer, 'status', 'retrying', {
-        properties: { errorMessage },
+        properties: errorProperties(failure.errorCode, errorMessage),
       });
       delivery.scheduleFailure(
         message,
         transfer,
-        failure.finalError ?? errorMessage,
+        errorProperties(
+          failure.finalErrorCode ?? failure.errorCode,
+          failure.finalError ?? errorMessage,
+        ),
         failure.afterMs ?? delivery.retryWindowMs,
       );
     },
@@ -111,7 +119,7 @@ export function createManualTransitions(deps: {
 
     holdFailure(
       id,
-      { errorMessage = 'delivery failed; under manual handling', transfer = 'outbound' },
+      { errorCode, errorMessage = 'delivery failed; under manual handling', transfer = 'outbound' },
     ) {
       const message = get(id);
       const status = message.sides[transfer]?.status;
@@ -124,11 +132,11 @@ export function createManualTransitions(deps: {
       // Automatic retries stop: a person decides now (retry succeeds, or the failure stays).
       delivery.cancelTimer(message);
       emitter.changeStatus(message, transfer, 'status', 'pendingfailure', {
-        properties: { errorMessage },
+        properties: errorProperties(errorCode, errorMessage),
       });
     },
 
-    concludeFailure(id, { errorMessage = 'delivery failed', transfer = 'outbound' }) {
+    concludeFailure(id, { errorCode, errorMessage = 'delivery failed', transfer = 'outbound' }) {
       const message = get(id);
       const status = message.sides[transfer]?.status;
       if (status !== 'pendingfailure') {
@@ -137,7 +145,9 @@ export function createManualTransitions(deps: {
           `Message ${id} is ${status ?? 'not'} ${transfer}; only a pendingfailure can be concluded.`,
         );
       }
-      emitter.changeStatus(message, transfer, 'status', 'failed', { properties: { errorMessage } });
+      emitter.changeStatus(message, transfer, 'status', 'failed', {
+        properties: errorProperties(errorCode, errorMessage),
+      });
     },
 
     retry(id, transfer) {
@@ -168,4 +178,9 @@ export function createManualTransitions(deps: {
       }
     },
   };
+}
+
+/** errorCode first when there is one: "something failed" carries both (docs/events.md#status-properties). */
+function errorProperties(errorCode: string | undefined, errorMessage: string) {
+  return errorCode === undefined ? { errorMessage } : { errorCode, errorMessage };
 }

@@ -6,7 +6,7 @@
  * A message has up to two sides. The outbound side belongs to the sender (origin) and exists
  * from submission; the inbound side belongs to the receiver (destination) and exists once the
  * message was delivered to a receiver the simulator knows. In a self-send both sides belong to
- * the same participant, so every event happens twice, once per transfer (SPEC.md section 6).
+ * the same participant, so every event happens twice, once per transfer (docs/events.md#actions).
  */
 import { randomUUID } from 'node:crypto';
 import type {
@@ -34,16 +34,20 @@ export interface SideState {
 
 export interface ProviderMessage {
   id: string;
-  action: 'SubmitInvoice';
+  /** Business transaction: `SubmitInvoice`, or a response's (responses.ts). */
+  action: string;
   documentNo: string;
   /** ISO 8601 in whole seconds. */
   timeReceived: string;
   origin: Party;
   destination: Party;
-  /** The JSON body exactly as submitted (GET /transactions/submit-invoice). */
+  /** The JSON body exactly as submitted (GET /transactions/<kebab-case action>). */
   body: Record<string, unknown>;
-  /** `pending` until validation ran, then `approved` or `rejected`. */
-  validationStatus: 'pending' | 'approved' | 'rejected';
+  /**
+   * `none` until validation ran (docs/decisions.md), then `approved` (also for a document the
+   * network let through with errors) or `rejected`.
+   */
+  validationStatus: 'none' | 'approved' | 'rejected';
   validationResults: ValidationResult[];
   documents: DocumentEntry[];
   sides: Partial<Record<Transfer, SideState>>;
@@ -67,7 +71,7 @@ export function partyOf(message: ProviderMessage, transfer: Transfer): string {
 export function describe(message: ProviderMessage, transfer: Transfer): MessageDescriptor {
   const side = message.sides[transfer];
   if (side === undefined) throw new Error(`message ${message.id} has no ${transfer} side`);
-  // Field order follows SPEC.md section 2.2; validationResults is deliberately absent.
+  // Field order follows docs/events.md#message-descriptor; validationResults is deliberately absent.
   return {
     uniqueId: message.id,
     timeReceived: message.timeReceived,
@@ -128,7 +132,8 @@ export function createEventEmitter(deps: {
       message.events.push(envelope);
       deps.publisher.publish(envelope, {
         category: transfer,
-        documentType: 'Invoice',
+        // Routing filters match the core document's type (docs/webhook-endpoints.md#routing).
+        documentType: message.documents[0]?.name ?? 'Invoice',
         format: 'XML',
         ownChange,
       });

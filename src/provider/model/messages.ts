@@ -1,12 +1,15 @@
 /**
- * The delivery state machine of SPEC.md section 3, for messages of the SubmitInvoice action.
+ * The delivery state machine of docs/statuses.md#transitions, for messages of the SubmitInvoice action.
  *
  * Submission puts the sender's outbound side in `received` (or `notset` while `more=true`
  * keeps the message open; the simulator has no call that adds documents, so such a message
  * stays open and only its `created` event is sent). Validation runs on the next clock tick,
  * never inside the submit call, as on the real service: a successful submit says nothing
- * about validation. It moves the outbound side to `failed` (errors; validationStatus
- * `rejected`) or to `pendingdelivery` with a `deliveryNotified`, and then delivers:
+ * about validation, and until it has run the descriptor's validationStatus is `none`. It
+ * moves the outbound side to `failed` (errors; validationStatus `rejected`) or to
+ * `pendingdelivery` with a `deliveryNotified` (validationStatus `approved`; also with errors
+ * when the sender's network lets them through, participants.ts), sends the sender its
+ * acknowledgement-level response when it is set up for one (responses.ts), and delivers:
  *
  * - to a receiver the simulator knows (including the sender itself, a self-send), the inbound
  *   side appears with `created`, `messageStatusChanged` to pendingdelivery and
@@ -38,6 +41,7 @@ import { createDelivery, isFinal } from './delivery.ts';
 import { createManualTransitions, type ManualTransitions } from './manual-transitions.ts';
 import { describe, type EventEmitter, type ProviderMessage, partyOf } from './message.ts';
 import type { ParticipantRegistry } from './participants.ts';
+import { buildResponseMessage } from './responses.ts';
 
 export interface MessageModelOptions {
   clock: Clock;
@@ -57,44 +61,6 @@ export interface ListQuery {
   transfer?: Transfer | undefined;
   cursor?: string | undefined;
   limit: number;
-}
-
-export interface MessageModelOptions {
-  clock: Clock;
-  emitter: EventEmitter;
-  participants: ParticipantRegistry;
-  /** @default crypto.randomUUID */
-  randomId?: () => string;
-  /**
-   * How long a failing delivery stays `retrying` before it becomes `failed`, in clock time.
-   * @default WEBHOOK_RETRY_WINDOW_MS (about two hours, as the webhook retries)
-   */
-  deliveryRetryWindowMs?: number;
-}
-
-export interface ListQuery {
-  status?: string | undefined;
-  transfer?: Transfer | undefined;
-  cursor?: string | undefined;
-  limit: number;
-}
-
-export interface FailDeliveryOptions {
-  /** The first failure, in the `retrying` event. @default 'delivery attempt failed' */
-  errorMessage?: string | undefined;
-  /** The final error, in the `failed` event. @default errorMessage */
-  finalError?: string | undefined;
-  /** @default 'outbound' */
-  transfer?: Transfer | undefined;
-  /** Time until the retries end. @default the model's deliveryRetryWindowMs */
-  afterMs?: number | undefined;
-}
-
-export interface ManualFailureOptions {
-  /** In the status event. */
-  errorMessage?: string | undefined;
-  /** @default 'outbound' */
-  transfer?: Transfer | undefined;
 }
 
 export interface MessageModel {
@@ -149,7 +115,10 @@ export function createMessageModel(options: MessageModelOptions): MessageModel {
   function validateAndQueue(message: ProviderMessage): void {
     message.validationResults = validateInvoice(message.body);
     const firstError = message.validationResults.find((r) => r.type === 'error');
-    if (firstError !== undefined) {
+    const settings = participants.settings(message.origin.identifier);
+    // A network set up to let documents with errors through delivers them with their errors
+    // in validationResults (docs/events.md#status-properties); otherwise errors end the message at once.
+    if (firstError !== undefined && !settings.deliverDocumentsWithErrors) {
       message.validationStatus = 'rejected';
       emitter.changeStatus(message, 'outbound', 'status', 'failed', {
         properties: {
@@ -165,6 +134,16 @@ export function createMessageModel(options: MessageModelOptions): MessageModel {
       properties: delivery.warningsProperty(message),
     });
     emitter.emit(message, 'outbound', 'deliveryNotified', describe(message, 'outbound'), false);
+    // The acknowledgement-level response comes at the moment of deliveryNotified (docs/events.md#message-events).
+    if (settings.acknowledgementResponse !== 'none') {
+      const response = buildResponseMessage(message, settings.acknowledgementResponse, {
+        id: randomId(),
+        timeReceived: wholeSeconds(clock.now()),
+        issueDate: new Date(clock.now()).toISOString().slice(0, 10),
+      });
+      messages.set(response.id, response);
+      delivery.announceInbound(response);
+    }
     delivery.deliverToReceiver(message);
   }
 
@@ -202,7 +181,7 @@ export function createMessageModel(options: MessageModelOptions): MessageModel {
         origin: { ...origin },
         destination: { ...destination },
         body: structuredClone(body),
-        validationStatus: 'pending',
+        validationStatus: 'none',
         validationResults: [],
         documents: [
           document(0, 'application/xml', 'Core'),

@@ -1,5 +1,5 @@
 /**
- * Keeps an endpoint's credential (SPEC.md section 5.2) out of what the admin API shows: the
+ * Keeps an endpoint's credential (docs/signature.md#credential) out of what the admin API shows: the
  * test-event result lists the headers that were sent, and the delivery log and test-event
  * result carry the start of the endpoint's answer, which an endpoint that echoes its request
  * (or a URL aimed at such a service) would fill with the credential.

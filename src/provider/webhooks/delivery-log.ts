@@ -1,6 +1,6 @@
 /**
  * The delivery log: one record per event with every attempt, kept DELIVERY_LOG_RETENTION_MS
- * (six months, SPEC.md section 8). Pruning is lazy, on each write and read, because a simulator
+ * (six months, docs/retries.md#retry-schedule). Pruning is lazy, on each write and read, because a simulator
  * has no housekeeping job and a timer per record would keep the clock busy for months.
  */
 import { DELIVERY_LOG_RETENTION_MS, type WebhookEnvelope } from '../../protocol/index.ts';

@@ -7,7 +7,7 @@
  *   publish ──route──► exhausted           routing sends it nowhere: no rule in the category,
  *      │                  ▲                no matching filter, target "not sent", or own-change
  *      │                  │                status events switched off. The reason says which;
- *      ▼                  │                nothing goes over the wire (SPEC.md 2.7 rule 4).
+ *      ▼                  │                nothing goes over the wire (docs/webhook-endpoints.md#routing rule 4).
  *   pending ──attempt──► succeeded         200/201/202/204 within 5 s.
  *      ▲  │
  *      │  └─ failed attempt: retry n (1..9) after WEBHOOK_RETRY_DELAYS_MS[n-1] on the clock;
@@ -95,7 +95,7 @@ export interface Dispatcher extends EventPublisher {
   /** Only for exhausted events; same eventId and occurredAt, new attempts. */
   redeliver(eventId: string): void;
   /**
-   * A test event's exact body before sending it (SPEC.md section 4.3). The category defaults to
+   * A test event's exact body before sending it (docs/webhook-endpoints.md#test-events). The category defaults to
    * the first one routed to the endpoint, the action to `created`.
    */
   previewTestEvent(
@@ -267,7 +267,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       const isFirst = endpoints.list(party).length === 0;
       const endpoint = endpoints.create(party, input);
       const rules = rulesOf(party);
-      // SPEC.md 2.6: the first endpoint receives every category until the user routes otherwise.
+      // docs/webhook-endpoints.md#endpoints: the first endpoint receives every category until the user routes otherwise.
       if (isFirst && rules.inbound.length === 0 && rules.outbound.length === 0) {
         for (const category of CATEGORIES) {
           rules[category] = [{ target: endpoint.id, statusEventsForOwnChanges: true }];

@@ -1,10 +1,10 @@
 /**
- * Webhook endpoints per participant (SPEC.md section 2.6) with their signing secrets and
+ * Webhook endpoints per participant (docs/webhook-endpoints.md#endpoints) with their signing secrets and
  * optional credential (section 5). Secrets rotate with a grace period: the replaced secret stays
  * valid for OLD_SECRET_VALIDITY_MS, during which requests carry a signature for each.
  */
 import { randomBytes } from 'node:crypto';
-import { OLD_SECRET_VALIDITY_MS } from '../../protocol/index.ts';
+import { credentialHeader, OLD_SECRET_VALIDITY_MS } from '../../protocol/index.ts';
 import type { Clock } from '../clock.ts';
 import { EndpointLimitError, EndpointNotFoundError, InvalidEndpointError } from './errors.ts';
 import type { Credential, EndpointView } from './types.ts';
@@ -110,22 +110,11 @@ export function validSecrets(endpoint: StoredEndpoint, now: number): string[] {
   ];
 }
 
-/** The header a credential adds to each request (SPEC.md section 5.2). */
+/** The header a credential adds to each request (the rule is in src/protocol/credential.ts). */
 export function credentialHeaders(credential: Credential | undefined): Record<string, string> {
-  switch (credential?.type) {
-    case undefined:
-      return {};
-    case 'bearer':
-      return { authorization: `Bearer ${credential.token}` };
-    case 'basic': {
-      const encoded = Buffer.from(`${credential.username}:${credential.password}`).toString(
-        'base64',
-      );
-      return { authorization: `Basic ${encoded}` };
-    }
-    case 'header':
-      return { [credential.name.toLowerCase()]: credential.value };
-  }
+  if (credential === undefined) return {};
+  const { name, value } = credentialHeader(credential);
+  return { [name]: value };
 }
 
 /** When the last rotated-out secret still valid at `now` stops being valid, if there is one. */
@@ -167,7 +156,7 @@ function validateEndpointInput(input: EndpointInput): void {
   } catch {
     throw new InvalidEndpointError('url', `url ${JSON.stringify(input.url)} is not a URL`);
   }
-  // Plain http is accepted because this is the sandbox (SPEC.md section 5.3).
+  // Plain http is accepted because this is the sandbox (docs/signature.md#transport).
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new InvalidEndpointError('url', 'url must start with https:// or http://');
   }

@@ -3,7 +3,7 @@
  * maps them to HTTP problems in one place (../problem.ts, `problemFor`).
  */
 
-/** A participant already has the most endpoints SPEC.md section 8 allows. */
+/** A participant already has the most endpoints docs/retries.md#retry-schedule allows. */
 export class EndpointLimitError extends Error {
   override readonly name = 'EndpointLimitError';
   readonly party: string;
@@ -50,7 +50,7 @@ export class EndpointInUseError extends Error {
   }
 }
 
-/** A rule set breaks SPEC.md section 2.7; `violations` lists every problem, not just the first. */
+/** A rule set breaks docs/webhook-endpoints.md#routing; `violations` lists every problem, not just the first. */
 export class RoutingRuleError extends Error {
   override readonly name = 'RoutingRuleError';
   readonly category: string;

@@ -1,8 +1,8 @@
 /**
- * Routing rules of SPEC.md section 2.7, as pure functions: validating a rule set and choosing
+ * Routing rules of docs/webhook-endpoints.md#routing, as pure functions: validating a rule set and choosing
  * the endpoint of one event. Rule numbers in messages are 1-based, as an operator counts them.
  *
- * Decisions where SPEC.md is silent:
+ * Decisions where the service's specification is silent (docs/webhook-endpoints.md#routing):
  * - Document types and formats compare case-insensitively, so `invoice/xml` and `Invoice/XML`
  *   are one pair for overlap detection too; formats are stored upper-case.
  * - A lone rule sends every event of its category (rule 1), so a filter on it is kept but not
@@ -49,7 +49,7 @@ export function formatFilter(pairs: readonly FilterPair[]): string {
 }
 
 /**
- * Checks a category's rule set against SPEC.md section 2.7 and returns the normalized rules,
+ * Checks a category's rule set against docs/webhook-endpoints.md#routing and returns the normalized rules,
  * or every violation found (an operator fixes them all in one go, not one per request).
  */
 export function validateRules(

@@ -1,5 +1,5 @@
 /**
- * One webhook HTTP attempt (SPEC.md sections 4.2 and 7.1). The body is serialized once by the
+ * One webhook HTTP attempt (docs/signature.md#webhook-request, docs/retries.md#consumer-answer). The body is serialized once by the
  * caller; the signature is computed over exactly those bytes and exactly those bytes are sent,
  * so a consumer that verifies the raw body always succeeds.
  */

@@ -1,5 +1,5 @@
 /**
- * Test events (SPEC.md section 4.3) as the dispatcher sends them: straight to the chosen
+ * Test events (docs/webhook-endpoints.md#test-events) as the dispatcher sends them: straight to the chosen
  * endpoint, routing not applied, signed with its secret and carrying its credential, once (no
  * retries, no delivery log). A preview generates the event and keeps it, so that exactly the
  * previewed bytes are sent when the user confirms; previews not sent are forgotten after

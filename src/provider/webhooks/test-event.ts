@@ -1,5 +1,5 @@
 /**
- * Generated test events (SPEC.md section 4.3): random ids, a sample Invoice/XML message, the
+ * Generated test events (docs/webhook-endpoints.md#test-events): random ids, a sample Invoice/XML message, the
  * participant's own identifier and `test: true`, so a consumer can check its set-up without a
  * real message and its import logic skips the event.
  */
@@ -60,7 +60,7 @@ function sampleDescriptor(
   const other = { identifier: '0192:000000000', name: 'Sample counterparty', countryCode: 'NO' };
   return {
     uniqueId: messageId,
-    // Descriptor dates are whole seconds (SPEC.md section 2.2).
+    // Descriptor dates are whole seconds (docs/events.md#message-descriptor).
     timeReceived: `${new Date(nowMs).toISOString().slice(0, 19)}Z`,
     documentNo: `TEST-${messageId.slice(0, 8)}`,
     status: action === 'deliveryNotified' ? 'pendingdelivery' : 'received',
@@ -92,7 +92,7 @@ function sampleDescriptor(
 }
 
 /**
- * What to check after a failed test event: SPEC.md section 7.2 for 401/403, a timeout, 404 and
+ * What to check after a failed test event: docs/webhook-endpoints.md#test-event-diagnostics for 401/403, a timeout, 404 and
  * a TLS error, and a refused connection, the usual first failure in a sandbox. Undefined for a
  * success or a failure the specification gives no advice for.
  */

@@ -1,11 +1,8 @@
 /** Shapes the dispatcher takes and returns; the admin routes send them as JSON unchanged. */
-import type { Transfer } from '../../protocol/index.ts';
+import type { Transfer, WebhookCredential } from '../../protocol/index.ts';
 
-/** The optional credential an endpoint receives besides the signature (SPEC.md section 5.2). */
-export type Credential =
-  | { type: 'bearer'; token: string }
-  | { type: 'basic'; username: string; password: string }
-  | { type: 'header'; name: string; value: string };
+/** The optional credential an endpoint receives besides the signature (docs/signature.md#credential). */
+export type Credential = WebhookCredential;
 
 export type Category = 'inbound' | 'outbound';
 export const CATEGORIES: readonly Category[] = ['inbound', 'outbound'];
@@ -37,7 +34,7 @@ export interface TestEventPreview {
   body: string;
 }
 
-/** A routing rule as given to setRules (SPEC.md section 2.7). */
+/** A routing rule as given to setRules (docs/webhook-endpoints.md#routing). */
 export interface RuleInput {
   /** Comma-separated `<document type>/<format>` pairs; `*` matches any value on either side. */
   filter?: string | null;
@@ -99,7 +96,7 @@ export interface TestEventResult {
   bodyStart: string;
   /** True when the endpoint answered 200, 201, 202 or 204 within 5 seconds. */
   success: boolean;
-  /** What to check, for the failures SPEC.md section 7.2 explains (401/403, timeout, 404, TLS). */
+  /** What to check, for the failures docs/webhook-endpoints.md#test-event-diagnostics explains (401/403, timeout, 404, TLS). */
   hint?: string;
   /** Exactly what was sent, so the user can compare it with what the endpoint received. */
   request: { headers: Record<string, string>; body: string };

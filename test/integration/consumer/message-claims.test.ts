@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ApiClient, createApiClient } from '../../../src/consumer/api/index.ts';
 import { ClaimLostError, holdClaim } from '../../../src/consumer/claims/held-claim.ts';
 import type { Importer, ImportInput } from '../../../src/consumer/importer/index.ts';
@@ -99,9 +99,8 @@ describe('one message, two handlers', () => {
     // 2. A works: its import is in progress (held at the gate).
     const heldA = a.hold(claimA);
     const delivering = a.deliver(messageId, heldA);
-    for (let i = 0; i < 200 && gated.calls.length === 0; i++)
-      await new Promise((r) => setTimeout(r, 5));
-    expect(gated.calls).toHaveLength(1);
+    // However loaded the machine, the import has started before the test goes on.
+    await vi.waitFor(() => expect(gated.calls).toHaveLength(1), { timeout: 10_000, interval: 5 });
 
     // 3. Time passes beyond A's first lease; A renews while it works, so B still cannot.
     now += LEASE_MS - 50;
@@ -140,8 +139,7 @@ describe('one message, two handlers', () => {
     const heldA = a.hold(claimA);
     heldA.stop();
     const delivering = a.deliver(messageId, heldA);
-    for (let i = 0; i < 200 && gated.calls.length === 0; i++)
-      await new Promise((r) => setTimeout(r, 5));
+    await vi.waitFor(() => expect(gated.calls).toHaveLength(1), { timeout: 10_000, interval: 5 });
 
     // Its lease ends and B takes the message over.
     now += LEASE_MS + 1;

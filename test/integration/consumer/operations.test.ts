@@ -111,4 +111,44 @@ describe('admin routes', () => {
     expect((await get('/admin/events?limit=0', auth)).status).toBe(400);
     expect((await get('/admin/events?limit=ten', auth)).status).toBe(400);
   });
+
+  it('page through the inbox with the cursor each page gives', async () => {
+    consumer = await startTestConsumer({ ADMIN_TOKEN });
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const envelopes = Array.from({ length: 5 }, () => buildEnvelope());
+    for (const envelope of envelopes) await deliver(envelope);
+
+    const seen: string[] = [];
+    let next: string | null = null;
+    do {
+      const query: string = next === null ? '' : `&after=${encodeURIComponent(next)}`;
+      const page = JSON.parse((await get(`/admin/events?limit=2${query}`, auth)).text);
+      seen.push(...page.items.map((e: { eventId: string }) => e.eventId));
+      next = page.next;
+    } while (next !== null && seen.length < 10);
+    expect(seen).toEqual(envelopes.map((e) => e.eventId).reverse());
+
+    const bad = await get('/admin/events?after=not-a-cursor', auth);
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.text).detail).toMatch(/after/);
+  });
+
+  it('refuse to replay an event whose body retention dropped, saying so', async () => {
+    consumer = await startTestConsumer({ ADMIN_TOKEN });
+    const envelope = buildEnvelope();
+    await deliver(envelope);
+    consumer.store.db
+      .prepare("UPDATE events SET state = 'done', body = x'' WHERE event_id = ?")
+      .run(envelope.eventId);
+    const res = await request(`${consumer.url}/admin/events/${envelope.eventId}/replay`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(((await res.body.json()) as { detail: string }).detail).toMatch(/RETENTION_BODY_DAYS/);
+    const listed = JSON.parse(
+      (await get('/admin/events', { authorization: `Bearer ${ADMIN_TOKEN}` })).text,
+    );
+    expect(listed.items[0]).toMatchObject({ eventId: envelope.eventId, bodyKept: false });
+  });
 });

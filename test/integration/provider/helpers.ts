@@ -80,7 +80,7 @@ export async function startTestProvider(options: StartProviderOptions = {}): Pro
   };
 }
 
-/** The minimum valid submit-invoice body of SPEC.md section 2.1, and nothing more. */
+/** The minimum valid submit-invoice body of docs/messaging-api.md#submit-invoice-body, and nothing more. */
 export function minimalInvoice(receiver: string) {
   const address = {
     streetNameAndNumber: 'Main Street 1',

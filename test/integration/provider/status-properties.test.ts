@@ -1,4 +1,4 @@
-/** One test per row of SPEC.md 2.4 "Which properties accompany which event". */
+/** One test per row of docs/events.md#status-properties "Which properties accompany which event". */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseValidationResults, type WebhookEnvelope } from '../../../src/protocol/index.ts';
 import { change, SANDBOX, SUPPLIER, startTestProvider, type TestProvider } from './helpers.ts';
@@ -54,17 +54,56 @@ describe('properties of status events', () => {
     });
   });
 
-  it('a retrying message the receiver confirms becomes delivered', async () => {
+  it('delivery failure codes: errorCode before errorMessage, in retrying and in failed', async () => {
+    const messageId = await provider.inbound();
+    const retrying = await act(messageId, 'fail', {
+      errorCode: 'AS4-TIMEOUT',
+      errorMessage: 'receiver AP timed out',
+      finalErrorCode: 'AS4-GONE',
+      finalError: 'receiver AP gone',
+      afterMs: 1000,
+    });
+    expect(props(retrying[0])).toEqual({
+      errorCode: 'AS4-TIMEOUT',
+      errorMessage: 'receiver AP timed out',
+    });
+    expect(Object.keys(props(retrying[0]))).toEqual(['errorCode', 'errorMessage']);
+    provider.clock.advance(1000);
+    expect(props(provider.eventsOf(messageId).at(-1))).toEqual({
+      errorCode: 'AS4-GONE',
+      errorMessage: 'receiver AP gone',
+    });
+
+    const held = await provider.inbound();
+    const pending = await act(held, 'pending-failure', { errorCode: 'E1', errorMessage: 'held' });
+    expect(props(pending[0])).toEqual({ errorCode: 'E1', errorMessage: 'held' });
+    const concluded = await act(held, 'conclude-failure', { errorCode: 'E2' });
+    expect(props(concluded[0])).toEqual({ errorCode: 'E2', errorMessage: 'delivery failed' });
+  });
+
+  it("deliver confirms the sender's side only; the receiver's side waits for its own mark-as-delivered", async () => {
     const messageId = await provider.inbound();
     await act(messageId, 'fail', {});
     const events = await act(messageId, 'deliver', {});
     expect(events.map((e) => [e.transfer, change(e).formerValue, change(e).newValue])).toEqual([
-      ['inbound', 'pendingdelivery', 'delivered'],
       ['outbound', 'retrying', 'delivered'],
     ]);
+    const inbound = await (await provider.api(`/messages/${messageId}?transfer=inbound`)).json();
+    expect(inbound).toMatchObject({ status: 'pendingdelivery' });
     // The scheduled end of the retries was cancelled: nothing turns it into failed later.
     provider.clock.advance(24 * 3600_000);
     expect(provider.eventsOf(messageId).at(-1)?.eventId).toBe(events.at(-1)?.eventId);
+
+    // The receiver's own call moves its side, as its own change.
+    const res = await provider.api(`/messages/${messageId}/mark-as-delivered`, { method: 'POST' });
+    expect(res.status).toBe(204);
+    const last = provider.events.at(-1);
+    expect(last?.envelope.transfer).toBe('inbound');
+    expect(change(last?.envelope)).toEqual({
+      formerValue: 'pendingdelivery',
+      newValue: 'delivered',
+    });
+    expect(last?.routing.ownChange).toBe(true);
   });
 
   it('tax reporting: action first and only for the actor; jurisdiction and role for both', async () => {

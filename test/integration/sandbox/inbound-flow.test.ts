@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
+import { documentFolder } from '../../../src/consumer/importer/file-importer.ts';
 import {
   createFileImporter,
   type Importer,
@@ -60,7 +61,7 @@ describe('inbound invoice', () => {
       async () => (await providerStatus(messageId)) === 'delivered',
       'delivered at the provider',
     );
-    const folder = join(sandbox.consumer.dir, 'documents', 'inbound', messageId);
+    const folder = documentFolder(join(sandbox.consumer.dir, 'documents'), 'inbound', messageId);
     const xml = readFileSync(join(folder, 'core.xml'), 'utf8');
     const json = JSON.parse(readFileSync(join(folder, 'transaction.json'), 'utf8'));
     expect(xml).toContain(json.invoice.invoiceNo);
@@ -122,9 +123,9 @@ describe('inbound invoice', () => {
       'delivery despite faults',
       20_000,
     );
-    expect(readdirSync(join(sandbox.consumer.dir, 'documents', 'inbound', messageId))).toContain(
-      'core.xml',
-    );
+    expect(
+      readdirSync(documentFolder(join(sandbox.consumer.dir, 'documents'), 'inbound', messageId)),
+    ).toContain('core.xml');
     const calls = await apiCalls(messageId);
     expect(calls.some((c) => c.status === 500)).toBe(true);
     expect(calls.filter((c) => c.path.endsWith('/mark-as-failed'))).toHaveLength(0);
@@ -152,7 +153,9 @@ describe('inbound invoice', () => {
     const calls = await apiCalls(messageId);
     expect(calls.filter((c) => c.path.endsWith('/mark-as-delivered'))).toHaveLength(0);
     expect(calls.filter((c) => c.path.endsWith('/mark-as-failed'))).toHaveLength(1);
-    expect(existsSync(join(sandbox.consumer.dir, 'documents', 'inbound', messageId))).toBe(false);
+    expect(
+      existsSync(documentFolder(join(sandbox.consumer.dir, 'documents'), 'inbound', messageId)),
+    ).toBe(false);
   });
 
   it('after a stop between import and acknowledgement, acknowledges without importing again', async () => {

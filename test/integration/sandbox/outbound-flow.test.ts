@@ -42,10 +42,12 @@ describe('outbound invoice', () => {
     invoice.invoice.invoiceLines[0].taxAmount = 8; // also a warning: not 25% of 30
     const { messageId } = await sandbox.consumer.api.submitInvoice(invoice);
 
-    await eventually(
-      async () => (await sandbox.view(messageId)).body?.outbound?.deliveryStatus === 'failed',
-      'the failed status',
-    );
+    const view = await eventually(async () => {
+      const { body } = await sandbox.view(messageId);
+      return body?.outbound?.deliveryStatus === 'failed' ? body : undefined;
+    }, 'the failed status');
+    // The service's descriptor says rejected; the consumer's view must end there too.
+    expect(view.outbound?.validationStatus).toBe('rejected');
     const [change] = (
       await sandbox.consumer.store.messages.statusChanges({ messageId, transfer: 'outbound' })
     ).filter((c) => c.newValue === 'failed');
@@ -58,5 +60,22 @@ describe('outbound invoice', () => {
       (e) => e.messageId === messageId && e.party === SANDBOX_PARTY,
     );
     expect(sent.some((e) => e.action === 'deliveryNotified')).toBe(false);
+  });
+
+  it('ends rejected whatever the arrival order: created (validationStatus none) after the failure changes nothing', async () => {
+    sandbox = await startSandbox({ webhooks: false });
+    const invoice = example();
+    delete invoice.invoice.invoiceNo;
+    const { messageId } = await sandbox.consumer.api.submitInvoice(invoice);
+    const events = await eventually(async () => {
+      const sent = sandbox.published.filter((e) => e.messageId === messageId);
+      return sent.length === 2 ? sent : undefined;
+    }, 'created and the failure');
+    expect(events.map((e) => e.action)).toEqual(['created', 'messageStatusChanged']);
+    expect(events[0]?.data).toMatchObject({ validationStatus: 'none' });
+    for (const event of [...events].reverse()) expect(await sandbox.post(event)).toBe(204);
+    await sandbox.consumer.worker.drain();
+    const { body } = await sandbox.view(messageId);
+    expect(body.outbound).toMatchObject({ deliveryStatus: 'failed', validationStatus: 'rejected' });
   });
 });

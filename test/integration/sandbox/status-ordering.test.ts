@@ -1,5 +1,5 @@
 /**
- * SPEC.md 6.3: no ordering guarantee, duplicates possible. The provider runs 20 inbound
+ * docs/retries.md#delivery-semantics: no ordering guarantee, duplicates possible. The provider runs 20 inbound
  * messages through random histories (about 10 status events each); the consumer then receives
  * those events shuffled and partly duplicated, and must end with the statuses the provider
  * has, which are those of in-order delivery.

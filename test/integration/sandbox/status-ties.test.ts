@@ -1,5 +1,5 @@
 /**
- * Status changes that share a millisecond (SPEC.md 6.3: occurredAt has millisecond
+ * Status changes that share a millisecond (docs/retries.md#delivery-semantics: occurredAt has millisecond
  * resolution, no ordering guarantee). The simulator runs on a manual clock, so every change
  * below happens in the same millisecond on every machine; the consumer then receives the
  * message's status events in every possible order and must end with the service's values.

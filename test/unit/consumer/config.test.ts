@@ -54,7 +54,26 @@ describe('loadConfig', () => {
       operationsPort: undefined,
       shutdownTimeoutMs: 10000,
       role: 'all',
+      retention: { bodyDays: 30, eventDays: 90, dedupeDays: 200, messageDays: 400 },
+      retentionIntervalSeconds: 3600,
     });
+  });
+
+  it('reads the retention policy, keeping eventIds at least as long as the service redelivers', () => {
+    expect(loadConfig({ ...minimal, RETENTION_ENABLED: 'false' }).retention).toBeUndefined();
+    expect(loadConfig({ ...minimal, RETENTION_BODY_DAYS: '0' }).retention?.bodyDays).toBe(0);
+    expect(problemsOf({ ...minimal, RETENTION_DEDUPE_DAYS: '30' })).toEqual([
+      'RETENTION_DEDUPE_DAYS must be an integer from 184 to 36500 (got "30")',
+    ]);
+    expect(problemsOf({ ...minimal, RETENTION_BODY_DAYS: '100' })).toEqual([
+      expect.stringMatching(/^RETENTION_BODY_DAYS must not exceed RETENTION_EVENT_DAYS/),
+    ]);
+    expect(problemsOf({ ...minimal, RETENTION_MESSAGE_DAYS: '190' })).toEqual([
+      expect.stringMatching(/^RETENTION_MESSAGE_DAYS must be at least RETENTION_DEDUPE_DAYS/),
+    ]);
+    expect(problemsOf({ ...minimal, RETENTION_ENABLED: 'no' })).toEqual([
+      'RETENTION_ENABLED must be true or false (got "no")',
+    ]);
   });
 
   it('returns a frozen object', () => {

@@ -38,36 +38,38 @@ export function createPostgresRetentionStore(pool: pg.Pool): RetentionStore {
         const from = marks[0] ?? { through_at: 0, through_id: 0 };
         // Events after the mark in arrival order (the events_received index walked forward),
         // bodies of the finished ones emptied; the mark moves to the last one looked at.
-        const { rows } = await client.query<{ seen: number; dropped: number }>(
-          `WITH walked AS (
-             SELECT event_id, received_at, seq, state FROM events
-              WHERE (received_at, seq) > ($1, $2) AND received_at < $3
-              ORDER BY received_at, seq LIMIT $4
-           ), dropped AS (
-             UPDATE events e SET body = '\\x'::bytea
-               FROM walked w
-              WHERE e.event_id = w.event_id AND w.state IN ('done', 'skipped')
-                AND length(e.body) > 0
-             RETURNING 1
-           ), last AS (
-             SELECT received_at, seq FROM walked ORDER BY received_at DESC, seq DESC LIMIT 1
-           ), marked AS (
-             INSERT INTO retention_marks (name, through_at, through_id)
-             SELECT $5, received_at, seq FROM last
-             ON CONFLICT (name) DO UPDATE
-                SET through_at = EXCLUDED.through_at, through_id = EXCLUDED.through_id
-           )
-           SELECT (SELECT count(*) FROM walked)::int AS seen,
-                  (SELECT count(*) FROM dropped)::int AS dropped`,
-          [from.through_at, from.through_id, before, limit, BODIES_MARK],
+        const { rows } = await client.query<{
+          event_id: string;
+          received_at: number;
+          seq: number;
+          state: string;
+        }>(
+          `SELECT event_id, received_at, seq, state FROM events
+            WHERE (received_at, seq) > ($1, $2) AND received_at < $3
+            ORDER BY received_at, seq LIMIT $4`,
+          [from.through_at, from.through_id, before, limit],
         );
-        const row = rows[0] ?? { seen: 0, dropped: 0 };
-        return { count: row.dropped, more: row.seen === limit };
+        const finished = rows.filter((row) => row.state === 'done' || row.state === 'skipped');
+        const { rowCount } = await client.query(
+          `UPDATE events SET body = '\\x'::bytea
+            WHERE event_id = ANY($1::text[]) AND length(body) > 0`,
+          [finished.map((row) => row.event_id)],
+        );
+        const last = rows.at(-1);
+        if (last !== undefined) {
+          await client.query(
+            `INSERT INTO retention_marks (name, through_at, through_id) VALUES ($1, $2, $3)
+             ON CONFLICT (name) DO UPDATE
+                SET through_at = EXCLUDED.through_at, through_id = EXCLUDED.through_id`,
+            [BODIES_MARK, last.received_at, last.seq],
+          );
+        }
+        return { count: rowCount ?? 0, more: rows.length === limit };
       });
       return batch ?? NOTHING;
     },
 
-    async pruneEvents(before, limit) {
+    async pruneEvents(before, limit, { rememberSince }) {
       const batch = await asTheOnlyPruner(pool, async (client) => {
         let count = 0;
         for (const state of FINISHED) {
@@ -78,7 +80,7 @@ export function createPostgresRetentionStore(pool: pg.Pool): RetentionStore {
                 ORDER BY received_at LIMIT $3
              ), remembered AS (
                INSERT INTO seen_events (event_id, received_at)
-               SELECT event_id, received_at FROM doomed
+               SELECT event_id, received_at FROM doomed WHERE received_at >= $4
                ON CONFLICT (event_id) DO NOTHING
              ), changes AS (
                DELETE FROM status_changes WHERE event_id IN (SELECT event_id FROM doomed)
@@ -86,7 +88,7 @@ export function createPostgresRetentionStore(pool: pg.Pool): RetentionStore {
                DELETE FROM events WHERE event_id IN (SELECT event_id FROM doomed) RETURNING 1
              )
              SELECT count(*)::int AS n FROM deleted`,
-            [state, before, limit - count],
+            [state, before, limit - count, rememberSince],
           );
           count += rows[0]?.n ?? 0;
           if (count === limit) break;

@@ -17,7 +17,7 @@ export const STATUS_COLUMNS: Record<StatusKind, { value: string; at: string; con
     lifecycle: { value: 'lifecycle_status', at: 'lifecycle_at', confirmed: 'lifecycle_confirmed' },
   };
 
-/** Delivery statuses after which a message changes only by a manual retry (SPEC.md 3). */
+/** Delivery statuses after which a message changes only by a manual retry (docs/statuses.md#final-statuses). */
 const OPEN_MESSAGE =
   "(delivery_status IS NULL OR delivery_status NOT IN ('delivered', 'failed', 'parked'))";
 
@@ -57,8 +57,7 @@ export const EVENT_SQL = {
   settle: `
     UPDATE events
        SET state = @state, claim_token = NULL, locked_until = NULL, last_error = @error,
-           updated_at = @now, next_attempt_at = COALESCE(@nextAttemptAt, next_attempt_at),
-           body = CASE WHEN @dropBody = 1 THEN ${DROPPED_BODY} ELSE body END
+           updated_at = @now, next_attempt_at = COALESCE(@nextAttemptAt, next_attempt_at)
      WHERE event_id = @eventId AND state = 'processing' AND claim_token = @token
        AND EXISTS (SELECT 1 FROM message_claims c
                     WHERE c.message_id = @messageId AND c.token = @token)`,
@@ -182,10 +181,21 @@ export const RETENTION_SQL = {
   // Events after the mark in arrival order: the bodies pass resumes where it stopped, so it
   // never walks again over events whose bodies are already gone.
   arrivedAfter: `
-    SELECT rowid AS id, received_at, state FROM events
+    SELECT rowid AS id, event_id, received_at, state FROM events
      WHERE (received_at, rowid) > (@at, @id) AND received_at < @before
      ORDER BY received_at, rowid LIMIT @limit`,
-  dropBody: `UPDATE events SET body = ${DROPPED_BODY} WHERE rowid = ? AND length(body) > 0`,
+  // A body is dropped by deleting its row and inserting it again without it, under the same
+  // rowid: an UPDATE that shrinks a row leaves its page as empty as the body was large (a
+  // page per event, for good), where a delete lets SQLite merge the page with its neighbours.
+  withBody: 'SELECT rowid AS id, * FROM events WHERE event_id = ? AND length(body) > 0',
+  deleteEvent: 'DELETE FROM events WHERE rowid = ?',
+  insertWithoutBody: `
+    INSERT INTO events (rowid, event_id, action, transfer, message_id, party, occurred_at, test,
+                        flag, body, received_at, state, attempts, next_attempt_at, locked_until,
+                        last_error, updated_at, claim_token)
+    VALUES (@id, @event_id, @action, @transfer, @message_id, @party, @occurred_at, @test, @flag,
+            ${DROPPED_BODY}, @received_at, @state, @attempts, @next_attempt_at, @locked_until,
+            @last_error, @updated_at, @claim_token)`,
   finishedBefore: `
     SELECT rowid AS id, event_id, received_at FROM events
      WHERE state = @state AND received_at < @before
@@ -193,7 +203,6 @@ export const RETENTION_SQL = {
   remember: `
     INSERT INTO seen_events (event_id, received_at) VALUES (?, ?)
     ON CONFLICT (event_id) DO NOTHING`,
-  deleteEvent: 'DELETE FROM events WHERE rowid = ?',
   deleteEventChange: 'DELETE FROM status_changes WHERE event_id = ?',
   forgetSeen: `
     DELETE FROM seen_events WHERE event_id IN (

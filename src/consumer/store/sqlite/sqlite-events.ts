@@ -17,6 +17,7 @@ import {
 } from '../store.ts';
 import { EVENT_SQL } from './queries.ts';
 import { createClaimStatements } from './sqlite-claims.ts';
+import { bodyDropper } from './sqlite-retention.ts';
 
 interface EventRow {
   event_id: string;
@@ -83,8 +84,8 @@ export function eventWrites(db: Database.Database) {
     now: number;
     messageId: string;
     token: string;
-    dropBody: number;
   }>(EVENT_SQL.settle);
+  const dropBody = bodyDropper(db);
   const replayRow = db.prepare<{ now: number; eventId: string }>(EVENT_SQL.replay);
   const replayable = db.prepare<[string], { state: EventState; size: number }>(
     EVENT_SQL.replayable,
@@ -141,9 +142,11 @@ export function eventWrites(db: Database.Database) {
           nextAttemptAt: settlement.state === 'pending' ? settlement.nextAttemptAt : null,
           error: 'error' in settlement ? settlement.error : null,
           now,
-          dropBody: 'dropBody' in settlement && settlement.dropBody === true ? 1 : 0,
         }).changes === 1;
       if (settled) claims.release(event.claim);
+      if (settled && 'dropBody' in settlement && settlement.dropBody === true) {
+        dropBody(event.eventId);
+      }
       return settled;
     },
     replay(eventId: string, now: number): ReplayOutcome {

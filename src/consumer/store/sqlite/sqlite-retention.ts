@@ -14,9 +14,9 @@ export function retentionWrites(db: Database.Database) {
   const setMark = db.prepare<{ name: string; at: number; id: number }>(RETENTION_SQL.setMark);
   const arrivedAfter = db.prepare<
     { at: number; id: number; before: number; limit: number },
-    { id: number; received_at: number; state: string }
+    { id: number; event_id: string; received_at: number; state: string }
   >(RETENTION_SQL.arrivedAfter);
-  const dropBody = db.prepare<[number]>(RETENTION_SQL.dropBody);
+  const dropBody = bodyDropper(db);
   const finishedBefore = db.prepare<
     { state: string; before: number; limit: number },
     { id: number; event_id: string; received_at: number }
@@ -40,25 +40,25 @@ export function retentionWrites(db: Database.Database) {
       const rows = arrivedAfter.all({ at: from.through_at, id: from.through_id, before, limit });
       let count = 0;
       for (const row of rows) {
-        if (row.state === 'done' || row.state === 'skipped') count += dropBody.run(row.id).changes;
+        if (row.state === 'done' || row.state === 'skipped') count += dropBody(row.event_id);
       }
       const last = rows.at(-1);
       if (last !== undefined) setMark.run({ name: BODIES_MARK, at: last.received_at, id: last.id });
       return { count, more: rows.length === limit };
     },
 
-    pruneEvents(before: number, limit: number): PruneBatch {
+    pruneEvents(before: number, limit: number, { rememberSince }: { rememberSince: number }) {
       let count = 0;
       for (const state of FINISHED) {
         for (const row of finishedBefore.all({ state, before, limit: limit - count })) {
-          remember.run(row.event_id, row.received_at);
+          if (row.received_at >= rememberSince) remember.run(row.event_id, row.received_at);
           deleteEventChange.run(row.event_id);
           deleteEvent.run(row.id);
           count++;
         }
         if (count === limit) break;
       }
-      return { count, more: count === limit };
+      return { count, more: count === limit } satisfies PruneBatch;
     },
 
     forgetEventIds(before: number, limit: number): PruneBatch {
@@ -82,6 +82,23 @@ export function retentionWrites(db: Database.Database) {
         })),
       };
     },
+  };
+}
+
+/**
+ * Drops one event's body (see RETENTION_SQL.withBody for why by delete and insert); 1 if it
+ * had one. Runs inside the caller's transaction.
+ */
+export function bodyDropper(db: Database.Database): (eventId: string) => number {
+  const withBody = db.prepare<[string], Record<string, unknown>>(RETENTION_SQL.withBody);
+  const deleteEvent = db.prepare<[number]>(RETENTION_SQL.deleteEvent);
+  const insertWithoutBody = db.prepare(RETENTION_SQL.insertWithoutBody);
+  return (eventId) => {
+    const row = withBody.get(eventId);
+    if (row === undefined) return 0;
+    deleteEvent.run(row.id as number);
+    insertWithoutBody.run(row);
+    return 1;
   };
 }
 

@@ -113,7 +113,8 @@ export async function openSqliteStore(
     },
     retention: {
       dropBodies: (before, limit) => writer.call('retention.dropBodies', before, limit),
-      pruneEvents: (before, limit) => writer.call('retention.pruneEvents', before, limit),
+      pruneEvents: (before, limit, options) =>
+        writer.call('retention.pruneEvents', before, limit, options),
       forgetEventIds: (before, limit) => writer.call('retention.forgetEventIds', before, limit),
       pruneMessages: (before, limit) => writer.call('retention.pruneMessages', before, limit),
       reclaim: (pages) => writer.call('retention.reclaim', pages),

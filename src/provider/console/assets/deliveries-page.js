@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The delivery log (SPEC.md sections 2.7 and 8): every event newest first, with its state
+ * The delivery log (docs/webhook-endpoints.md#routing, docs/retries.md#retry-schedule): every event newest first, with its state
  * (delivered, retrying and when next, exhausted and why); an event opens to its attempts and
  * the exact headers and body sent; an exhausted event can be redelivered with the same eventId
  * and occurredAt. It polls the admin API every second while it is shown, updating only the

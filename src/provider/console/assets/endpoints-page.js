@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Endpoints (SPEC.md section 2.6): list, create with an optional credential (section 5.2),
+ * Endpoints (docs/webhook-endpoints.md#endpoints): list, create with an optional credential (section 5.2),
  * the signing secret shown once with a copy button, rotation with the old secret's time left,
  * delete. The 25-endpoint limit and every check on the input are the admin API's.
  */

@@ -86,7 +86,7 @@ const ACTIONS = [
   {
     route: 'deliver',
     title: 'Deliver',
-    help: 'The receiver confirms the delivery: both sides delivered.',
+    help: "The receiver's access point confirms the delivery: the sender's side delivered. The receiver's side waits for its own mark-as-delivered.",
     inputs: [],
   },
   {
@@ -94,6 +94,7 @@ const ACTIONS = [
     title: 'Fail delivery',
     help: 'A delivery attempt fails: retrying with this error, failed when the retries end.',
     inputs: [
+      { name: 'errorCode', label: 'Error code' },
       { name: 'errorMessage', label: 'Error message' },
       { name: 'transfer', label: 'Side', options: SIDE },
     ],

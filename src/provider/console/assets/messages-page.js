@@ -272,7 +272,7 @@ async function validated(messageId) {
   const deadline = Date.now() + 5000;
   for (;;) {
     const message = await api.get(`/messages/${encodeURIComponent(messageId)}`);
-    if (message.validationStatus !== 'pending' || Date.now() > deadline) return message;
+    if (message.validationStatus !== 'none' || Date.now() > deadline) return message;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

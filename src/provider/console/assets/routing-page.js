@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Routing (SPEC.md section 2.7): the rules of each event category, edited as a whole and saved
+ * Routing (docs/webhook-endpoints.md#routing): the rules of each event category, edited as a whole and saved
  * with one PUT. The admin API checks the rule set (a filter on every rule once there are two,
  * no document type and format covered twice) and saves nothing invalid; its violations, which
  * name rules by number, are shown next to those rules.

@@ -1,9 +1,9 @@
 // @ts-check
 /**
- * Test event (SPEC.md section 4.3): choose an endpoint, a category (by default the first one
+ * Test event (docs/webhook-endpoints.md#test-events): choose an endpoint, a category (by default the first one
  * routed to it) and an action of that category; the exact body is previewed (the admin API
  * generates it and sends exactly that one); the result shows the endpoint's status code,
- * response time and the start of its answer, and for the failures of SPEC.md section 7.2 the
+ * response time and the start of its answer, and for the failures of docs/webhook-endpoints.md#test-event-diagnostics the
  * admin API's hint.
  */
 import { ApiError, api, explain, party } from './api.js';

@@ -1,4 +1,4 @@
-/** What a consumer receives on the wire, and which answers count as delivered (SPEC.md 4.2, 5, 7.1). */
+/** What a consumer receives on the wire, and which answers count as delivered (docs/signature.md#webhook-request, docs/signature.md#verify-every-request, docs/retries.md#consumer-answer). */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OLD_SECRET_VALIDITY_MS, verifySignature } from '../../../../src/protocol/index.ts';
 import type { ManualClock } from '../../../../src/provider/clock.ts';

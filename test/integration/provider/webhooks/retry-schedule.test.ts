@@ -1,4 +1,4 @@
-/** Retries on the schedule of SPEC.md section 8, exhaustion and redelivery, with a manual clock. */
+/** Retries on the schedule of docs/retries.md#retry-schedule, exhaustion and redelivery, with a manual clock. */
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { ManualClock } from '../../../../src/provider/clock.ts';
 import type { Dispatcher } from '../../../../src/provider/webhooks/index.ts';

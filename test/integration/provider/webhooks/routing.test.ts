@@ -1,4 +1,4 @@
-/** SPEC.md section 2.7 through the dispatcher: what reaches which endpoint, and what is logged. */
+/** docs/webhook-endpoints.md#routing through the dispatcher: what reaches which endpoint, and what is logged. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ManualClock } from '../../../../src/provider/clock.ts';
 import { type Dispatcher, RoutingRuleError } from '../../../../src/provider/webhooks/index.ts';

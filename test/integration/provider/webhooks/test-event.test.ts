@@ -1,4 +1,4 @@
-/** Test events (SPEC.md section 4.3): straight to the chosen endpoint, routing not applied. */
+/** Test events (docs/webhook-endpoints.md#test-events): straight to the chosen endpoint, routing not applied. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifySignature } from '../../../../src/protocol/index.ts';
 import type { ManualClock } from '../../../../src/provider/clock.ts';

@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   coreFileName,
   createFileImporter,
+  documentFolder,
+  MANIFEST_FILE,
   type Manifest,
 } from '../../../../src/consumer/importer/file-importer.ts';
 import {
@@ -73,7 +75,7 @@ let messageDir: string;
 beforeEach(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'file-importer-'));
   documentsDir = join(workDir, 'documents');
-  messageDir = join(documentsDir, 'inbound', MESSAGE_ID);
+  messageDir = documentFolder(documentsDir, 'inbound', MESSAGE_ID);
 });
 
 afterEach(async () => {
@@ -160,7 +162,7 @@ describe('file importer', () => {
     expect(await readFile(join(messageDir, 'core.xml'))).toEqual(CORE);
     expect(await readFile(join(messageDir, 'transaction.json'))).toEqual(TRANSACTION);
     expect((await readdir(messageDir)).filter((name) => name.startsWith('.'))).toEqual([]);
-    expect(await readdir(join(documentsDir, 'inbound'))).toEqual([MESSAGE_ID]);
+    expect(await readdir(dirname(messageDir))).toEqual([MESSAGE_ID]);
   });
 
   it('two writers of one message (two processes) never fail and leave one whole folder', async () => {
@@ -172,7 +174,7 @@ describe('file importer', () => {
         importers.map((importer) => importer.import(input({ messageId: id }))),
       );
       expect(results.filter((r) => r.status === 'imported')).toHaveLength(1);
-      const dir = join(documentsDir, 'inbound', id);
+      const dir = documentFolder(documentsDir, 'inbound', id);
       expect((await readdir(dir)).sort()).toEqual([
         'core.xml',
         'descriptor.json',
@@ -180,9 +182,28 @@ describe('file importer', () => {
         'transaction.json',
       ]);
     }
-    expect((await readdir(join(documentsDir, 'inbound'))).filter((n) => n.startsWith('.'))).toEqual(
-      [],
+    for (let round = 0; round < 5; round++) {
+      const shard = dirname(
+        documentFolder(documentsDir, 'inbound', `${MESSAGE_ID.slice(0, -1)}${round}`),
+      );
+      expect((await readdir(shard)).filter((n) => n.startsWith('.'))).toEqual([]);
+    }
+  });
+
+  it('spreads messages over 256 shard folders, and finds one an older version imported unsharded', async () => {
+    const shards = new Set(
+      Array.from({ length: 2000 }, (_, i) =>
+        dirname(documentFolder(documentsDir, 'inbound', `message-${i}`)),
+      ),
     );
+    expect(shards.size).toBe(256);
+
+    const legacy = join(documentsDir, 'inbound', MESSAGE_ID);
+    await mkdir(legacy, { recursive: true });
+    await writeFile(join(legacy, MANIFEST_FILE), '{}');
+    const result = await createFileImporter({ documentsDir }).import(input());
+    expect(result).toEqual({ status: 'already_imported', location: legacy });
+    await expect(stat(messageDir)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('makes the documents folder again when it was removed while running', async () => {
@@ -202,7 +223,7 @@ describe('file importer', () => {
 
     await expect(importer.import(input({ signal: controller.signal }))).rejects.toThrow('deadline');
 
-    expect(await readdir(join(documentsDir, 'inbound'))).toEqual([]);
+    expect(await readdir(dirname(messageDir))).toEqual([]);
     expect((await importer.import(input())).status).toBe('imported');
   });
 
@@ -215,7 +236,7 @@ describe('file importer', () => {
     expect(inbound.status).toBe('imported');
     expect(outbound).toEqual({
       status: 'imported',
-      location: join(documentsDir, 'outbound', MESSAGE_ID),
+      location: documentFolder(documentsDir, 'outbound', MESSAGE_ID),
     });
   });
 
@@ -258,13 +279,13 @@ describe('file importer', () => {
     await writeFile(join(messageDir, 'core.xml'), '<Invoice><ID>INV-1');
     await writeFile(join(messageDir, '.transaction.json.tmp-0b1c'), '{"inv');
     // A staging folder of a writer that died two hours ago.
-    const dead = join(documentsDir, 'inbound', `.staging-${MESSAGE_ID}-dead`);
+    const dead = join(dirname(messageDir), `.staging-${MESSAGE_ID}-dead`);
     await mkdir(dead);
     const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
     await utimes(dead, twoHoursAgo, twoHoursAgo);
 
     const result = await createFileImporter({ documentsDir }).import(input());
-    expect(await readdir(join(documentsDir, 'inbound'))).toEqual([MESSAGE_ID]);
+    expect(await readdir(dirname(messageDir))).toEqual([MESSAGE_ID]);
 
     expect(result.status).toBe('imported');
     expect(await readFile(join(messageDir, 'core.xml'))).toEqual(CORE);

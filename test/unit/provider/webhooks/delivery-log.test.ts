@@ -1,4 +1,4 @@
-/** Retention of the delivery log (SPEC.md section 8): six months, pruned lazily. */
+/** Retention of the delivery log (docs/retries.md#retry-schedule): six months, pruned lazily. */
 import { expect, it } from 'vitest';
 import { DELIVERY_LOG_RETENTION_MS } from '../../../../src/protocol/index.ts';
 import { createManualClock } from '../../../../src/provider/clock.ts';

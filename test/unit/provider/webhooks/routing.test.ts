@@ -1,4 +1,4 @@
-/** Routing rules of SPEC.md section 2.7 as pure functions. */
+/** Routing rules of docs/webhook-endpoints.md#routing as pure functions. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EventRouting } from '../../../../src/provider/events.ts';

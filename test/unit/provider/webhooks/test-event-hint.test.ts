@@ -1,4 +1,4 @@
-/** The test-event result's hint: SPEC.md section 7.2's table, from an attempt's outcome. */
+/** The test-event result's hint: docs/webhook-endpoints.md#test-event-diagnostics's table, from an attempt's outcome. */
 import { describe, expect, it } from 'vitest';
 import { testEventHint } from '../../../../src/provider/webhooks/test-event.ts';
 

@@ -1,0 +1,214 @@
+/**
+ * Retention and listing on both stores (the RetentionStore and EventStore.list contracts in
+ * src/consumer/store/store.ts): what each batch removes, what it must keep (open events, the
+ * dedupe record, open messages and their statuses), and pages that start at their cursor.
+ */
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import {
+  type ClaimedEvent,
+  InvalidCursorError,
+  type MessageKey,
+  type NewEvent,
+  type Settlement,
+} from '../../../src/consumer/store/store.ts';
+import { newEvent } from '../../support/sqlite.ts';
+import { type DisposableStore, describeEachStore } from '../../support/stores.ts';
+
+const DAY = 86_400_000;
+const NOW = 1_800_000_000_000;
+let store: DisposableStore;
+
+/** Inserts `event`, claims it and ends its turn as `settlement` says. */
+async function finish(event: NewEvent, settlement: Settlement = { state: 'done' }) {
+  await store.events.insert(event);
+  const [claimed] = await store.events.claimDue({
+    now: NOW,
+    limit: 1,
+    leaseMs: 60_000,
+    holder: 'test',
+  });
+  if (claimed?.eventId !== event.eventId) throw new Error(`could not claim ${event.eventId}`);
+  await store.events.settle(claimed as ClaimedEvent, settlement, NOW);
+}
+
+/** Every batch of a step, as the pruner repeats them; the total count. */
+async function drain(batch: (limit: number) => Promise<{ count: number; more: boolean }>) {
+  let total = 0;
+  for (;;) {
+    const { count, more } = await batch(3);
+    total += count;
+    if (!more) return total;
+  }
+}
+
+const inbound = (messageId: string): MessageKey => ({ messageId, transfer: 'inbound' });
+
+describeEachStore('retention', (kind) => {
+  beforeAll(async () => {
+    store = await kind.open();
+  });
+  beforeEach(async () => {
+    await store.reset();
+  });
+  afterAll(async () => {
+    await store.dispose();
+  });
+
+  it('drops the bodies of finished events before the cut-off, and only those', async () => {
+    const old = [0, 1, 2, 3, 4].map((i) => newEvent({ receivedAt: NOW - 40 * DAY + i }));
+    for (const event of old) await finish(event);
+    const skipped = newEvent({ receivedAt: NOW - 40 * DAY + 10 });
+    await finish(skipped, { state: 'skipped' });
+    const dead = newEvent({ receivedAt: NOW - 40 * DAY + 11 });
+    await finish(dead, { state: 'dead', error: 'boom' });
+    const recent = newEvent({ receivedAt: NOW - DAY });
+    await finish(recent);
+    const pending = newEvent({ receivedAt: NOW - 40 * DAY + 12 });
+    await store.events.insert(pending);
+
+    expect(await drain((limit) => store.retention.dropBodies(NOW - 30 * DAY, limit))).toBe(6);
+    const body = async (eventId: string) => (await store.events.get(eventId))?.body.length;
+    for (const event of [...old, skipped]) expect(await body(event.eventId)).toBe(0);
+    // A dead event waits for an operator, who may replay it; a pending one is still to come.
+    expect(await body(dead.eventId)).toBeGreaterThan(0);
+    expect(await body(pending.eventId)).toBeGreaterThan(0);
+    expect(await body(recent.eventId)).toBeGreaterThan(0);
+
+    // A replay needs the body: refused, with the reason.
+    expect(await store.events.replay(old[0]?.eventId as string, NOW)).toBe('body_dropped');
+    expect(await store.events.replay(dead.eventId, NOW)).toBe('replayed');
+    // The next pass starts where this one stopped: nothing again, not a walk over history.
+    expect(await store.retention.dropBodies(NOW - 30 * DAY, 3)).toEqual({ count: 0, more: false });
+  });
+
+  it('keeps no body at all once an event is done, when asked', async () => {
+    const event = newEvent();
+    await finish(event, { state: 'done', dropBody: true });
+    expect((await store.events.get(event.eventId))?.body.length).toBe(0);
+    expect((await store.events.get(event.eventId))?.state).toBe('done');
+  });
+
+  it('deletes finished events past the cut-off and still answers their eventIds as duplicates', async () => {
+    const old = [0, 1, 2, 3].map((i) => newEvent({ receivedAt: NOW - 100 * DAY + i }));
+    for (const event of old) await finish(event);
+    const change = old[0] as NewEvent;
+    await store.messages.recordStatusChange(
+      {
+        ...inbound(change.messageId),
+        eventId: change.eventId,
+        kind: 'delivery',
+        formerValue: 'pendingdelivery',
+        newValue: 'delivered',
+        occurredAt: 1,
+        properties: null,
+        validationResults: null,
+        outcome: 'applied',
+      },
+      NOW,
+    );
+    const dead = newEvent({ receivedAt: NOW - 100 * DAY + 5 });
+    await finish(dead, { state: 'dead', error: 'boom' });
+    const recent = newEvent({ receivedAt: NOW - 10 * DAY });
+    await finish(recent);
+
+    const prune = (limit: number) =>
+      store.retention.pruneEvents(NOW - 90 * DAY, limit, { rememberSince: NOW - 200 * DAY });
+    expect(await drain(prune)).toBe(4);
+    for (const event of old) {
+      expect(await store.events.get(event.eventId)).toBeUndefined();
+      // The service redelivers it: a duplicate, never stored or handled again.
+      expect(await store.events.insert(event)).toBe('duplicate');
+      expect(await store.events.get(event.eventId)).toBeUndefined();
+    }
+    expect(await store.messages.statusChanges(inbound(change.messageId))).toEqual([]);
+    expect((await store.events.get(dead.eventId))?.state).toBe('dead');
+    expect((await store.events.get(recent.eventId))?.state).toBe('done');
+
+    // Past the dedupe period the eventId is forgotten: the service cannot send it any more.
+    expect(await drain((limit) => store.retention.forgetEventIds(NOW - 200 * DAY, limit))).toBe(0);
+    expect(await store.events.insert(old[0] as NewEvent)).toBe('duplicate');
+    expect(await drain((limit) => store.retention.forgetEventIds(NOW, limit))).toBe(4);
+    expect(await store.events.insert(old[0] as NewEvent)).toBe('inserted');
+  });
+
+  it('does not remember an eventId already past the dedupe period', async () => {
+    const ancient = newEvent({ receivedAt: NOW - 300 * DAY });
+    await finish(ancient);
+    const prune = (limit: number) =>
+      store.retention.pruneEvents(NOW - 90 * DAY, limit, { rememberSince: NOW - 200 * DAY });
+    expect(await drain(prune)).toBe(1);
+    expect(await store.events.insert(ancient)).toBe('inserted');
+  });
+
+  it('deletes final messages that went quiet before the cut-off, and keeps open ones', async () => {
+    const quiet = NOW - 500 * DAY;
+    const delivered = ['m-1', 'm-2', 'm-3', 'm-4'];
+    for (const messageId of delivered) {
+      await store.messages.applyStatus(
+        inbound(messageId),
+        { kind: 'delivery', value: 'delivered', at: 1, source: 'change' },
+        quiet,
+      );
+      await store.messages.markImported(inbound(messageId), `/documents/${messageId}`, quiet);
+    }
+    await store.messages.applyStatus(
+      inbound('open'),
+      { kind: 'delivery', value: 'pendingdelivery', at: 1, source: 'change' },
+      quiet,
+    );
+    await store.messages.applyStatus(
+      inbound('recent'),
+      { kind: 'delivery', value: 'delivered', at: 1, source: 'change' },
+      NOW - DAY,
+    );
+
+    const forgotten: unknown[] = [];
+    const count = await drain(async (limit) => {
+      const batch = await store.retention.pruneMessages(NOW - 400 * DAY, limit);
+      forgotten.push(...batch.forgotten);
+      return batch;
+    });
+    expect(count).toBe(4);
+    expect(forgotten).toEqual(
+      expect.arrayContaining(
+        delivered.map((messageId) => ({
+          ...inbound(messageId),
+          importLocation: `/documents/${messageId}`,
+        })),
+      ),
+    );
+    for (const messageId of delivered) {
+      expect(await store.messages.get(inbound(messageId))).toBeUndefined();
+    }
+    // Reconciliation still has to find the open one; the recent one may still change.
+    expect((await store.messages.get(inbound('open')))?.deliveryStatus).toBe('pendingdelivery');
+    expect((await store.messages.get(inbound('recent')))?.deliveryStatus).toBe('delivered');
+  });
+
+  it('lists newest first a page at a time, each page starting after the last', async () => {
+    // Several events in one millisecond: the arrival order breaks the tie.
+    const done = newEvent({ receivedAt: NOW - 10 });
+    await finish(done);
+    const events = Array.from({ length: 7 }, (_, i) =>
+      newEvent({ receivedAt: NOW + Math.floor(i / 3) }),
+    );
+    for (const event of events) await store.events.insert(event);
+
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (let pages = 0; ; pages++) {
+      const page = await store.events.list({ state: 'pending', limit: 3, after });
+      seen.push(...page.items.map((event) => event.eventId));
+      if (page.next === null) break;
+      after = page.next;
+      expect(pages).toBeLessThan(5);
+    }
+    expect(seen).toEqual(events.map((event) => event.eventId).reverse());
+    const all = await store.events.list({ limit: 10 });
+    expect(all.items.map((event) => event.eventId)).toEqual([...seen, done.eventId]);
+    expect(all.next).toBeNull();
+    await expect(store.events.list({ limit: 3, after: 'bm90IGEgY3Vyc29y' })).rejects.toThrow(
+      InvalidCursorError,
+    );
+  });
+});
