@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm run copy-to-postgres -- --from sqlite:./data/consumer.db --to postgres://...`: moves an
  * embedded SQLite store into PostgreSQL, for a deployment outgrowing one process. Copies the

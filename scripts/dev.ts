@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm run dev`: the whole flow on one machine. The provider simulator (messaging API, webhook
  * sender and its console at /) on PROVIDER_PORT, the consumer on PORT with an embedded SQLite
@@ -10,43 +11,43 @@ import 'dotenv/config';
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { createClaimHolder } from '../src/consumer/claims/claim-holder.ts';
-import { ConfigError, loadConfig } from '../src/consumer/config.ts';
+import { loadConfig } from '../src/consumer/config.ts';
 import { startConsumer } from '../src/consumer/consumer.ts';
 import { createLogger } from '../src/consumer/logger.ts';
 import { localProcess } from '../src/local-process.ts';
 import { loadProviderConfig } from '../src/provider/config.ts';
+import { startDemoTraffic } from '../src/provider/demo-traffic.ts';
 import { startProvider } from '../src/provider/provider.ts';
 import { logDestination } from './log-destination.ts';
 
-const env = process.env;
-const secret =
-  env.WEBHOOK_SECRETS?.split(',')[0]?.trim() || `whsec_${randomBytes(24).toString('base64url')}`;
-const demoSeconds = Number(env.DEMO_INTERVAL_SECONDS ?? '20');
 let config: ReturnType<typeof loadConfig>;
 let providerConfig: ReturnType<typeof loadProviderConfig>;
 try {
-  if (!(demoSeconds >= 0))
-    throw new ConfigError([
-      `DEMO_INTERVAL_SECONDS must be a number of seconds (got ${JSON.stringify(env.DEMO_INTERVAL_SECONDS)})`,
-    ]);
-  providerConfig = loadProviderConfig({ PROVIDER_TIME_SCALE: '60', ...env });
+  // The dev defaults come first, so anything set in the environment or .env wins.
+  providerConfig = loadProviderConfig({
+    PROVIDER_TIME_SCALE: '60',
+    DEMO_INTERVAL_SECONDS: '20',
+    ...process.env,
+  });
   config = loadConfig({
     API_BASE_URL: `http://127.0.0.1:${providerConfig.port}`,
     API_TOKEN: providerConfig.apiToken,
     DATABASE_URL: 'sqlite:./data/dev.db',
     // ADMIN_TOKEN needs 32 characters or more; this one is for a sandbox on loopback only.
     ADMIN_TOKEN: 'dev-admin-token-for-local-use-only',
-    ...env,
-    WEBHOOK_SECRETS: secret,
+    WEBHOOK_SECRETS: `whsec_${randomBytes(24).toString('base64url')}`,
+    ...process.env,
   });
 } catch (error) {
   console.error(error instanceof Error ? error.message : String(error));
   process.exit(1);
 }
+// The simulator's endpoint signs with the consumer's first secret (the new one in a rotation).
+const secret = config.webhookSecrets[0] as string;
 
 const logs = await logDestination({
   terminal: process.stdout.isTTY === true,
-  production: env.NODE_ENV === 'production',
+  production: providerConfig.production,
 });
 const provider = await startProvider({
   port: providerConfig.port,
@@ -94,48 +95,21 @@ console.log(`
     npm run submit-invoice -- scripts/examples/invoice.json
 `);
 
-async function admin(path: string, body: unknown) {
-  const res = await fetch(`${provider.url}/admin${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(providerConfig.adminToken === undefined
-        ? {}
-        : { authorization: `Bearer ${providerConfig.adminToken}` }),
-    },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as { messageId: string };
-}
-
-async function demoInvoice() {
-  try {
-    const { messageId } = await admin('/messages/inbound', {});
-    console.log(`demo: invoice ${messageId} sent by the demo supplier`);
-    // Once the consumer has acknowledged it, the supplier registers a payment.
-    setTimeout(() => {
-      admin(`/messages/${messageId}/payment`, {
-        paidAmount: '1250.00',
-        paymentDate: new Date().toISOString().slice(0, 10),
-        actor: '0192:111111111',
-      }).then(
-        () => console.log(`demo: payment registered for ${messageId}`),
-        (error: unknown) => console.error(`demo: payment failed: ${String(error)}`),
-      );
-    }, 3000).unref();
-  } catch (error) {
-    console.error(`demo: could not send an invoice: ${String(error)}`);
-  }
-}
-await demoInvoice();
-const demo = demoSeconds > 0 ? setInterval(demoInvoice, demoSeconds * 1000) : undefined;
+const demo =
+  providerConfig.demoIntervalSeconds > 0
+    ? startDemoTraffic({
+        url: provider.url,
+        adminToken: providerConfig.adminToken,
+        intervalMs: providerConfig.demoIntervalSeconds * 1000,
+        log: (line) => console.log(line),
+      })
+    : undefined;
 
 let stopping = false;
 const stop = async () => {
   if (stopping) return;
   stopping = true;
-  clearInterval(demo);
+  demo?.stop();
   const { forced } = await consumer.close();
   await provider.close();
   process.exit(forced ? 1 : 0);

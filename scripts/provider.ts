@@ -1,23 +1,27 @@
+#!/usr/bin/env node
 /** `npm run provider`: the provider simulator alone, configured by PROVIDER_* variables. */
 import 'dotenv/config';
 import { pino } from 'pino';
-import { ConfigError, loadProviderConfig } from '../src/provider/config.ts';
+import { ConfigError, loadProviderCa, loadProviderConfig } from '../src/provider/config.ts';
+import { startDemoTraffic } from '../src/provider/demo-traffic.ts';
 import { startProvider } from '../src/provider/provider.ts';
 import { logDestination } from './log-destination.ts';
 
 let config: ReturnType<typeof loadProviderConfig>;
+let webhookCa: string | undefined;
 try {
   config = loadProviderConfig(process.env);
+  webhookCa = loadProviderCa(config);
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;
   console.error(`Invalid configuration: ${error.message}`);
   process.exit(1);
 }
 const logger = pino(
-  { level: process.env.LOG_LEVEL ?? 'info' },
+  { level: config.logLevel },
   await logDestination({
     terminal: process.stdout.isTTY === true,
-    production: process.env.NODE_ENV === 'production',
+    production: config.production,
   }),
 );
 const running = await startProvider({
@@ -30,6 +34,7 @@ const running = await startProvider({
   ...(config.adminToken === undefined ? {} : { adminToken: config.adminToken }),
   ...(config.webhookUrl === undefined ? {} : { webhookUrl: config.webhookUrl }),
   ...(config.webhookSecret === undefined ? {} : { webhookSecret: config.webhookSecret }),
+  ...(webhookCa === undefined ? {} : { webhookCa }),
 });
 // The address actually listened on, so "localhost" never hides an open 0.0.0.0.
 console.log(
@@ -52,11 +57,22 @@ if (running.secret !== undefined) {
   console.log(`Webhook endpoint:    ${config.webhookUrl}`);
   console.log(`Endpoint secret:     ${running.secret}  (shown once)`);
 }
+if (webhookCa !== undefined) console.log(`Webhooks also trust: ${config.caFile}`);
+const demo =
+  config.demoIntervalSeconds > 0
+    ? startDemoTraffic({
+        url: running.url,
+        adminToken: config.adminToken,
+        intervalMs: config.demoIntervalSeconds * 1000,
+        log: (line) => console.log(line),
+      })
+    : undefined;
 
 let stopping = false;
 const stop = () => {
   if (stopping) return;
   stopping = true;
+  demo?.stop();
   void running.close().then(() => process.exit(0));
 };
 process.on('SIGINT', stop);

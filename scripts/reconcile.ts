@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm run reconcile`: one reconciliation run, for cron. Prints one summary line and exits 0
  * when everything went well, 1 when a message could not be handled, 2 on a configuration or
@@ -5,14 +6,19 @@
  * every message is handled under its claim (src/consumer/reconcile.ts).
  */
 import 'dotenv/config';
-import { createApiClient } from '../src/consumer/api/index.ts';
+import { type ApiClient, createApiClient } from '../src/consumer/api/index.ts';
 import { createClaimHolder } from '../src/consumer/claims/claim-holder.ts';
 import { readConfig, spoolDirOf } from '../src/consumer/config.ts';
 import { loadImporter } from '../src/consumer/importer/index.ts';
 import { createLogger } from '../src/consumer/logger.ts';
 import { createReconciler, formatSummary } from '../src/consumer/reconcile.ts';
 import { openStore } from '../src/consumer/store/open-store.ts';
+import type { Store } from '../src/consumer/store/store.ts';
 import { localProcess } from '../src/local-process.ts';
+
+// Stopping a run at any point is safe (claims expire, imports are staged), so SIGTERM ends it
+// at once, also as PID 1 in a container, where Node would otherwise ignore the signal.
+process.on('SIGTERM', () => process.exit(143));
 
 const read = readConfig(process.env);
 if ('error' in read) {
@@ -21,9 +27,13 @@ if ('error' in read) {
 }
 const { config } = read;
 const logger = createLogger(config.logLevel);
+// Closed whatever happens: the store's writer thread would otherwise keep a failed run alive
+// for good, holding its cron slot.
+let store: Store | undefined;
+let api: ApiClient | undefined;
 try {
-  const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
-  const api = createApiClient({
+  store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
+  api = createApiClient({
     baseUrl: config.apiBaseUrl,
     token: config.apiToken,
     timeoutMs: config.apiTimeoutMs,
@@ -44,12 +54,13 @@ try {
     concurrency: config.workerConcurrency,
   });
   const summary = await reconcile();
-  await api.close();
-  await store.close();
   console.log(`reconcile: ${formatSummary(summary)}`);
   process.exitCode = summary.failed > 0 ? 1 : 0;
 } catch (error) {
   logger.fatal({ err: error }, 'reconcile failed');
   console.error(`reconcile: failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
+} finally {
+  await api?.close();
+  await store?.close();
 }

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm run replay -- <eventId>... | --dead`: puts dead-lettered (or done/skipped) events back
  * to pending; the running consumer's worker picks them up. Exit 0 when all were replayed.

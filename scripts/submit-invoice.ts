@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * `npm run submit-invoice -- <file.json> [--more]`: submits an invoice's metadata JSON
  * (docs/messaging-api.md#submit-invoice-body) through the messaging API, as your ERP would, and prints the message
@@ -10,8 +11,8 @@ import 'dotenv/config';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ApiError, createApiClient } from '../src/consumer/api/index.ts';
-import { readConfig } from '../src/consumer/config.ts';
-import { ConfigError, loadProviderConfig } from '../src/provider/config.ts';
+import { loadSubmitConfig, readConfig } from '../src/consumer/config.ts';
+import { loadProviderConfig, ConfigError as ProviderConfigError } from '../src/provider/config.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -22,32 +23,26 @@ if (file === undefined || positionals.length > 1) {
   console.error('usage: npm run submit-invoice -- <invoice.json> [--more]');
   process.exit(2);
 }
-const env = process.env;
-/** Neither API setting given: the sandbox of `npm run dev` / `npm run provider` is meant. */
-let sandbox: Record<string, string> = {};
-if (!env.API_BASE_URL?.trim() && !env.API_TOKEN?.trim()) {
-  try {
-    const provider = loadProviderConfig(env);
-    sandbox = {
-      API_BASE_URL: `http://127.0.0.1:${provider.port}`,
-      API_TOKEN: provider.apiToken,
-    };
-    console.error(
-      `API_BASE_URL and API_TOKEN are not set: using the local sandbox at ${sandbox.API_BASE_URL}`,
-    );
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(error.message);
-    process.exit(2);
-  }
+// Only the API settings matter here; the webhook secret is not needed to submit. With neither
+// API_BASE_URL nor API_TOKEN set, the sandbox of `npm run dev` / `npm run provider` is meant.
+let read: { config: ReturnType<typeof loadSubmitConfig> } | { error: string };
+try {
+  read = readConfig(process.env, (env) => loadSubmitConfig(env, () => loadProviderConfig(env)));
+} catch (error) {
+  // A bad PROVIDER_* setting, read only for the sandbox.
+  if (!(error instanceof ProviderConfigError)) throw error;
+  read = { error: error.message };
 }
-// Only the API settings matter here; the webhook secret is not needed to submit.
-const read = readConfig({ WEBHOOK_SECRETS: 'unused-by-submit', ...env, ...sandbox });
 if ('error' in read) {
   console.error(read.error);
   process.exit(2);
 }
 const { config } = read;
+if (config.sandbox) {
+  console.error(
+    `API_BASE_URL and API_TOKEN are not set: using the local sandbox at ${config.apiBaseUrl}`,
+  );
+}
 let invoice: unknown;
 try {
   invoice = JSON.parse(await readFile(file, 'utf8'));
@@ -55,7 +50,11 @@ try {
   console.error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(2);
 }
-const api = createApiClient({ baseUrl: config.apiBaseUrl, token: config.apiToken });
+const api = createApiClient({
+  baseUrl: config.apiBaseUrl,
+  token: config.apiToken,
+  timeoutMs: config.apiTimeoutMs,
+});
 try {
   const { messageId, status } = await api.submitInvoice(invoice, { more: values.more });
   console.log(`submitted: messageId=${messageId} status=${status}`);
@@ -64,7 +63,7 @@ try {
   console.error(
     `submit failed: ${error.message}${error.problem?.detail ? ` (${error.problem.detail})` : ''}`,
   );
-  if (error.status === undefined && sandbox.API_BASE_URL !== undefined) {
+  if (error.status === undefined && config.sandbox) {
     console.error('Is the sandbox running? Start it with `npm run dev` (or `npm run provider`).');
   }
   process.exitCode = 1;

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * Production entry point of the consumer, and the only module that touches `process`:
  * it loads .env, validates the configuration, starts the consumer and stops it on a signal.

@@ -4,6 +4,7 @@
  * variable; garbage never falls back to a default silently.
  */
 import { isIPv4 } from 'node:net';
+import { Cron } from 'croner';
 import {
   CREDENTIAL_SPEC_FORMAT,
   parseCredentialSpec,
@@ -141,7 +142,6 @@ export function loadConfig(env: Env): Readonly<Config> {
   const read = createReader(env, problems);
 
   const webhookMaxBodyBytes = read.integer('WEBHOOK_MAX_BODY_BYTES', 1_048_576, { min: 1 });
-  const apiAllowInsecureHttp = read.boolean('API_ALLOW_INSECURE_HTTP', false);
   const config: Config = {
     port: read.integer('PORT', 3000, { min: 0, max: 65535 }),
     webhookPath: read.string('WEBHOOK_PATH', '/webhooks', (v) =>
@@ -158,10 +158,7 @@ export function loadConfig(env: Env): Readonly<Config> {
       { min: webhookMaxBodyBytes },
     ),
     webhookCredential: read.optional('WEBHOOK_CREDENTIAL', parseCredential),
-    apiBaseUrl: read.required('API_BASE_URL', (v) => checkApiBaseUrl(v, apiAllowInsecureHttp)),
-    apiAllowInsecureHttp,
-    apiToken: read.required('API_TOKEN'),
-    apiTimeoutMs: read.integer('API_TIMEOUT_MS', 10_000, { min: 1 }),
+    ...readApiSettings(read),
     apiMaxDocumentBytes: read.integer('API_MAX_DOCUMENT_BYTES', 104_857_600, { min: 1 }),
     databaseUrl: read.string('DATABASE_URL', 'sqlite:./data/consumer.db', (v) =>
       /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(v)
@@ -204,6 +201,85 @@ export function loadConfig(env: Env): Readonly<Config> {
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/** The messaging API settings: all that a command which only calls the API needs. */
+export type ApiConfig = Pick<
+  Config,
+  'apiBaseUrl' | 'apiAllowInsecureHttp' | 'apiToken' | 'apiTimeoutMs'
+>;
+
+/**
+ * The messaging API settings alone (`npm run submit-invoice`), read and checked exactly as
+ * `loadConfig` reads them, without requiring the webhook settings such a command never uses.
+ */
+export function loadApiConfig(env: Env): Readonly<ApiConfig> {
+  const problems: string[] = [];
+  const config = readApiSettings(createReader(env, problems));
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+/** The local sandbox (`npm run dev`, `npm run provider`): the port and token it answers on. */
+export interface LocalSandbox {
+  port: number;
+  apiToken: string;
+}
+
+/**
+ * `npm run submit-invoice`'s settings: loadApiConfig's, except that with neither API_BASE_URL
+ * nor API_TOKEN set the command means the local sandbox, whose port and token `sandbox` reads
+ * (the provider's configuration). It is called only then, so a sandbox setting never stops a
+ * command configured for a real API. `sandbox` in the result says which was used.
+ */
+export function loadSubmitConfig(
+  env: Env,
+  sandbox: () => LocalSandbox,
+): Readonly<ApiConfig & { sandbox: boolean }> {
+  const unset = (name: string) => (env[name]?.trim() ?? '') === '';
+  if (!unset('API_BASE_URL') || !unset('API_TOKEN')) {
+    return Object.freeze({ ...loadApiConfig(env), sandbox: false });
+  }
+  const { port, apiToken } = sandbox();
+  const local = { ...env, API_BASE_URL: `http://127.0.0.1:${port}`, API_TOKEN: apiToken };
+  return Object.freeze({ ...loadApiConfig(local), sandbox: true });
+}
+
+function readApiSettings(read: Reader): ApiConfig {
+  const apiAllowInsecureHttp = read.boolean('API_ALLOW_INSECURE_HTTP', false);
+  return {
+    apiBaseUrl: read.required('API_BASE_URL', (v) => checkApiBaseUrl(v, apiAllowInsecureHttp)),
+    apiAllowInsecureHttp,
+    apiToken: read.required('API_TOKEN'),
+    apiTimeoutMs: read.integer('API_TIMEOUT_MS', 10_000, { min: 1 }),
+  };
+}
+
+export interface ReconcileScheduleConfig {
+  /**
+   * When reconciliation runs: a cron pattern of 5 fields (minute hour day month weekday), or 6
+   * with seconds first, in the process's time zone (UTC in the image unless TZ is set).
+   * @default '17 3 * * *' (daily at 03:17)
+   */
+  reconcileSchedule: string;
+}
+
+/** Settings of the reconciliation scheduler (`reconcile-schedule`), RECONCILE_SCHEDULE. */
+export function loadReconcileScheduleConfig(env: Env): Readonly<ReconcileScheduleConfig> {
+  const problems: string[] = [];
+  const read = createReader(env, problems);
+  const reconcileSchedule = read.string('RECONCILE_SCHEDULE', '17 3 * * *', (v) => {
+    try {
+      new Cron(v, { paused: true }).stop();
+      return /^\S+(\s+\S+){4,5}$/.test(v)
+        ? undefined
+        : 'must be a cron pattern of 5 fields (or 6 with seconds first)';
+    } catch (error) {
+      return `is not a cron pattern: ${(error as Error).message}`;
+    }
+  });
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze({ reconcileSchedule });
 }
 
 /** Each period within its bounds, and in the order the data depends on each other. */
@@ -279,9 +355,14 @@ export function isLoopbackUrl(value: string): boolean {
  * For entry points: the configuration, or the message to print before exiting with the code
  * the entry point chooses. Errors other than configuration errors still throw.
  */
-export function readConfig(env: Env): { config: Readonly<Config> } | { error: string } {
+export function readConfig(env: Env): { config: Readonly<Config> } | { error: string };
+export function readConfig<T>(env: Env, load: (env: Env) => T): { config: T } | { error: string };
+export function readConfig(
+  env: Env,
+  load: (env: Env) => unknown = loadConfig,
+): { config: unknown } | { error: string } {
   try {
-    return { config: loadConfig(env) };
+    return { config: load(env) };
   } catch (error) {
     if (error instanceof ConfigError) return { error: error.message };
     throw error;
@@ -299,6 +380,8 @@ function shown(value: string): string {
   const redacted = redactUserinfo(value);
   return JSON.stringify(redacted.length > 200 ? `${redacted.slice(0, 200)}…` : redacted);
 }
+
+type Reader = ReturnType<typeof createReader>;
 
 function createReader(env: Env, problems: string[]) {
   const raw = (name: string): string | undefined => {

@@ -3,6 +3,7 @@
  * environment record. A bad value throws an error naming the variable; nothing falls back to
  * a default on garbage, because a silently ignored PROVIDER_PORT is a long debugging session.
  */
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { DEFAULT_API_TOKEN, DEFAULT_PARTY } from './provider.ts';
 
@@ -35,7 +36,36 @@ export interface ProviderConfig {
   webhookSecret: string | undefined;
   /** @default 1 */
   timeScale: number;
+  /**
+   * A PEM file of certificate authorities trusted, besides the usual ones, when webhooks are
+   * sent over HTTPS: the CA of a local gateway's certificate. Read by `loadProviderCa`.
+   * @default undefined (only the usual authorities)
+   */
+  caFile: string | undefined;
+  /**
+   * Demo traffic: a demo supplier sends the sandbox participant an invoice at start and then
+   * this often, and registers its payment a few seconds later. 0 sends none. @default 0
+   */
+  demoIntervalSeconds: number;
+  /** @default 'info' */
+  logLevel: LogLevel;
+  /**
+   * NODE_ENV is `production`: logs stay JSON lines, for machines, even on a terminal.
+   * @default false
+   */
+  production: boolean;
 }
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly string[] = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+];
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -60,6 +90,14 @@ function port(env: Env, name: string, fallback: number): number {
     throw new ConfigError(name, `${shown(raw)} is not a port number (0 to 65535).`);
   }
   return value;
+}
+
+function wholeSeconds(env: Env, name: string, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw))
+    throw new ConfigError(name, `${shown(raw)} is not a whole number of seconds.`);
+  return Number(raw);
 }
 
 function positiveNumber(env: Env, name: string, fallback: number): number {
@@ -90,6 +128,13 @@ export function loadProviderConfig(env: Env): Readonly<ProviderConfig> {
   if (isIP(host) === 0 && !/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(host)) {
     throw new ConfigError('PROVIDER_HOST', `${shown(host)} is not an address or host name.`);
   }
+  const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(
+      'LOG_LEVEL',
+      `${shown(logLevel)} is not one of ${LOG_LEVELS.join(', ')}.`,
+    );
+  }
   return Object.freeze({
     port: port(env, 'PROVIDER_PORT', 4000),
     host,
@@ -100,5 +145,35 @@ export function loadProviderConfig(env: Env): Readonly<ProviderConfig> {
     webhookUrl,
     webhookSecret: read(env, 'PROVIDER_WEBHOOK_SECRET'),
     timeScale: positiveNumber(env, 'PROVIDER_TIME_SCALE', 1),
+    caFile: read(env, 'PROVIDER_CA_FILE'),
+    demoIntervalSeconds: wholeSeconds(env, 'DEMO_INTERVAL_SECONDS', 0),
+    logLevel: logLevel as LogLevel,
+    production: read(env, 'NODE_ENV') === 'production',
   });
+}
+
+/**
+ * The certificates of PROVIDER_CA_FILE, checked to be PEM certificates, or undefined when it is
+ * unset. Kept apart from `loadProviderConfig`, which stays a pure function of the environment;
+ * a file that cannot be read is still an error naming the variable.
+ */
+export function loadProviderCa(
+  config: Pick<ProviderConfig, 'caFile'>,
+  readFile: (path: string) => string = (path) => readFileSync(path, 'utf8'),
+): string | undefined {
+  if (config.caFile === undefined) return undefined;
+  let pem: string;
+  try {
+    pem = readFile(config.caFile);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new ConfigError('PROVIDER_CA_FILE', `${shown(config.caFile)} cannot be read (${code}).`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new ConfigError(
+      'PROVIDER_CA_FILE',
+      `${shown(config.caFile)} holds no PEM certificate ("-----BEGIN CERTIFICATE-----").`,
+    );
+  }
+  return pem;
 }

@@ -56,6 +56,11 @@ export interface ProviderOptions {
   deliveryRetryWindowMs?: number;
   /** Sees every event besides the dispatcher; tests record events with it. */
   tap?: EventPublisher;
+  /**
+   * PEM certificate authorities trusted, besides the default ones, when webhooks go to HTTPS
+   * endpoints (PROVIDER_CA_FILE). @default undefined
+   */
+  webhookCa?: string;
 }
 
 export interface Provider {
@@ -82,7 +87,12 @@ export function createProvider(options: ProviderOptions = {}): Provider {
   const clock = options.clock ?? createSystemClock({ timeScale: options.timeScale ?? 1 });
   const logger = options.logger ?? pino({ level: 'info' });
   const ids = options.randomId === undefined ? {} : { randomId: options.randomId };
-  const dispatcher = createDispatcher({ clock, logger, ...ids });
+  const dispatcher = createDispatcher({
+    clock,
+    logger,
+    ...ids,
+    ...(options.webhookCa === undefined ? {} : { ca: options.webhookCa }),
+  });
   const tap = options.tap;
   const publisher: EventPublisher =
     tap === undefined

@@ -131,7 +131,8 @@ async function userEnvironment() {
     ...env,
     DATABASE_URL: `sqlite:${join(dir, 'dev.db')}`,
     DOCUMENTS_DIR: join(dir, 'documents'),
-    DEMO_INTERVAL_SECONDS: '0',
+    // One demo invoice, the one sent at start ('0' would send none).
+    DEMO_INTERVAL_SECONDS: '3600',
   };
   return { env, devEnv, ports, dir };
 }

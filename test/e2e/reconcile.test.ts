@@ -119,6 +119,13 @@ describe('npm run reconcile', () => {
     expect(retried.code).toBe(0);
   });
 
+  it('exits 1, rather than hanging, when the messaging API cannot be reached', async () => {
+    // A run that never ends would hold a cron slot (or a Forbid CronJob) for good.
+    const { code, output } = await reconcile({ API_BASE_URL: 'http://127.0.0.1:9' });
+    expect(output).toContain('reconcile: failed: GET /messages');
+    expect(code).toBe(1);
+  });
+
   it('exits 2 naming the variable when the configuration is wrong', async () => {
     const { code, output } = await runScript(SCRIPT, { cwd: dir, env: { API_TOKEN: 't' } });
     expect(code).toBe(2);

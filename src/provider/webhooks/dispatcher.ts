@@ -21,6 +21,7 @@
  * Clock so tests (manual clock) and the sandbox (PROVIDER_TIME_SCALE) can compress two hours.
  */
 import { randomUUID } from 'node:crypto';
+import { getCACertificates } from 'node:tls';
 import type { Logger } from 'pino';
 import { Agent } from 'undici';
 import { WEBHOOK_RETRY_DELAYS_MS, type WebhookEnvelope } from '../../protocol/index.ts';
@@ -67,6 +68,11 @@ export interface DispatcherOptions {
   logger: Logger;
   /** Generates endpoint ids and test-event ids. @default crypto.randomUUID */
   randomId?: () => string;
+  /**
+   * PEM certificate authorities trusted for HTTPS endpoints besides Node's default ones (for a
+   * gateway whose certificate comes from a local CA). @default undefined (the default ones)
+   */
+  ca?: string;
 }
 
 export interface Dispatcher extends EventPublisher {
@@ -122,7 +128,14 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   const routing = new Map<string, Record<Category, Rule[]>>();
   const inFlight = new Set<Promise<void>>();
   // Own connection pool, so close() releases exactly the sockets this dispatcher opened.
-  const agent = new Agent({ connections: 16 });
+  // A `ca` replaces Node's trust store, so the extra CA is added to the default list (which
+  // includes NODE_EXTRA_CA_CERTS) rather than given alone.
+  const agent = new Agent({
+    connections: 16,
+    ...(options.ca === undefined
+      ? {}
+      : { connect: { ca: [...getCACertificates('default'), options.ca] } }),
+  });
   let closed = false;
   const testEvents = createTestEventSender({
     endpoints,

@@ -57,6 +57,12 @@ describe('dead-letter and replay', () => {
         )
       ).sides.inbound?.status;
     await eventually(async () => (await status()) === 'delivered', 'delivery after the replay');
+    // The service shows delivered as soon as mark-as-delivered is answered; the consumer settles
+    // the event a moment later, and until then a replay is refused (409, in processing).
+    await eventually(async () => {
+      const { body } = await consumerAdmin('GET', '/events?state=done');
+      return body.items.some((e: { eventId: string }) => e.eventId === dead.eventId);
+    }, 'the replayed event to be done');
     expect((await consumerAdmin('POST', `/events/${dead.eventId}/replay`)).status).toBe(202);
     expect((await consumerAdmin('POST', '/events/no-such-event/replay')).status).toBe(404);
   });

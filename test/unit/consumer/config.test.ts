@@ -3,7 +3,11 @@ import {
   ConfigError,
   configWarnings,
   isLoopbackUrl,
+  loadApiConfig,
   loadConfig,
+  loadReconcileScheduleConfig,
+  loadSubmitConfig,
+  readConfig,
 } from '../../../src/consumer/config.ts';
 
 const minimal = {
@@ -240,4 +244,66 @@ describe('loadConfig', () => {
       expect(isLoopbackUrl('not a url')).toBe(false);
     });
   });
+});
+
+describe('loadApiConfig', () => {
+  it('needs only the messaging API settings, checked as loadConfig checks them', () => {
+    expect(loadApiConfig({ API_BASE_URL: 'https://api.example.test', API_TOKEN: 't' })).toEqual({
+      apiBaseUrl: 'https://api.example.test',
+      apiAllowInsecureHttp: false,
+      apiToken: 't',
+      apiTimeoutMs: 10_000,
+    });
+    const read = readConfig({ API_BASE_URL: 'http://api.example.test' }, loadApiConfig);
+    expect(read).toEqual({ error: expect.stringMatching(/API_BASE_URL must use https:\/\//) });
+    expect(read).toEqual({ error: expect.stringContaining('API_TOKEN is required') });
+    expect(read).not.toEqual({ error: expect.stringContaining('WEBHOOK_SECRETS') });
+  });
+});
+
+describe('loadSubmitConfig', () => {
+  const sandbox = () => ({ port: 4100, apiToken: 'sandbox-token' });
+
+  it('uses the local sandbox when neither API_BASE_URL nor API_TOKEN is set, and says so', () => {
+    expect(loadSubmitConfig({ API_TIMEOUT_MS: '500' }, sandbox)).toEqual({
+      apiBaseUrl: 'http://127.0.0.1:4100',
+      apiAllowInsecureHttp: false,
+      apiToken: 'sandbox-token',
+      apiTimeoutMs: 500,
+      sandbox: true,
+    });
+  });
+
+  it('never asks the sandbox when either API setting is given, and checks them as usual', () => {
+    const unused = () => {
+      throw new Error('the sandbox settings were read');
+    };
+    const given = { API_BASE_URL: 'https://api.example.test', API_TOKEN: 't' };
+    expect(loadSubmitConfig(given, unused)).toMatchObject({ sandbox: false, apiToken: 't' });
+    const read = readConfig({ API_BASE_URL: 'https://api.example.test' }, (env) =>
+      loadSubmitConfig(env, unused),
+    );
+    expect(read).toEqual({ error: expect.stringContaining('API_TOKEN is required') });
+  });
+});
+
+describe('loadReconcileScheduleConfig', () => {
+  it('runs daily by default and takes 5 or 6 cron fields', () => {
+    expect(loadReconcileScheduleConfig({}).reconcileSchedule).toBe('17 3 * * *');
+    expect(loadReconcileScheduleConfig({ RECONCILE_SCHEDULE: '0 * * * *' }).reconcileSchedule).toBe(
+      '0 * * * *',
+    );
+    expect(
+      loadReconcileScheduleConfig({ RECONCILE_SCHEDULE: '*/5 * * * * *' }).reconcileSchedule,
+    ).toBe('*/5 * * * * *');
+  });
+
+  it.each(['daily', '* * *', '61 * * * *', '0 3 * * * * * *'])(
+    'names RECONCILE_SCHEDULE for %j',
+    (pattern) => {
+      expect(() => loadReconcileScheduleConfig({ RECONCILE_SCHEDULE: pattern })).toThrow(
+        /RECONCILE_SCHEDULE/,
+      );
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadProviderConfig } from '../../../src/provider/config.ts';
+import { ConfigError, loadProviderCa, loadProviderConfig } from '../../../src/provider/config.ts';
 
 describe('loadProviderConfig', () => {
   it('has the defaults of DESIGN.md section 4', () => {
@@ -12,6 +12,10 @@ describe('loadProviderConfig', () => {
       webhookUrl: undefined,
       webhookSecret: undefined,
       timeScale: 1,
+      caFile: undefined,
+      demoIntervalSeconds: 0,
+      logLevel: 'info',
+      production: false,
     });
   });
 
@@ -26,6 +30,10 @@ describe('loadProviderConfig', () => {
         PROVIDER_WEBHOOK_URL: 'http://localhost:3000/webhooks',
         PROVIDER_WEBHOOK_SECRET: 'whsec_x',
         PROVIDER_TIME_SCALE: '60',
+        PROVIDER_CA_FILE: '/gateway-ca/root.crt',
+        DEMO_INTERVAL_SECONDS: '30',
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
       }),
     ).toEqual({
       port: 0,
@@ -36,6 +44,10 @@ describe('loadProviderConfig', () => {
       webhookUrl: 'http://localhost:3000/webhooks',
       webhookSecret: 'whsec_x',
       timeScale: 60,
+      caFile: '/gateway-ca/root.crt',
+      demoIntervalSeconds: 30,
+      logLevel: 'warn',
+      production: true,
     });
   });
 
@@ -50,6 +62,9 @@ describe('loadProviderConfig', () => {
     ['PROVIDER_WEBHOOK_URL', 'localhost:3000'],
     ['PROVIDER_HOST', 'http://0.0.0.0'],
     ['PROVIDER_HOST', 'a host'],
+    ['DEMO_INTERVAL_SECONDS', '1.5'],
+    ['DEMO_INTERVAL_SECONDS', 'often'],
+    ['LOG_LEVEL', 'verbose'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     const load = () => loadProviderConfig({ [name]: value });
     expect(load).toThrow(ConfigError);
@@ -60,5 +75,32 @@ describe('loadProviderConfig', () => {
     const load = () => loadProviderConfig({ PROVIDER_WEBHOOK_URL: 'ftp://u:PASSWORD@host/x' });
     expect(load).toThrow(/^PROVIDER_WEBHOOK_URL: "ftp:\/\/\[redacted\]@host\/x"/);
     expect(load).not.toThrow(/PASSWORD/);
+  });
+});
+
+describe('loadProviderCa', () => {
+  const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+
+  it('is undefined without PROVIDER_CA_FILE', () => {
+    expect(loadProviderCa({ caFile: undefined })).toBeUndefined();
+  });
+
+  it('reads the certificates of PROVIDER_CA_FILE', () => {
+    expect(loadProviderCa({ caFile: '/ca.crt' }, () => pem)).toBe(pem);
+  });
+
+  it('names PROVIDER_CA_FILE when the file cannot be read', () => {
+    const missing = () =>
+      loadProviderCa({ caFile: '/nowhere/ca.crt' }, () => {
+        throw Object.assign(new Error('no such file'), { code: 'ENOENT' });
+      });
+    expect(missing).toThrow(ConfigError);
+    expect(missing).toThrow(/^PROVIDER_CA_FILE: "\/nowhere\/ca.crt" cannot be read \(ENOENT\)/);
+  });
+
+  it('names PROVIDER_CA_FILE when the file holds no certificate', () => {
+    expect(() => loadProviderCa({ caFile: '/key.pem' }, () => 'PRIVATE KEY')).toThrow(
+      /^PROVIDER_CA_FILE: .* holds no PEM certificate/,
+    );
   });
 });

@@ -1,0 +1,131 @@
+/**
+ * docker/kubernetes, checked offline (no cluster runs here): every manifest against the
+ * Kubernetes API schemas (kubernetes-models: types, required fields, formats), then the
+ * properties an operator relies on, each of which a careless edit could break.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Deployment } from 'kubernetes-models/apps/v1';
+import { CronJob } from 'kubernetes-models/batch/v1';
+import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
+import { ConfigMap, PersistentVolumeClaim, Service } from 'kubernetes-models/v1';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+
+const DIR = join(import.meta.dirname, '../../docker/kubernetes');
+const MODELS = { Deployment, CronJob, Ingress, ConfigMap, PersistentVolumeClaim, Service };
+
+// biome-ignore lint/suspicious/noExplicitAny: manifests are read as plain data, then checked.
+type Manifest = any;
+
+const kustomization = readYaml('kustomization.yaml')[0];
+const manifests: Manifest[] = kustomization.resources.flatMap((file: string) => readYaml(file));
+const byKind = (kind: string): Manifest => manifests.find((m) => m.kind === kind);
+const deployment = byKind('Deployment');
+const cronJob = byKind('CronJob');
+const configMap = byKind('ConfigMap');
+const podOf = (manifest: Manifest) =>
+  manifest.kind === 'CronJob'
+    ? manifest.spec.jobTemplate.spec.template.spec
+    : manifest.spec.template.spec;
+
+function readYaml(file: string): Manifest[] {
+  return parseAllDocuments(readFileSync(join(DIR, file), 'utf8')).map((document) => {
+    if (document.errors.length > 0) throw new Error(`${file}: ${document.errors[0]?.message}`);
+    return document.toJS();
+  });
+}
+
+describe('Kubernetes manifests (docker/kubernetes)', () => {
+  it('are valid against the Kubernetes API schemas', () => {
+    expect(manifests.map((m) => m.kind).sort()).toEqual(Object.keys(MODELS).sort());
+    for (const manifest of manifests) {
+      const Model = MODELS[manifest.kind as keyof typeof MODELS];
+      expect(() => new Model(manifest).validate(), manifest.kind).not.toThrow();
+    }
+  });
+
+  it('run one consumer with Recreate, since SQLite has a single writer', () => {
+    expect(deployment.spec.replicas).toBe(1);
+    expect(deployment.spec.strategy).toEqual({ type: 'Recreate' });
+  });
+
+  it('probe liveness on /healthz and readiness on /readyz, on the operations port', () => {
+    const [container] = podOf(deployment).containers;
+    expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'operations' });
+    expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'operations' });
+    const operations = container.ports.find((p: Manifest) => p.name === 'operations');
+    expect(String(operations.containerPort)).toBe(configMap.data.OPERATIONS_PORT);
+  });
+
+  it('give a SIGTERM longer than SHUTDOWN_TIMEOUT_MS before the kill', () => {
+    const shutdownMs = Number(configMap.data.SHUTDOWN_TIMEOUT_MS ?? 10_000);
+    expect(podOf(deployment).terminationGracePeriodSeconds * 1000).toBeGreaterThan(shutdownMs);
+  });
+
+  it.each([
+    ['the consumer', () => deployment],
+    ['reconciliation', () => cronJob],
+  ])('run %s non-root, read-only but for /data and /tmp, with the volume', (_name, get) => {
+    const pod = podOf(get());
+    expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000 });
+    const [container] = pod.containers;
+    expect(container.securityContext).toMatchObject({
+      readOnlyRootFilesystem: true,
+      allowPrivilegeEscalation: false,
+    });
+    expect(container.volumeMounts.map((m: Manifest) => m.mountPath).sort()).toEqual([
+      '/data',
+      '/tmp',
+    ]);
+    const data = pod.volumes.find((v: Manifest) => v.name === 'data');
+    expect(data.persistentVolumeClaim.claimName).toBe(
+      byKind('PersistentVolumeClaim').metadata.name,
+    );
+  });
+
+  it('run the consumer and reconciliation with the memory settings of npm start', () => {
+    expect(configMap.data.MALLOC_ARENA_MAX).toBe('2');
+    expect(configMap.data.NODE_OPTIONS.split(/\s+/)).toContain('--max-semi-space-size=4');
+    for (const manifest of [deployment, cronJob]) {
+      const [container] = podOf(manifest).containers;
+      expect(container.envFrom).toContainEqual({
+        configMapRef: { name: configMap.metadata.name },
+      });
+      // Nothing set on the container itself overrides them.
+      const names = (container.env ?? []).map((e: Manifest) => e.name);
+      expect(names).not.toContain('NODE_OPTIONS');
+      expect(names).not.toContain('MALLOC_ARENA_MAX');
+    }
+  });
+
+  it('take secrets from a Secret, never from the ConfigMap', () => {
+    for (const manifest of [deployment, cronJob]) {
+      const [container] = podOf(manifest).containers;
+      expect(container.envFrom).toContainEqual({
+        secretRef: { name: 'invoicing-webhook-consumer' },
+      });
+    }
+    for (const secret of ['WEBHOOK_SECRETS', 'API_TOKEN', 'ADMIN_TOKEN', 'WEBHOOK_CREDENTIAL']) {
+      expect(configMap.data).not.toHaveProperty(secret);
+    }
+  });
+
+  it('reconcile on a schedule, never two runs at once, and not long after a missed time', () => {
+    expect(cronJob.spec.concurrencyPolicy).toBe('Forbid');
+    expect(cronJob.spec.startingDeadlineSeconds).toBeGreaterThan(0);
+    expect(podOf(cronJob).containers[0].command).toEqual(['reconcile']);
+    // Beside the consumer: a ReadWriteOnce volume is shared by pods of one node only.
+    const [affinity] =
+      podOf(cronJob).affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution;
+    expect(affinity.labelSelector.matchLabels).toEqual(deployment.spec.selector.matchLabels);
+  });
+
+  it('expose the webhook port only, and route only /webhooks to it', () => {
+    const service = byKind('Service');
+    expect(service.spec.ports).toEqual([{ name: 'webhook', port: 80, targetPort: 'webhook' }]);
+    expect(service.spec.selector).toEqual(deployment.spec.selector.matchLabels);
+    const paths = byKind('Ingress').spec.rules.flatMap((r: Manifest) => r.http.paths);
+    expect(paths).toEqual([expect.objectContaining({ path: '/webhooks', pathType: 'Exact' })]);
+  });
+});
