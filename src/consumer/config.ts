@@ -5,6 +5,7 @@
  */
 import { isIPv4 } from 'node:net';
 import { Cron } from 'croner';
+import { type LevelWithSilent, levels } from 'pino';
 import {
   CREDENTIAL_SPEC_FORMAT,
   parseCredentialSpec,
@@ -16,7 +17,7 @@ import { DEFAULT_RETENTION, MIN_DEDUPE_DAYS, type RetentionPolicy } from './rete
 /** WEBHOOK_CREDENTIAL, parsed: the protocol's credential (docs/signature.md#credential). */
 export type Credential = WebhookCredential;
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+export type LogLevel = LevelWithSilent;
 
 export interface Config {
   /** @default 3000 */
@@ -127,15 +128,8 @@ export const ADMIN_TOKEN_MIN_LENGTH = 32;
 /** A signing secret shorter than this draws a start-up warning (never a refusal). */
 export const WEBHOOK_SECRET_WARN_LENGTH = 16;
 
-const LOG_LEVELS: readonly LogLevel[] = [
-  'fatal',
-  'error',
-  'warn',
-  'info',
-  'debug',
-  'trace',
-  'silent',
-];
+// pino's own names, so the list cannot drift from what the logger accepts.
+const LOG_LEVELS: readonly string[] = [...Object.keys(levels.values), 'silent'];
 
 export function loadConfig(env: Env): Readonly<Config> {
   const problems: string[] = [];
@@ -173,9 +167,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     importTimeoutMs: read.integer('IMPORT_TIMEOUT_MS', 60_000, { min: 1 }),
     importerModule: read.optional('IMPORTER_MODULE', (v) => ({ value: v })),
     logLevel: read.string('LOG_LEVEL', 'info', (v) =>
-      (LOG_LEVELS as readonly string[]).includes(v)
-        ? undefined
-        : `must be one of ${LOG_LEVELS.join(', ')}`,
+      LOG_LEVELS.includes(v) ? undefined : `must be one of ${LOG_LEVELS.join(', ')}`,
     ) as LogLevel,
     adminToken: read.optional('ADMIN_TOKEN', (v) =>
       v.length >= ADMIN_TOKEN_MIN_LENGTH

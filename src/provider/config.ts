@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { type LevelWithSilent, levels } from 'pino';
 import { DEFAULT_API_TOKEN, DEFAULT_PARTY } from './provider.ts';
 
 export class ConfigError extends Error {
@@ -56,16 +57,9 @@ export interface ProviderConfig {
   production: boolean;
 }
 
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-const LOG_LEVELS: readonly string[] = [
-  'fatal',
-  'error',
-  'warn',
-  'info',
-  'debug',
-  'trace',
-  'silent',
-];
+export type LogLevel = LevelWithSilent;
+// pino's own names, so the list cannot drift from what the logger accepts.
+const LOG_LEVELS: readonly string[] = [...Object.keys(levels.values), 'silent'];
 
 type Env = Readonly<Record<string, string | undefined>>;
 
