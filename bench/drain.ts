@@ -64,26 +64,32 @@ export async function runDrain(options: {
     const databasePath = join(dir, 'consumer.db');
     const databaseUrl = options.databaseUrl ?? `sqlite:${databasePath}`;
     const store = await openStore(databaseUrl);
-    await Promise.all(
-      events.flatMap((envelope, i) => {
-        const event = {
-          eventId: envelope.eventId,
-          action: envelope.action,
-          transfer: envelope.transfer,
-          messageId: envelope.messageId,
-          party: envelope.party,
-          occurredAt: envelope.occurredAt,
-          test: false,
-          flag: null,
-          body: Buffer.from(JSON.stringify(envelope)),
-          receivedAt: Date.now(),
-        };
-        // One in ten twice: the duplicate is refused by eventId, as at the ingress.
-        return i % 10 === 0
-          ? [store.events.insert(event), store.events.insert(event)]
-          : [store.events.insert(event)];
-      }),
-    );
+    // A thousand at a time: all at once, the last would wait past the store's commit deadline.
+    const insertAll = async (envelopes: WebhookEnvelope[], offset: number) =>
+      Promise.all(
+        envelopes.flatMap((envelope, j) => {
+          const i = offset + j;
+          const event = {
+            eventId: envelope.eventId,
+            action: envelope.action,
+            transfer: envelope.transfer,
+            messageId: envelope.messageId,
+            party: envelope.party,
+            occurredAt: envelope.occurredAt,
+            test: false,
+            flag: null,
+            body: Buffer.from(JSON.stringify(envelope)),
+            receivedAt: Date.now(),
+          };
+          // One in ten twice: the duplicate is refused by eventId, as at the ingress.
+          return i % 10 === 0
+            ? [store.events.insert(event), store.events.insert(event)]
+            : [store.events.insert(event)];
+        }),
+      );
+    for (let offset = 0; offset < events.length; offset += 1000) {
+      await insertAll(events.slice(offset, offset + 1000), offset);
+    }
     await store.close();
 
     const profileDir = join(dir, 'profile');
