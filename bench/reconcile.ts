@@ -50,8 +50,9 @@ export async function runReconcile(options: { messages: number }): Promise<Recon
     let cpuMicros = 0;
     const sample = setInterval(() => {
       try {
-        peakRssBytes = run.peakRssBytes();
-        cpuMicros = run.cpuMicros();
+        // The maximum: an exited process not yet reaped reads as 0 (a zombie has no VmHWM).
+        peakRssBytes = Math.max(peakRssBytes, run.peakRssBytes());
+        cpuMicros = Math.max(cpuMicros, run.cpuMicros());
       } catch {
         // It has exited between two samples.
       }
