@@ -11,11 +11,13 @@
  *      Retry-After: the service retries);
  *   5. the body is read, counted on the wire against the limit (413 as soon as it passes);
  *   6. the signature is verified over those raw bytes (401), then the optional credential;
- *   7. the envelope is parsed (400), committed to the inbox, and only then answered 204.
+ *   7. the body is decoded as strict UTF-8 and parsed as an envelope (400), committed to the
+ *      inbox, and only then answered 204.
  * Work on the event happens later, in the worker.
  *
  * Answers (DESIGN.md section 4): 204 stored, duplicate, test event or unknown action;
- * 401 signature or credential failed; 400 not JSON or envelope fields missing/mistyped;
+ * 401 signature or credential failed; 400 not UTF-8, not JSON, or envelope fields
+ * missing/mistyped;
  * 413 body too large; 415 compressed body; 405 other methods; 503 the store could not commit,
  * or the consumer is at its limits (the service retries either way).
  */
@@ -80,6 +82,13 @@ interface Outcome {
 
 /** Seconds a refused-for-capacity client is asked to wait; the service retries anyway. */
 const RETRY_AFTER_SECONDS = 1;
+/**
+ * Decodes the body or throws on any byte sequence that is not UTF-8 (RFC 8259 section 8.1).
+ * A lenient decode would turn each bad sequence into U+FFFD, so two events whose eventIds differ
+ * only there would be one event to the inbox: the second answered 204 as a duplicate and never
+ * stored. A byte order mark is kept, and JSON.parse refuses it, as before.
+ */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** Characters kept of an unverified header value in a log line: a UUID fits, 16 KB does not. */
 const LOGGED_HEADER_LIMIT = 100;
 
@@ -249,9 +258,19 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
       });
     }
 
+    let text: string;
+    try {
+      text = STRICT_UTF8.decode(body);
+    } catch {
+      return reject(req, res, started, 'bad_request', {
+        status: 400,
+        title: 'Body is not UTF-8',
+        detail: 'The signed body is not valid UTF-8, which JSON between systems must be.',
+      });
+    }
     let json: unknown;
     try {
-      json = JSON.parse(body.toString('utf8'));
+      json = JSON.parse(text);
     } catch {
       return reject(req, res, started, 'bad_request', {
         status: 400,
