@@ -79,10 +79,12 @@ export const rejectionSchema = z.object({
 
 export const faultSchema = z.object({
   count: z.number().int().min(1),
-  mode: z.enum(['500', '503', '429', 'hang', 'undated']),
+  mode: z.enum(['500', '503', '429', 'hang', 'reset', 'undated']),
   retryAfterSeconds: z.number().int().min(0).optional(),
   pathPrefix: z.string().startsWith('/').optional(),
   hangMs: z.number().int().min(0).optional(),
+  rate: z.number().gt(0).max(1).optional(),
+  seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
 });
 
 const credentialSchema = z.discriminatedUnion('type', [
