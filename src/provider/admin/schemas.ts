@@ -84,7 +84,7 @@ export const faultSchema = z.object({
   pathPrefix: z.string().startsWith('/').optional(),
   hangMs: z.number().int().min(0).optional(),
   rate: z.number().gt(0).max(1).optional(),
-  seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+  seed: z.number().int().min(0).max(0xffffffff).optional(),
 });
 
 const credentialSchema = z.discriminatedUnion('type', [
