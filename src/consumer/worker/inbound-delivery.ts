@@ -116,8 +116,14 @@ export function createInboundDelivery(deps: {
           // Recorded even if the claim was lost meanwhile (both calls are sent at once, whatever
           // becomes of the other): it is true, and it keeps the new holder from importing again
           // if it has not started yet. The claim is confirmed in the same commit, before the
-          // acknowledgement below.
-          await Promise.all([claim.confirm(), messages.markImported(key, result.location, now())]);
+          // acknowledgement below. Both answers are awaited: a lost claim is reported only once
+          // the record is written (the writer may commit the two in separate batches).
+          const [confirmed, recorded] = await Promise.allSettled([
+            claim.confirm(),
+            messages.markImported(key, result.location, now()),
+          ]);
+          if (confirmed.status === 'rejected') throw confirmed.reason;
+          if (recorded.status === 'rejected') throw recorded.reason;
           outcome = result.status === 'imported' ? 'imported' : 'acknowledged';
           recordedAndConfirmed = true;
         } catch (error) {
