@@ -5,13 +5,14 @@
  * every message is handled under its claim (src/consumer/reconcile.ts).
  */
 import 'dotenv/config';
-import { createApiClient } from '../src/consumer/api/index.ts';
+import { type ApiClient, createApiClient } from '../src/consumer/api/index.ts';
 import { createClaimHolder } from '../src/consumer/claims/claim-holder.ts';
 import { readConfig, spoolDirOf } from '../src/consumer/config.ts';
 import { loadImporter } from '../src/consumer/importer/index.ts';
 import { createLogger } from '../src/consumer/logger.ts';
 import { createReconciler, formatSummary } from '../src/consumer/reconcile.ts';
 import { openStore } from '../src/consumer/store/open-store.ts';
+import type { Store } from '../src/consumer/store/store.ts';
 import { localProcess } from '../src/local-process.ts';
 
 const read = readConfig(process.env);
@@ -21,9 +22,13 @@ if ('error' in read) {
 }
 const { config } = read;
 const logger = createLogger(config.logLevel);
+// Closed whatever happens: an open store or connection pool would keep the process alive
+// after a failure (a refused API token, say), and cron would never see the exit code.
+let store: Store | undefined;
+let api: ApiClient | undefined;
 try {
-  const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
-  const api = createApiClient({
+  store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
+  api = createApiClient({
     baseUrl: config.apiBaseUrl,
     token: config.apiToken,
     timeoutMs: config.apiTimeoutMs,
@@ -44,12 +49,13 @@ try {
     concurrency: config.workerConcurrency,
   });
   const summary = await reconcile();
-  await api.close();
-  await store.close();
   console.log(`reconcile: ${formatSummary(summary)}`);
   process.exitCode = summary.failed > 0 ? 1 : 0;
 } catch (error) {
   logger.fatal({ err: error }, 'reconcile failed');
   console.error(`reconcile: failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;
+} finally {
+  await api?.close();
+  await store?.close();
 }

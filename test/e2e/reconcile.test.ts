@@ -114,6 +114,14 @@ describe('npm run reconcile', () => {
     expect(retried.code).toBe(0);
   });
 
+  it('exits 1 saying so when the service refuses the API token (it used to hang)', async () => {
+    // The failed run once left the store and the API pool open, and cron never saw an exit.
+    const refused = await reconcile({ API_TOKEN: 'not-the-sandbox-token' });
+    expect(refused.output).toContain('reconcile: failed: GET /messages');
+    expect(refused.output).toContain('answered 401');
+    expect(refused.code).toBe(1);
+  });
+
   it('exits 2 naming the variable when the configuration is wrong', async () => {
     const { code, output } = await runScript(SCRIPT, { cwd: dir, env: { API_TOKEN: 't' } });
     expect(code).toBe(2);
