@@ -254,6 +254,7 @@ export async function runSoak(options: SoakOptions): Promise<Verdict & { dir?: s
         end,
         account,
         faults: faults.counts,
+        duplicates: counters.duplicates,
         duplicatesRefused: counters.duplicatesRefused,
         behind: counters.behind,
         drainSeconds,
@@ -278,7 +279,7 @@ export async function runSoak(options: SoakOptions): Promise<Verdict & { dir?: s
     return { ...verdict, ...(keep ? { dir } : {}) };
   } finally {
     if (consumer !== undefined && consumer.exitCode === null) consumer.kill('SIGKILL');
-    publishedOut.end();
+    if (!publishedOut.writableEnded) publishedOut.end();
     await provider.close();
   }
 }
