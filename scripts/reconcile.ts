@@ -27,8 +27,8 @@ if ('error' in read) {
 }
 const { config } = read;
 const logger = createLogger(config.logLevel);
-// Closed whatever happens: the store's writer thread would otherwise keep a failed run alive
-// for good, holding its cron slot.
+// Closed whatever happens: an open store (its writer thread) or connection pool would keep a
+// failed run (a refused API token, say) alive for good, holding its cron slot.
 let store: Store | undefined;
 let api: ApiClient | undefined;
 try {

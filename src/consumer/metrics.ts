@@ -103,7 +103,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       });
       new Gauge({
         name: 'webhook_body_bytes_reserved',
-        help: 'Body bytes reserved by webhook requests being read or handled',
+        help: 'Body bytes held by webhook requests being read or handled, counted as they arrive',
         registers: [registry],
         collect() {
           this.set(admission.stats().inflightBytes);

@@ -1,14 +1,19 @@
 /**
  * Fault injection for consumer tests: the next N messaging API calls (optionally only those
- * under a path prefix) answer 500, 503, 429, hang, or answer normally but without a Date
- * header. A consumer's client must retry 5xx and 429 (honouring Retry-After), time out on a
- * hang, and not depend on a Date header; these faults let a test prove it.
+ * under a path prefix, optionally only a share of them) answer 500, 503, 429, hang, lose their
+ * connection, or answer normally but without a Date header. A consumer's client must retry 5xx
+ * and 429 (honouring Retry-After), time out on a hang, retry a reset connection, and not depend
+ * on a Date header; these faults let a test prove it.
  * Hangs use wall time, not the provider clock: they exercise the client's own timeouts.
+ *
+ * Faults are tried in the order they were added; each takes a matching call with probability
+ * `rate` (drawn from its own PRNG, seeded by `seed`, so a run can be replayed), until it has
+ * taken `count` calls.
  */
 import type { RequestHandler, Response } from 'express';
 import { sendProblem } from './problem.ts';
 
-export type FaultMode = '500' | '503' | '429' | 'hang' | 'undated';
+export type FaultMode = '500' | '503' | '429' | 'hang' | 'reset' | 'undated';
 
 export interface FaultInput {
   /** How many matching calls the fault answers. */
@@ -20,6 +25,10 @@ export interface FaultInput {
   pathPrefix?: string | undefined;
   /** A hang ends after this long and the call is then answered normally. @default never */
   hangMs?: number | undefined;
+  /** The share of matching calls this fault takes, in (0, 1]. @default 1 (every one) */
+  rate?: number | undefined;
+  /** Seed of the draws behind `rate`. @default a random one */
+  seed?: number | undefined;
 }
 
 export interface FaultInjector {
@@ -32,27 +41,37 @@ export interface FaultInjector {
   close(): void;
 }
 
+interface ActiveFault {
+  input: FaultInput;
+  draw: () => number;
+}
+
 export function createFaultInjector(): FaultInjector {
-  let faults: FaultInput[] = [];
+  let faults: ActiveFault[] = [];
   const hanging = new Set<Response>();
   const timers = new Set<NodeJS.Timeout>();
 
   function take(path: string): FaultInput | undefined {
-    const fault = faults.find((f) => f.pathPrefix === undefined || path.startsWith(f.pathPrefix));
+    const fault = faults.find(
+      ({ input, draw }) =>
+        (input.pathPrefix === undefined || path.startsWith(input.pathPrefix)) &&
+        (input.rate === undefined || draw() < input.rate),
+    );
     if (fault === undefined) return undefined;
-    fault.count -= 1;
-    if (fault.count <= 0) faults = faults.filter((f) => f !== fault);
-    return fault;
+    fault.input.count -= 1;
+    if (fault.input.count <= 0) faults = faults.filter((f) => f !== fault);
+    return fault.input;
   }
 
   return {
     add(fault) {
-      faults.push({ ...fault });
+      const seed = fault.seed ?? Math.floor(Math.random() * 2 ** 32);
+      faults.push({ input: { ...fault }, draw: seededRandom(seed) });
     },
     clear() {
       faults = [];
     },
-    list: () => faults.map((f) => ({ ...f })),
+    list: () => faults.map((f) => ({ ...f.input })),
     middleware() {
       return (req, res, next) => {
         const fault = take(req.path);
@@ -67,6 +86,10 @@ export function createFaultInjector(): FaultInjector {
           case '429':
             res.set('Retry-After', String(fault.retryAfterSeconds ?? 1));
             return sendProblem(res, 429, 'Injected fault: too many requests.');
+          case 'reset':
+            // The connection drops without an answer; the call was not acted upon.
+            req.socket.destroy();
+            return;
           case 'undated':
             res.removeHeader('Date');
             res.sendDate = false;
@@ -93,5 +116,17 @@ export function createFaultInjector(): FaultInjector {
       for (const res of hanging) res.socket?.destroy();
       hanging.clear();
     },
+  };
+}
+
+/** mulberry32: small, seeded, good enough to pick which calls fail. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }

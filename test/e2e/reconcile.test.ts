@@ -126,6 +126,13 @@ describe('npm run reconcile', () => {
     expect(code).toBe(1);
   });
 
+  it('exits 1 saying so when the service refuses the API token', async () => {
+    const refused = await reconcile({ API_TOKEN: 'not-the-sandbox-token' });
+    expect(refused.output).toContain('reconcile: failed: GET /messages');
+    expect(refused.output).toContain('answered 401');
+    expect(refused.code).toBe(1);
+  });
+
   it('exits 2 naming the variable when the configuration is wrong', async () => {
     const { code, output } = await runScript(SCRIPT, { cwd: dir, env: { API_TOKEN: 't' } });
     expect(code).toBe(2);

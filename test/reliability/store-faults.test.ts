@@ -67,7 +67,8 @@ describe('the SQLite store under faults', () => {
   });
 
   it('answers 503, not a late 204, while another process holds the write lock', async () => {
-    consumer = await startTestConsumer();
+    // With its worker, so that readiness is about the store alone.
+    consumer = await startTestConsumer({}, { startWorker: true });
     // An operator's sqlite3 shell with a write transaction open, in another connection.
     const other = new Database(join(consumer.dir, 'consumer.db'));
     other.exec('BEGIN IMMEDIATE');
@@ -78,15 +79,21 @@ describe('the SQLite store under faults', () => {
       await health.body.text();
       expect(health.statusCode).toBe(200);
       const ready = await request(`${consumer.url}/readyz`);
-      await ready.body.text();
       expect(ready.statusCode).toBe(503);
+      expect(await ready.body.json()).toMatchObject({ failures: { store: expect.any(String) } });
     } finally {
       other.exec('ROLLBACK');
       other.close();
     }
-    // The lock gone, the service's retry of the same event is taken.
+    // The lock gone, both recover by themselves: readiness, and the service's next event.
+    await eventually(async () => {
+      const ready = await request(`${consumer?.url}/readyz`);
+      await ready.body.text();
+      return ready.statusCode === 200;
+    }, 'readiness back');
     const retried = await post(consumer.webhookUrl);
     expect(retried.status).toBe(204);
+    expect(await consumer.store.events.get(retried.eventId)).toBeDefined();
   });
 
   it('writes a worker outcome the store refused as soon as it takes writes again', async () => {

@@ -120,17 +120,32 @@ describe('limits answered 503 with Retry-After', () => {
       WEBHOOK_MAX_BODY_BYTES: '1024',
       WEBHOOK_MAX_INFLIGHT_BYTES: '1024',
     });
-    // A request that holds the whole budget: it announces 1024 bytes and sends 10.
-    const holder = sendHead(consumer.url, {
+    // A body announcing the whole budget and sending ten bytes holds ten bytes (issue 11: a
+    // body dribbled a byte at a time must not crowd the service out).
+    const slow = sendHead(consumer.url, {
       method: 'POST',
       path: '/webhooks',
       headers: { 'svc-webhook-signature': forgedSignature(), 'content-length': '1024' },
       body: '{"partial"',
     });
+    sockets.push(slow.socket);
+    await waitUntil(
+      async () => (await metric(consumer.url, 'webhook_body_bytes_reserved')) === 10,
+      'the slow body to hold what it sent',
+    );
+    expect((await postSigned(consumer)).status).toBe(204);
+
+    // A request that holds nearly all of it: it announces 1010 bytes and sends 1000.
+    const holder = sendHead(consumer.url, {
+      method: 'POST',
+      path: '/webhooks',
+      headers: { 'svc-webhook-signature': forgedSignature(), 'content-length': '1010' },
+      body: `{"partial":"${'p'.repeat(988)}`,
+    });
     sockets.push(holder.socket);
     await waitUntil(
-      async () => (await metric(consumer.url, 'webhook_body_bytes_reserved')) === 1024,
-      'the first request to reserve its body',
+      async () => (await metric(consumer.url, 'webhook_body_bytes_reserved')) === 1010,
+      'the holder to hold its bytes',
     );
 
     const refused = await postSigned(consumer);
@@ -139,6 +154,7 @@ describe('limits answered 503 with Retry-After', () => {
     expect(JSON.parse(refused.text).detail).toContain('WEBHOOK_MAX_INFLIGHT_BYTES');
 
     holder.socket.destroy();
+    slow.socket.destroy();
     await waitUntil(
       async () => (await metric(consumer.url, 'webhook_body_bytes_reserved')) === 0,
       'the budget to be given back',
@@ -146,19 +162,33 @@ describe('limits answered 503 with Retry-After', () => {
     expect((await postSigned(consumer)).status).toBe(204);
   });
 
-  it('WEBHOOK_MAX_CONNECTIONS: a request on one connection too many', async () => {
+  it('WEBHOOK_MAX_CONNECTIONS: idle connections make room; a request on one busy connection too many is refused', async () => {
     const consumer = await start({ WEBHOOK_MAX_CONNECTIONS: '2' });
-    // Two idle keep-alive connections (each answered once, then left open).
+    // Two idle keep-alive connections (each answered once, then left open): closed, oldest
+    // first, to make room for a new connection (issue 11).
     const idle = [new Client(consumer.url), new Client(consumer.url)];
     for (const client of idle) {
       sockets.push({ destroy: () => void client.destroy() });
       const res = await client.request({ method: 'GET', path: '/healthz' });
       await res.body.dump();
     }
-    await waitUntil(
-      async () => (await metric(consumer.url, 'webhook_connections_open')) >= 3,
-      'both idle connections and this scrape to be counted',
-    );
+    expect((await postSigned(consumer)).status).toBe(204);
+
+    // Two connections with a request in progress (bodies still arriving) are not idle. Each
+    // asks for 100 Continue, which says its head is in: no scrape that would count as a third.
+    for (let i = 0; i < 2; i++) {
+      const busy = sendHead(consumer.url, {
+        method: 'POST',
+        path: '/webhooks',
+        headers: {
+          'svc-webhook-signature': forgedSignature(),
+          'content-length': '100',
+          expect: '100-continue',
+        },
+      });
+      sockets.push(busy.socket);
+      expect((await busy.response).status).toBe(100);
+    }
 
     const signed = signedRequest(buildEnvelope(), { secrets: [SECRET] });
     const res = await request(`${consumer.url}/webhooks`, {
@@ -173,10 +203,10 @@ describe('limits answered 503 with Retry-After', () => {
     expect(res.headers.connection).toBe('close');
     expect(problem.detail).toContain('WEBHOOK_MAX_CONNECTIONS');
 
-    await Promise.all(idle.map((client) => client.close()));
+    for (const socket of sockets.splice(0)) socket.destroy();
     await waitUntil(
       async () => (await metric(consumer.url, 'webhook_connections_open')) <= 1,
-      'the idle connections to close',
+      'the busy connections to close',
     );
     expect((await postSigned(consumer)).status).toBe(204);
   });

@@ -322,12 +322,27 @@ const ABANDONED_SPOOL_MS = 60 * 60_000;
 
 /** Creates the spool folder and removes what dead processes left in it. */
 async function prepareSpool(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
+  await makeFolder(dir);
   const cutoff = Date.now() - ABANDONED_SPOOL_MS;
   for (const name of await readdir(dir)) {
     if (!name.endsWith(SPOOL_SUFFIX)) continue;
     const path = join(dir, name);
     const info = await stat(path).catch(() => undefined);
     if (info !== undefined && info.mtimeMs < cutoff) await rm(path, { force: true });
+  }
+}
+
+/**
+ * `mkdir -p`, except that a read-only file system is reported as such: Node's recursive mkdir
+ * turns EROFS into ENOENT, and the operator would look for a missing folder instead.
+ */
+async function makeFolder(dir: string): Promise<void> {
+  try {
+    await mkdir(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    if (code !== 'ENOENT') throw error;
+    await mkdir(dir, { recursive: true });
   }
 }

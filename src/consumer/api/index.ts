@@ -10,3 +10,4 @@ export type {
 export { createApiClient } from './client.ts';
 export type { ApiClientOptions } from './options.ts';
 export { backoffDelay, parseRetryAfter } from './retry.ts';
+export { SpoolWriteError } from './transport.ts';

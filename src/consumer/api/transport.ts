@@ -12,6 +12,9 @@
  * Every read has a bound (the API is outside this process): a body larger than its sink
  * allows is refused on its Content-Length before any of it is read, and otherwise cut off as
  * soon as the count passes the limit. Error bodies are kept only up to ERROR_READ_LIMIT.
+ *
+ * A document that cannot be written to its local file (a full or read-only disk) is a
+ * SpoolWriteError: the fault is this host's, not the API's, and no retry of the call mends it.
  */
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -88,6 +91,26 @@ class BodyTooLarge extends Error {
   }
 }
 
+/**
+ * The fetched document could not be written to the spool folder (DOCUMENTS_DIR/.incoming):
+ * a local fault, such as a full or read-only disk. Neither an ApiError nor the message's
+ * fault: the worker retries the event later (and dead-letters it after WORKER_MAX_ATTEMPTS),
+ * and the message is never marked as failed for it.
+ */
+export class SpoolWriteError extends Error {
+  override readonly name = 'SpoolWriteError';
+  readonly path: string;
+  /** The file system's error code (ENOSPC, EROFS, ...), when it gave one. */
+  readonly code: string | undefined;
+  constructor(path: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(`could not write the fetched document to ${path}: ${reason}`, { cause });
+    this.path = path;
+    const code = (cause as { code?: unknown } | undefined)?.code;
+    this.code = typeof code === 'string' ? code : undefined;
+  }
+}
+
 export interface Transport {
   send(request: ApiRequest): Promise<ApiResponse>;
   close(): Promise<void>;
@@ -154,8 +177,11 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
         retryAfter,
       };
     } catch (error) {
-      if (sink.to === 'file') await rm(sink.path, { force: true });
+      // A disk that refused the file may refuse this too; the first error is the one to tell.
+      if (sink.to === 'file') await rm(sink.path, { force: true }).catch(() => {});
       if (error instanceof BodyTooLarge) return tooLarge(sink, error.size);
+      // Not the API's failure, and not one another attempt of the call would mend.
+      if (error instanceof SpoolWriteError) throw error;
       if (controller.signal.aborted) {
         // The request was on its way or answered in part: the service may have acted on it.
         return {
@@ -254,7 +280,9 @@ async function readToMemory(
 
 /**
  * Streams the body to `path`, counting and hashing it; never more than `maxBytes`. (A file
- * descriptor, not a FileHandle: the same system calls for less work on the event loop.)
+ * descriptor, not a FileHandle: the same system calls for less work on the event loop.) A
+ * failure of the local file (open, write, close: a full or read-only disk) is a
+ * SpoolWriteError, never mistaken for the API's.
  */
 async function readToFile(
   body: Readable,
@@ -262,8 +290,11 @@ async function readToFile(
   maxBytes: number,
   progress: () => void,
 ): Promise<{ path: string; size: number; sha256: string }> {
+  const local = (error: unknown): never => {
+    throw new SpoolWriteError(path, error);
+  };
   const hash = createHash('sha256');
-  const fd = await openFd(path, 'w');
+  const fd = await openFd(path, 'w').catch(local);
   let size = 0;
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
@@ -274,10 +305,10 @@ async function readToFile(
         throw new BodyTooLarge(undefined);
       }
       hash.update(chunk);
-      await writeAll(fd, chunk);
+      await writeAll(fd, chunk).catch(local);
     }
   } finally {
-    await closeFd(fd);
+    await closeFd(fd).catch(local);
   }
   return { path, size, sha256: hash.digest('hex') };
 }

@@ -15,6 +15,14 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/** The body's next bytes do not fit the in-flight budget (WEBHOOK_MAX_INFLIGHT_BYTES). */
+export class BodyOverBudgetError extends Error {
+  override readonly name = 'BodyOverBudgetError';
+  constructor() {
+    super('The body does not fit the bytes the consumer holds at once.');
+  }
+}
+
 /** The client went away before the body was complete; there is nobody left to answer. */
 export class BodyAbortedError extends Error {
   override readonly name = 'BodyAbortedError';
@@ -36,10 +44,15 @@ export function declaredLength(req: IncomingMessage): number | undefined {
 
 /**
  * Resolves with the whole body, or rejects with BodyTooLargeError as soon as more than `limit`
- * bytes arrived, or with BodyAbortedError. After a rejection the rest of the body is left for
- * the caller to discard (see discardBody).
+ * bytes arrived, with BodyOverBudgetError as soon as `take` refuses a chunk (the bytes held
+ * over all requests, admission.ts), or with BodyAbortedError. After a rejection the rest of
+ * the body is left for the caller to discard (see discardBody).
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(
+  req: IncomingMessage,
+  limit: number,
+  take: (bytes: number) => boolean = () => true,
+): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const declared = declaredLength(req);
     if (declared !== undefined && declared > limit) {
@@ -60,6 +73,12 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
         cleanup();
         chunks.length = 0;
         reject(new BodyTooLargeError(limit));
+        return;
+      }
+      if (!take(chunk.length)) {
+        cleanup();
+        chunks.length = 0;
+        reject(new BodyOverBudgetError());
         return;
       }
       chunks.push(chunk);

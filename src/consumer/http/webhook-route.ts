@@ -7,15 +7,18 @@
  *   2. a Content-Encoding other than identity is refused unread (415): the service does not
  *      compress, and inflating before authenticating is how 2 MiB on the wire became 3 GiB;
  *   3. a declared body over WEBHOOK_MAX_BODY_BYTES is refused unread (413);
- *   4. over the connection or in-flight byte limits, the request is refused unread (503 with
- *      Retry-After: the service retries);
- *   5. the body is read, counted on the wire against the limit (413 as soon as it passes);
+ *   4. over the connection limit, or announcing more bytes than the in-flight budget has free,
+ *      the request is refused unread (503 with Retry-After: the service retries);
+ *   5. the body is read, counted on the wire against the limit (413 as soon as it passes) and
+ *      against the in-flight budget (503 as soon as its bytes do not fit);
  *   6. the signature is verified over those raw bytes (401), then the optional credential;
- *   7. the envelope is parsed (400), committed to the inbox, and only then answered 204.
+ *   7. the body is decoded as strict UTF-8 and parsed as an envelope (400), committed to the
+ *      inbox, and only then answered 204.
  * Work on the event happens later, in the worker.
  *
  * Answers (README.md's external contract): 204 stored, duplicate, test event or unknown action;
- * 401 signature or credential failed; 400 not JSON or envelope fields missing/mistyped;
+ * 401 signature or credential failed; 400 not UTF-8, not JSON, or envelope fields
+ * missing/mistyped;
  * 413 body too large; 415 compressed body; 405 other methods; 503 the store could not commit,
  * or the consumer is at its limits (the service retries either way).
  */
@@ -41,6 +44,7 @@ import { createCredentialCheck } from './credential.ts';
 import { type Problem, sendProblem } from './problem.ts';
 import {
   BodyAbortedError,
+  BodyOverBudgetError,
   BodyTooLargeError,
   declaredLength,
   discardBody,
@@ -80,6 +84,13 @@ interface Outcome {
 
 /** Seconds a refused-for-capacity client is asked to wait; the service retries anyway. */
 const RETRY_AFTER_SECONDS = 1;
+/**
+ * Decodes the body or throws on any byte sequence that is not UTF-8 (RFC 8259 section 8.1).
+ * A lenient decode would turn each bad sequence into U+FFFD, so two events whose eventIds differ
+ * only there would be one event to the inbox: the second answered 204 as a duplicate and never
+ * stored. A byte order mark is kept, and JSON.parse refuses it, as before.
+ */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** Characters kept of an unverified header value in a log line: a UUID fits, 16 KB does not. */
 const LOGGED_HEADER_LIMIT = 100;
 
@@ -195,32 +206,35 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
     }
 
     const tooManyConnections = admission.overConnectionLimit();
-    // A body of unknown length may be as large as the limit: reserve that much for it.
-    const release = tooManyConnections
-      ? undefined
-      : admission.reserve(declared ?? config.webhookMaxBodyBytes);
-    if (release === undefined) {
+    // The bytes the body sends are counted as they arrive; one announcing more than is free
+    // now is refused before any is read.
+    const budget = tooManyConnections ? undefined : admission.admit(declared ?? 0);
+    const busy = (oneConnectionTooMany: boolean) => {
       res.set('Retry-After', String(RETRY_AFTER_SECONDS));
       // Over the connection limit this connection is one too many: it goes after the answer.
-      if (tooManyConnections) res.set('Connection', 'close');
+      if (oneConnectionTooMany) res.set('Connection', 'close');
       return reject(req, res, started, 'over_capacity', {
         status: 503,
         title: 'Too busy',
-        detail: tooManyConnections
+        detail: oneConnectionTooMany
           ? 'The consumer has too many open connections (WEBHOOK_MAX_CONNECTIONS); retry shortly.'
-          : 'The consumer is reading as many bodies as it allows (WEBHOOK_MAX_INFLIGHT_BYTES); retry shortly.',
+          : 'The consumer holds as many body bytes as it allows (WEBHOOK_MAX_INFLIGHT_BYTES); retry shortly.',
       });
-    }
+    };
+    if (budget === undefined) return busy(tooManyConnections);
     // Held until the answer is sent: the body stays in memory until the event is committed.
-    res.once('close', release);
+    res.once('close', budget.release);
 
     let body: Buffer;
     try {
-      body = await readBody(req, config.webhookMaxBodyBytes);
+      body = await readBody(req, config.webhookMaxBodyBytes, budget.take);
     } catch (error) {
+      // What was read is dropped: its bytes are free now, not when the connection closes.
+      budget.release();
       if (error instanceof BodyTooLargeError) {
         return reject(req, res, started, 'too_large', tooLarge);
       }
+      if (error instanceof BodyOverBudgetError) return busy(false);
       if (error instanceof BodyAbortedError) {
         metrics.webhookReceived('aborted', (performance.now() - started) / 1000);
         logger.info({ outcome: 'aborted', verified: false }, 'webhook');
@@ -249,9 +263,19 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
       });
     }
 
+    let text: string;
+    try {
+      text = STRICT_UTF8.decode(body);
+    } catch {
+      return reject(req, res, started, 'bad_request', {
+        status: 400,
+        title: 'Body is not UTF-8',
+        detail: 'The signed body is not valid UTF-8, which JSON between systems must be.',
+      });
+    }
     let json: unknown;
     try {
-      json = JSON.parse(body.toString('utf8'));
+      json = JSON.parse(text);
     } catch {
       return reject(req, res, started, 'bad_request', {
         status: 400,

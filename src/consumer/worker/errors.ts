@@ -24,6 +24,37 @@ export function isPermanent(error: unknown): boolean {
   return false;
 }
 
+/**
+ * The local faults an operator must fix, by error code: a disk that is full or refuses writes
+ * (the documents folder, the spool under it, or the database's file system). None is the
+ * message's fault, so none is ever reported to the service; the event is retried, and after
+ * WORKER_MAX_ATTEMPTS dead-lettered with this hint, to be replayed once the host is fixed.
+ */
+const LOCAL_FAULTS: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on the device of DOCUMENTS_DIR (or wherever the importer writes)',
+  EDQUOT: 'disk quota exceeded on the device of DOCUMENTS_DIR (or wherever the importer writes)',
+  EROFS: 'DOCUMENTS_DIR (or wherever the importer writes) is on a read-only file system',
+  EACCES: 'no permission to write in DOCUMENTS_DIR (or wherever the importer writes)',
+  EPERM: 'no permission to write in DOCUMENTS_DIR (or wherever the importer writes)',
+  EIO: 'an input/output error of the disk of DOCUMENTS_DIR (or wherever the importer writes)',
+  SQLITE_FULL: 'no space left on the device of the database (DATABASE_URL)',
+};
+
+/**
+ * What the operator must fix when `error` (or what it wraps) is a local fault; undefined
+ * otherwise. Logged with the retry and the dead-letter lines, as `localFault`.
+ */
+export function localFault(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current != null && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code in LOCAL_FAULTS) {
+      return `${code}: ${LOCAL_FAULTS[code]}; fix it, then replay dead events (npm run replay -- --dead)`;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
     return `${error.message}${error.status === undefined ? '' : ` (HTTP ${error.status})`}`;

@@ -24,7 +24,7 @@ import type {
   StoredEvent,
 } from '../store/store.ts';
 import { type BackoffOptions, eventRetryDelay } from './backoff.ts';
-import { describeError, isPermanent } from './errors.ts';
+import { describeError, isPermanent, localFault } from './errors.ts';
 import type { EventHandler } from './handle-event.ts';
 
 export interface WorkerOptions {
@@ -160,17 +160,20 @@ export function createWorker(options: WorkerOptions): Worker {
         state = await handle(event, held);
       } catch (error) {
         const message = describeError(error);
+        // A full or read-only disk here is for the operator to fix, and said so in the log.
+        const hint = localFault(error);
+        const fault = hint === undefined ? {} : { localFault: hint };
         if (error instanceof ClaimLostError) {
           log.warn({ error: message }, 'stopped: another handler took the message over');
         } else if (isPermanent(error) || event.attempts >= maxAttempts) {
           if (await settle({ state: 'dead', error: message })) {
-            log.error({ err: error, attempts: event.attempts }, 'event dead-lettered');
+            log.error({ err: error, attempts: event.attempts, ...fault }, 'event dead-lettered');
           }
         } else {
           const nextAttemptAt = now() + retryDelay(event.attempts);
           if (await settle({ state: 'pending', nextAttemptAt, error: message })) {
-            log.warn(
-              { attempts: event.attempts, error: message, nextAttemptAt },
+            log[hint === undefined ? 'warn' : 'error'](
+              { attempts: event.attempts, error: message, nextAttemptAt, ...fault },
               'event will be retried',
             );
           }

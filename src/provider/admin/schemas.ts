@@ -89,10 +89,12 @@ export const participantSettingsSchema = z.object({
 
 export const faultSchema = z.object({
   count: z.number().int().min(1),
-  mode: z.enum(['500', '503', '429', 'hang', 'undated']),
+  mode: z.enum(['500', '503', '429', 'hang', 'reset', 'undated']),
   retryAfterSeconds: z.number().int().min(0).optional(),
   pathPrefix: z.string().startsWith('/').optional(),
   hangMs: z.number().int().min(0).optional(),
+  rate: z.number().gt(0).max(1).optional(),
+  seed: z.number().int().min(0).max(0xffffffff).optional(),
 });
 
 const credentialSchema = z.discriminatedUnion('type', [

@@ -85,6 +85,26 @@ describe('fault injection', () => {
     expect(items.map((c) => c.status)).toEqual([500, 200]);
   });
 
+  it('reset drops the connection without an answer, and the call is not acted upon', async () => {
+    await provider.admin('/faults', { count: 1, mode: 'reset' });
+    await expect(provider.api('/messages')).rejects.toThrow();
+    expect((await provider.api('/messages')).status).toBe(200);
+  });
+
+  it('rate takes that share of matching calls, the same ones for the same seed', async () => {
+    const run = async () => {
+      await provider.admin('/faults', { count: 1000, mode: '500', rate: 0.3, seed: 42 });
+      const seen = await statuses('/messages', 200);
+      await provider.admin('/faults', undefined, 'DELETE');
+      return seen;
+    };
+    const first = await run();
+    const failed = first.filter((status) => status === 500).length;
+    expect(failed).toBeGreaterThan(40);
+    expect(failed).toBeLessThan(80);
+    expect(await run()).toEqual(first);
+  });
+
   it('rejects a fault with a bad mode, naming the field', async () => {
     const res = await provider.admin('/faults', { count: 1, mode: '418' });
     expect(res.status).toBe(400);

@@ -15,6 +15,8 @@ export const CONSUMER_MAIN = join(import.meta.dirname, '../../../src/main.ts');
 export interface ConsumerProcess {
   child: ChildProcess;
   pid: number;
+  /** The temporary folder holding its database (`consumer.db`) and documents, unless `env` moved them. */
+  dir: string;
   /** e.g. http://127.0.0.1:40123 */
   url: string;
   /** The "consumer listening" log line, parsed. */
@@ -79,6 +81,7 @@ export async function startConsumerProcess(
     return {
       child,
       pid: child.pid as number,
+      dir,
       url: String(line.url),
       listening: line,
       output: () => output,

@@ -1,0 +1,76 @@
+/**
+ * A small file system of its own (a tmpfs mount) that a test can fill up or make read-only,
+ * for the faults of a real disk: ENOSPC and EROFS, from the kernel, not from a mock. Mounting
+ * needs root (the CI machines run tests as root); elsewhere the suites that need it are
+ * skipped with the reason, except in CI, where they must run.
+ */
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe } from 'vitest';
+
+const IN_CI = /^(true|1)$/i.test(process.env.CI ?? '');
+
+function mountMissing(): string | undefined {
+  if (process.getuid?.() !== 0) return 'mounting a small tmpfs needs root';
+  return undefined;
+}
+
+const MISSING = mountMissing();
+
+/** `describe`, or `describe.skip` named with the reason when this user cannot mount. */
+export function describeWithSmallDisk(name: string, body: () => void) {
+  if (MISSING === undefined) describe(name, body);
+  else if (IN_CI) {
+    describe(name, () => {
+      throw new Error(`${MISSING}: in CI the disk fault tests must run, not be skipped`);
+    });
+  } else describe.skip(`${name} (skipped: ${MISSING})`, body);
+}
+
+export interface SmallDisk {
+  path: string;
+  /** Writes a filler file until the file system has no byte left. */
+  fill(): void;
+  /** Removes the filler: the space is back. */
+  free(): void;
+  /** Remounts read-only (`true`) or read-write. */
+  readOnly(on: boolean): void;
+  unmount(): void;
+}
+
+/** Mounts a tmpfs of `bytes` at `path` (created if missing). */
+export function mountSmallDisk(path: string, bytes: number): SmallDisk {
+  mkdirSync(path, { recursive: true });
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${bytes},mode=0755`, 'tmpfs', path]);
+  const filler = join(path, '.filler');
+  return {
+    path,
+    fill() {
+      const fd = openSync(filler, 'a');
+      const block = Buffer.alloc(64 * 1024);
+      try {
+        for (;;) writeSync(fd, block);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+      }
+      // The last partial block: byte by byte until not even one fits.
+      try {
+        for (;;) writeSync(fd, block, 0, 1);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+      } finally {
+        closeSync(fd);
+      }
+    },
+    free() {
+      rmSync(filler, { force: true });
+    },
+    readOnly(on) {
+      execFileSync('mount', ['-o', `remount,${on ? 'ro' : 'rw'}`, path]);
+    },
+    unmount() {
+      execFileSync('umount', ['--lazy', path]);
+    },
+  };
+}
