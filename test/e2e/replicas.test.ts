@@ -225,13 +225,26 @@ describeWithPostgres('replicas on one PostgreSQL database', () => {
       imported.set(e.messageId, (imported.get(e.messageId) ?? 0) + 1);
     }
     expect([...imported.entries()].filter(([, n]) => n !== 1)).toEqual([]);
-    expect(imported.size).toBe(INVOICES);
     const cut = entries.filter((e) => e.phase === 'start' && e.pid === victim.child.pid);
     const finishedByVictim = new Set(
       entries
         .filter((e) => e.phase === 'end' && e.pid === victim.child.pid)
         .map((e) => e.messageId),
     );
+    // An invoice without an `imported` end line was imported by the victim, killed after its
+    // files were in place but before its journal line: the next attempt found them
+    // (`already_imported`), which is the import guarantee at work, not a lost import.
+    const cutByKill = new Set(
+      cut.filter((e) => !finishedByVictim.has(e.messageId)).map((e) => e.messageId),
+    );
+    const foundInPlace = new Set(
+      entries
+        .filter((e) => e.phase === 'end' && e.status === 'already_imported')
+        .map((e) => e.messageId),
+    );
+    expect(
+      messageIds.filter((id) => !imported.has(id) && !(cutByKill.has(id) && foundInPlace.has(id))),
+    ).toEqual([]);
     for (const start of cut.filter((e) => !finishedByVictim.has(e.messageId))) {
       const after = entries.filter(
         (e) => e.phase === 'start' && e.messageId === start.messageId && e.pid !== victim.child.pid,
