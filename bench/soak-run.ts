@@ -31,6 +31,7 @@ import { pino } from 'pino';
 import { request } from 'undici';
 import type { WebhookEnvelope } from '../src/protocol/index.ts';
 import { DEFAULT_API_TOKEN, DEFAULT_PARTY, startProvider } from '../src/provider/provider.ts';
+import { seededRandom } from '../src/provider/seeded-random.ts';
 import { accountFor, waitForDrain } from './soak-checks.ts';
 import { createFaultInjection, type FaultKind } from './soak-faults.ts';
 import { probeProcess } from './soak-probe.ts';
@@ -315,16 +316,4 @@ function freePort(): Promise<number> {
     });
     server.on('error', reject);
   });
-}
-
-/** mulberry32: small, seeded, enough to make a run's choices repeatable. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -12,6 +12,7 @@
  */
 import type { RequestHandler, Response } from 'express';
 import { sendProblem } from './problem.ts';
+import { seededRandom } from './seeded-random.ts';
 
 export type FaultMode = '500' | '503' | '429' | 'hang' | 'reset' | 'undated';
 
@@ -116,17 +117,5 @@ export function createFaultInjector(): FaultInjector {
       for (const res of hanging) res.socket?.destroy();
       hanging.clear();
     },
-  };
-}
-
-/** mulberry32: small, seeded, good enough to pick which calls fail. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }

@@ -16,6 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
 import type { WebhookEnvelope } from '../../src/protocol/index.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
+import { seededRandom } from '../../src/provider/seeded-random.ts';
 import { freePort, type RunningScript, startScript, waitForHttp } from '../support/processes.ts';
 import { parseJournal } from '../support/test-importer.ts';
 import { signedRequest } from '../support/webhooks.ts';
@@ -29,18 +30,6 @@ const SECRET = 'whsec_one_handler_test';
 const PARTY = '0192:999999999';
 const MESSAGES = 90;
 const SEEDS = [11, 23, 37];
-
-/** mulberry32: a small seeded PRNG, so a failing seed can be replayed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let dir: string;
 let provider: RunningProvider | undefined;
@@ -59,7 +48,7 @@ describe('one message, one handler, in any number of processes', () => {
   it.each(SEEDS)(
     'consumer + 2 reconciliations + replay import each message once (seed %i)',
     async (seed) => {
-      const next = random(seed);
+      const next = seededRandom(seed);
       dir = mkdtempSync(join(tmpdir(), 'one-handler-'));
       const journal = join(dir, 'imports.jsonl');
       writeFileSync(journal, '');

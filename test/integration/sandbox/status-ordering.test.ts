@@ -12,22 +12,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebhookEnvelope } from '../../../src/protocol/index.ts';
 import { createManualClock } from '../../../src/provider/clock.ts';
+import { seededRandom } from '../../../src/provider/seeded-random.ts';
 import { SANDBOX_PARTY, type Sandbox, startSandbox } from '../../support/sandbox.ts';
 
 const MESSAGES = 20;
 const SEEDS = [1, 7, 42];
-
-/** mulberry32: a small seeded PRNG, so a failing seed can be replayed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function shuffle<T>(items: T[], next: () => number): T[] {
   const copy = [...items];
@@ -80,7 +69,7 @@ async function runHistory(messageId: string, next: () => number) {
 
 beforeAll(async () => {
   sandbox = await startSandbox({ webhooks: false, provider: { clock } });
-  const next = random(2026);
+  const next = seededRandom(2026);
   messageIds = [];
   for (let i = 0; i < MESSAGES; i++) messageIds.push(await sandbox.sendInboundInvoice());
   clock.advance(0); // validation and delivery run on the next tick
@@ -149,7 +138,7 @@ describe('status events out of order', () => {
   });
 
   it.each(SEEDS)('ends with the in-order statuses for seed %i', async (seed) => {
-    const next = random(seed);
+    const next = seededRandom(seed);
     const duplicates = history.filter(() => next() < 0.25);
     // Each seed gets fresh eventIds so the runs do not dedupe against one another.
     const delivered = shuffle([...history, ...duplicates], next).map((e) => ({

@@ -5,17 +5,8 @@
  */
 export const FUZZ_SEED = Number(process.env.RELIABILITY_SEED ?? 20_261_124);
 
-/** mulberry32: a small seeded PRNG for the tests' own random choices (kill moments, shuffles). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The simulator's seeded PRNG (its faults draw from it too).
+export { seededRandom } from '../../../src/provider/seeded-random.ts';
 
 /** Fisher-Yates with a seeded PRNG: the same seed, the same order. */
 export function shuffle<T>(items: readonly T[], next: () => number): T[] {
