@@ -81,6 +81,14 @@ describeWithEngine('the compose deployment on PostgreSQL (docker/compose.postgre
       }
       return true;
     });
+    // The service shows delivered as soon as mark-as-delivered reaches it; the consumer records
+    // the acknowledgement and logs it just after.
+    await waitFor(`${count} acknowledgements logged`, async () => {
+      const lines = Object.values(await replicaLogs()).flat();
+      return ids.every((id) =>
+        lines.some((l) => l.msg === 'inbound message acknowledged' && l.messageId === id),
+      );
+    });
     return ids;
   };
   const replicaLogs = async () =>

@@ -87,12 +87,18 @@ describeWithEngine('the compose deployment (docker/compose.yaml)', () => {
       documentFolder('/data/documents', 'inbound', messageId),
     ]);
     expect(listing.output.split('\n')).toEqual(expect.arrayContaining(['core.xml']));
-    const view = await json<{ inbound: { importedAt: string | null; acknowledgedAt: string } }>(
-      `${operationsUrl()}/admin/messages/${messageId}`,
-      { token: env.ADMIN_TOKEN as string },
+    const view = () =>
+      json<{ inbound: { importedAt: string | null; acknowledgedAt: string | null } }>(
+        `${operationsUrl()}/admin/messages/${messageId}`,
+        { token: env.ADMIN_TOKEN as string },
+      );
+    // The service shows delivered as soon as mark-as-delivered reaches it; the consumer records
+    // the acknowledgement just after.
+    await waitFor(
+      'the consumer records the acknowledgement',
+      async () => (await view()).inbound.acknowledgedAt !== null,
     );
-    expect(view.inbound.importedAt).not.toBeNull();
-    expect(view.inbound.acknowledgedAt).not.toBeNull();
+    expect((await view()).inbound.importedAt).not.toBeNull();
   });
 
   it('serves only POST /webhooks at the gateway, over TLS from its local CA, body unchanged', async () => {
