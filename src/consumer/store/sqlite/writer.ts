@@ -4,7 +4,7 @@
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { MessageChannel, Worker } from 'node:worker_threads';
+import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { StoreError } from '../store.ts';
 import type { WriteOperation, WriteOperations } from './sqlite-writes.ts';
 import { deserializeError, type WriterReply, type WriterRequest } from './writer-protocol.ts';
@@ -52,7 +52,7 @@ export async function startWriter(path: string): Promise<SqliteWriter> {
     pending.clear();
   };
   const started = new Promise<void>((resolve, reject) => {
-    port.on('message', (reply: WriterReply) => {
+    const handle = (reply: WriterReply) => {
       switch (reply.type) {
         case 'ready':
           return resolve();
@@ -73,7 +73,8 @@ export async function startWriter(path: string): Promise<SqliteWriter> {
         case 'closed':
           return closed?.();
       }
-    });
+    };
+    port.on('message', handle);
     worker.on('error', (error) => {
       const failure = new StoreError(`the SQLite writer failed: ${error.message}`, {
         cause: error,
@@ -82,6 +83,12 @@ export async function startWriter(path: string): Promise<SqliteWriter> {
       stop(failure);
     });
     worker.on('exit', (code) => {
+      // The port's messages and this event are not ordered: a reply the thread sent just
+      // before it ended (why it could not open the file, say) may still be queued. Read it
+      // first, so that it, not the bare exit, is what the caller hears.
+      for (let queued = receiveMessageOnPort(port); queued; queued = receiveMessageOnPort(port)) {
+        handle(queued.message as WriterReply);
+      }
       const failure = new StoreError(`the SQLite writer stopped (exit code ${code})`);
       reject(failure);
       stop(failure);
