@@ -44,9 +44,13 @@ describe('outbound invoice', () => {
 
     const view = await eventually(async () => {
       const { body } = await sandbox.view(messageId);
-      return body?.outbound?.deliveryStatus === 'failed' ? body : undefined;
-    }, 'the failed status');
-    // The service's descriptor says rejected; the consumer's view must end there too.
+      // The service's descriptor says rejected; the consumer's view must end there too. The
+      // events carrying the two can be handled in either order: wait for both.
+      return body?.outbound?.deliveryStatus === 'failed' &&
+        body.outbound.validationStatus === 'rejected'
+        ? body
+        : undefined;
+    }, 'the failed status and the rejected validation');
     expect(view.outbound?.validationStatus).toBe('rejected');
     const [change] = (
       await sandbox.consumer.store.messages.statusChanges({ messageId, transfer: 'outbound' })
