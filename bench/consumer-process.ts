@@ -111,7 +111,8 @@ export async function startConsumerProcess(
   };
 }
 
-function freePort(): Promise<number> {
+/** A port free on loopback now (the child binds it a moment later). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
       const { port } = server.address() as { port: number };

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { openStore } from '../src/consumer/store/open-store.ts';
+import { newEvent } from '../src/consumer/store/store.ts';
 import type { WebhookEnvelope } from '../src/protocol/index.ts';
 import { startConsumerProcess } from './consumer-process.ts';
 import { summarizeProfiles, type ThreadSummary } from './profile-summary.ts';
@@ -65,30 +66,15 @@ export async function runDrain(options: {
     const databaseUrl = options.databaseUrl ?? `sqlite:${databasePath}`;
     const store = await openStore(databaseUrl);
     // A thousand at a time: all at once, the last would wait past the store's commit deadline.
-    const insertAll = async (envelopes: WebhookEnvelope[], offset: number) =>
-      Promise.all(
-        envelopes.flatMap((envelope, j) => {
-          const i = offset + j;
-          const event = {
-            eventId: envelope.eventId,
-            action: envelope.action,
-            transfer: envelope.transfer,
-            messageId: envelope.messageId,
-            party: envelope.party,
-            occurredAt: envelope.occurredAt,
-            test: false,
-            flag: null,
-            body: Buffer.from(JSON.stringify(envelope)),
-            receivedAt: Date.now(),
-          };
+    for (let offset = 0; offset < events.length; offset += 1000) {
+      await Promise.all(
+        events.slice(offset, offset + 1000).flatMap((envelope, j) => {
+          const event = newEvent(envelope, Buffer.from(JSON.stringify(envelope)), Date.now());
           // One in ten twice: the duplicate is refused by eventId, as at the ingress.
-          return i % 10 === 0
-            ? [store.events.insert(event), store.events.insert(event)]
-            : [store.events.insert(event)];
+          const copies = (offset + j) % 10 === 0 ? 2 : 1;
+          return Array.from({ length: copies }, () => store.events.insert(event));
         }),
       );
-    for (let offset = 0; offset < events.length; offset += 1000) {
-      await insertAll(events.slice(offset, offset + 1000), offset);
     }
     await store.close();
 

@@ -23,7 +23,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, createWriteStream, openSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +31,7 @@ import { request } from 'undici';
 import type { WebhookEnvelope } from '../src/protocol/index.ts';
 import { DEFAULT_API_TOKEN, DEFAULT_PARTY, startProvider } from '../src/provider/provider.ts';
 import { seededRandom } from '../src/provider/seeded-random.ts';
+import { freePort } from './consumer-process.ts';
 import { accountFor, waitForDrain } from './soak-checks.ts';
 import { createFaultInjection, type FaultKind } from './soak-faults.ts';
 import { probeProcess } from './soak-probe.ts';
@@ -306,14 +306,4 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, logFile: stri
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }

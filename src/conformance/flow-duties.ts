@@ -9,6 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { WebhookEnvelope } from '../protocol/index.ts';
 import type { ApiCall } from '../provider/api/call-log.ts';
+import { sampleInvoice } from '../provider/invoice.ts';
+import { DEMO_SUPPLIER } from '../provider/model/participants.ts';
 import { type DutyReport, report } from './duty.ts';
 import { type Answer, describeAnswer, describeCall, type Harness, isSuccess } from './harness.ts';
 import type { Pending } from './signature-duties.ts';
@@ -351,43 +353,12 @@ function summary(event: WebhookEnvelope): string {
     : `${event.transfer} ${event.action} ${data.formerValue} -> ${data.newValue}`;
 }
 
+/** An invoice from the consumer's participant to the simulator's demo supplier. */
 function outboundInvoice(party: string) {
-  const address = {
-    streetNameAndNumber: 'Main Street 1',
-    city: 'Oslo',
-    postalZone: '0150',
-    countryCode: 'NO',
-  };
-  return {
-    messageHandling: {
-      receiverIdentifier: '0192:111111111',
-      fallbackEmailAddress: 'ap@example.com',
-    },
-    invoice: {
-      invoiceNo: `CONF-${randomUUID().slice(0, 8)}`,
-      issueDate: new Date().toISOString(),
-      currencyCode: 'NOK',
-      orderReference: { documentNo: 'PO-1', issueDate: new Date().toISOString() },
-      supplier: {
-        vatNumber: 'NO999999999MVA',
-        name: 'Conformance Sender',
-        identifier: party,
-        address,
-      },
-      customer: { name: 'Demo Supplier AS', identifier: '0192:111111111', address },
-      invoiceLines: [
-        {
-          itemNo: 'A-1',
-          name: 'Salt',
-          quantity: 3,
-          unitOfMeasure: { unit: 'kilogram' },
-          unitPriceAmount: 10,
-          taxCategoryType: 'standard',
-          taxableAmount: 30,
-          taxAmount: 7.5,
-          taxPercentage: 25,
-        },
-      ],
-    },
-  };
+  return sampleInvoice({
+    supplier: { identifier: party, name: 'Conformance Sender', countryCode: 'NO' },
+    customer: DEMO_SUPPLIER,
+    invoiceNo: `CONF-${randomUUID().slice(0, 8)}`,
+    issueDate: new Date().toISOString(),
+  });
 }

@@ -7,11 +7,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import {
+  BROWSER_MISSING,
   type ConsolePage,
   describeInBrowser,
   launchBrowser,
   openConsole,
-  SKIP_REASON,
   screenshot,
 } from './support/browser.ts';
 import { type ConsoleSandbox, startConsoleSandbox } from './support/console-sandbox.ts';
@@ -21,7 +21,7 @@ let sandbox: ConsoleSandbox | undefined;
 let tab: ConsolePage | undefined;
 
 beforeAll(async () => {
-  if (SKIP_REASON === undefined) browser = await launchBrowser();
+  if (BROWSER_MISSING === undefined) browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();

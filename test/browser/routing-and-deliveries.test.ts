@@ -13,11 +13,11 @@ import { WEBHOOK_RETRY_DELAYS_MS } from '../../src/protocol/index.ts';
 import { createManualClock } from '../../src/provider/clock.ts';
 import {
   ACTION_TIMEOUT_MS,
+  BROWSER_MISSING,
   type ConsolePage,
   describeInBrowser,
   launchBrowser,
   openConsole,
-  SKIP_REASON,
   screenshot,
 } from './support/browser.ts';
 import { type ConsoleSandbox, PARTY, startConsoleSandbox } from './support/console-sandbox.ts';
@@ -29,7 +29,7 @@ let sandbox: ConsoleSandbox | undefined;
 let tab: ConsolePage | undefined;
 
 beforeAll(async () => {
-  if (SKIP_REASON === undefined) browser = await launchBrowser();
+  if (BROWSER_MISSING === undefined) browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();

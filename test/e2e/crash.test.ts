@@ -13,6 +13,7 @@ import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
 import { freePort, type RunningScript, startScript } from '../support/processes.ts';
+import { providerAdmin } from '../support/provider-admin.ts';
 import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
 
 const MAIN = join(import.meta.dirname, '../../src/main.ts');
@@ -107,15 +108,7 @@ describe('SIGKILL', () => {
 
   it('between import and mark-as-delivered: acknowledged after the restart, imported once', async () => {
     provider = await startProvider({ logger: pino({ level: 'silent' }) });
-    const admin = async (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown) => {
-      const res = await request(`${provider?.url}/admin${path}`, {
-        method,
-        headers: { 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await res.body.text();
-      return text === '' ? undefined : JSON.parse(text);
-    };
+    const admin = providerAdmin(() => provider?.url ?? '');
     // The message exists before the consumer hears of it, so the fault can name it: its
     // acknowledgement hangs, which is where the process will die.
     const { messageId } = await admin('POST', '/messages/inbound', {});
@@ -138,10 +131,12 @@ describe('SIGKILL', () => {
     provider.provider.dispatcher.redeliver(notified.eventId);
 
     const calls = async () =>
-      (await admin('GET', `/api-calls?messageId=${messageId}`)).items as {
-        path: string;
-        status: number | null;
-      }[];
+      (
+        await admin<{ items: { path: string; status: number | null }[] }>(
+          'GET',
+          `/api-calls?messageId=${messageId}`,
+        )
+      ).items;
     let hanging = false;
     for (let i = 0; i < 200 && !hanging; i++) {
       hanging = (await calls()).some(

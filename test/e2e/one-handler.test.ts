@@ -14,6 +14,7 @@ import { pino } from 'pino';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
+import { newEvent } from '../../src/consumer/store/store.ts';
 import type { WebhookEnvelope } from '../../src/protocol/index.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
 import { seededRandom } from '../../src/provider/seeded-random.ts';
@@ -86,18 +87,9 @@ describe('one message, one handler, in any number of processes', () => {
       const store = await openSqliteStore(dbPath);
       for (const id of dead) {
         const envelope = notified.get(id) as WebhookEnvelope;
-        await store.events.insert({
-          eventId: envelope.eventId,
-          action: envelope.action,
-          transfer: 'inbound',
-          messageId: id,
-          party: PARTY,
-          occurredAt: envelope.occurredAt,
-          test: false,
-          flag: null,
-          body: Buffer.from(JSON.stringify(envelope)),
-          receivedAt: Date.now(),
-        });
+        await store.events.insert(
+          newEvent(envelope, Buffer.from(JSON.stringify(envelope)), Date.now()),
+        );
       }
       for (const claimed of await store.events.claimDue({
         now: Date.now(),

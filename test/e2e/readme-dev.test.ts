@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import { freePort } from '../support/processes.ts';
+import { itIfAvailable } from '../support/requirement.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const MARKER = '<!-- e2e: test/e2e/readme-dev.test.ts';
@@ -190,8 +191,11 @@ describe('npm run dev and the README', () => {
   }, 90_000);
 
   // `script` (util-linux) gives the process a terminal, as a user's shell does.
-  it.skipIf(!existsSync('/usr/bin/script'))(
+  itIfAvailable(
     'prints coloured, readable log lines on a terminal',
+    existsSync('/usr/bin/script')
+      ? undefined
+      : 'no /usr/bin/script (util-linux) to give it a terminal',
     async () => {
       const { devEnv } = await userEnvironment();
       dev = startDev(['script', '-qfec', 'npm run dev', '/dev/null'], { ...devEnv, TERM: 'xterm' });

@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
 import { runScript } from '../support/processes.ts';
+import { providerAdmin } from '../support/provider-admin.ts';
 
 const SCRIPT = join(import.meta.dirname, '../../scripts/reconcile.ts');
 const PARTY = '0192:999999999';
@@ -50,19 +51,7 @@ function reconcile(env: Record<string, string> = {}) {
   });
 }
 
-/** The provider's admin API; each call site names the fields it reads. */
-async function admin<T = { messageId: string; sides: { inbound: { status: string } } }>(
-  method: 'GET' | 'POST',
-  path: string,
-  body?: unknown,
-): Promise<T> {
-  const res = await request(`${provider.url}/admin${path}`, {
-    method,
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return (await res.body.json()) as T;
-}
+const admin = providerAdmin(() => provider.url);
 
 async function exhausted(messageId: string) {
   for (let i = 0; i < 200; i++) {

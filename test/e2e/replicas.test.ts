@@ -24,6 +24,7 @@ import {
   type TestDatabase,
 } from '../support/postgres.ts';
 import { freePort, type RunningScript, startScript, waitForHttp } from '../support/processes.ts';
+import { providerAdmin } from '../support/provider-admin.ts';
 import { parseJournal } from '../support/test-importer.ts';
 import { signedRequest } from '../support/webhooks.ts';
 
@@ -117,14 +118,9 @@ describeWithPostgres('replicas on one PostgreSQL database', () => {
     });
 
     // The traffic: invoices from the demo supplier, a tax report and a payment on some.
-    const admin = async (path: string, body: unknown = {}) => {
-      const res = await request(`${running.url}/admin${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      return (await res.body.json()) as { messageId: string };
-    };
+    const post = providerAdmin(() => running.url);
+    const admin = (path: string, body: unknown = {}) =>
+      post<{ messageId: string }>('POST', path, body);
     const messageIds: string[] = [];
     const send = async (count: number) => {
       for (let i = 0; i < count; i++) {

@@ -22,6 +22,7 @@ import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import type { Clock } from '../../src/provider/clock.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
 import { freePort, type RunningScript, startScript, waitForHttp } from '../support/processes.ts';
+import { providerAdmin } from '../support/provider-admin.ts';
 import { eventually } from '../support/sandbox.ts';
 import { parseJournal } from '../support/test-importer.ts';
 import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
@@ -131,14 +132,9 @@ it(`${KILLS} SIGKILLs at seeded moments under load: nothing acknowledged is lost
   const invoices: string[] = [];
   const acknowledged: string[] = [];
   let stop = false;
-  const admin = async (path: string, body: unknown = {}) => {
-    const res = await request(`${running.url}/admin${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    return (await res.body.json()) as { messageId: string };
-  };
+  const post = providerAdmin(() => running.url);
+  const admin = (path: string, body: unknown = {}) =>
+    post<{ messageId: string }>('POST', path, body);
   const produceInvoices = async () => {
     while (!stop) {
       const { messageId } = await admin('/messages/inbound');

@@ -19,6 +19,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEvent } from '../../src/consumer/store/store.ts';
 import type { WebhookEnvelope } from '../../src/protocol/index.ts';
 import { createManualClock } from '../../src/provider/clock.ts';
 import { startTestConsumer, type TestConsumer } from '../support/consumer.ts';
@@ -157,20 +158,11 @@ describe(`${EVENTS} status events, ${DUPLICATES * 100}% of them duplicates, shuf
       // Stored as the ingress stores a verified event, a few hundred at a time.
       for (let i = 0; i < delivered.length; i += 500) {
         await Promise.all(
-          delivered.slice(i, i + 500).map((e) =>
-            store.events.insert({
-              eventId: e.eventId,
-              action: e.action,
-              transfer: e.transfer,
-              messageId: e.messageId,
-              party: e.party,
-              occurredAt: e.occurredAt,
-              test: false,
-              flag: null,
-              body: Buffer.from(JSON.stringify(e)),
-              receivedAt: Date.now(),
-            }),
-          ),
+          delivered
+            .slice(i, i + 500)
+            .map((e) =>
+              store.events.insert(newEvent(e, Buffer.from(JSON.stringify(e)), Date.now())),
+            ),
         );
         worker.notify();
       }

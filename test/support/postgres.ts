@@ -5,15 +5,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { describe, inject } from 'vitest';
+import { inject } from 'vitest';
+import { describeIfAvailable } from './requirement.ts';
 
 export const POSTGRES_URL = inject('postgresUrl');
 export const POSTGRES_MISSING = inject('postgresMissing');
 
-/** `describe`, or `describe.skip` named with the reason when PostgreSQL is not available. */
+/** `describe` where a PostgreSQL server is; see describeIfAvailable otherwise. */
 export function describeWithPostgres(name: string, body: () => void) {
-  if (POSTGRES_URL === '') describe.skip(`${name} (skipped: ${POSTGRES_MISSING})`, body);
-  else describe(name, body);
+  describeIfAvailable(name, POSTGRES_URL === '' ? POSTGRES_MISSING : undefined, body);
 }
 
 export interface TestDatabase {

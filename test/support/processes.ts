@@ -1,7 +1,6 @@
 /** Runs a TypeScript entry point as its own Node process, as a user or cron would. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 
 // Resolved here: the child may run in a temporary folder that has no node_modules.
 const TSX = import.meta.resolve('tsx');
@@ -54,16 +53,7 @@ export async function runScript(
   return { code, output: running.output() };
 }
 
-/** A port nobody listens on right now, for a child process that must be told its port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
+export { freePort } from './free-port.ts';
 
 /** Resolves once `text` appears in the process's output; fails if it exits or `ms` pass. */
 export async function waitForOutput(script: RunningScript, text: string, ms = 15_000) {

@@ -11,6 +11,7 @@ import { openPostgresStore } from '../../src/consumer/store/postgres/pg-store.ts
 import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
 import type { Store } from '../../src/consumer/store/store.ts';
 import { createTestDatabase, POSTGRES_MISSING, POSTGRES_URL } from './postgres.ts';
+import { describeIfAvailable } from './requirement.ts';
 
 export type DisposableStore = Store & {
   /** Empties every table, as a fresh store would be (cheaper than opening another). */
@@ -84,7 +85,9 @@ export const POSTGRES: StoreKind = {
 /** `describe(name)` once per store; PostgreSQL's is skipped, with the reason, when missing. */
 export function describeEachStore(name: string, body: (kind: StoreKind) => void) {
   describe(`${name} (sqlite)`, () => body(SQLITE));
-  if (POSTGRES_URL === '')
-    describe.skip(`${name} (postgres: skipped, ${POSTGRES_MISSING})`, () => body(POSTGRES));
-  else describe(`${name} (postgres)`, () => body(POSTGRES));
+  describeIfAvailable(
+    `${name} (postgres)`,
+    POSTGRES_URL === '' ? POSTGRES_MISSING : undefined,
+    () => body(POSTGRES),
+  );
 }

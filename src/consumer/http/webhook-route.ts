@@ -28,7 +28,6 @@ import {
   ACTION_HEADER,
   checkSignatureHeader,
   EVENT_ID_HEADER,
-  isKnownAction,
   parseEnvelope,
   SIGNATURE_HEADER,
   SignatureError,
@@ -38,7 +37,7 @@ import {
 } from '../../protocol/index.ts';
 import type { Config } from '../config.ts';
 import type { Metrics, WebhookOutcome } from '../metrics.ts';
-import type { EventFlag, EventStore } from '../store/store.ts';
+import { type EventStore, newEvent } from '../store/store.ts';
 import { type Admission, createAdmission } from './admission.ts';
 import { createCredentialCheck } from './credential.ts';
 import { type Problem, sendProblem } from './problem.ts';
@@ -294,25 +293,10 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
     }
 
     const { envelope } = parsed;
-    const flag: EventFlag | null = envelope.test
-      ? 'test'
-      : isKnownAction(envelope.action)
-        ? null
-        : 'unknown_action';
+    const event = newEvent(envelope, body, now());
     let stored: 'inserted' | 'duplicate';
     try {
-      stored = await events.insert({
-        eventId: envelope.eventId,
-        action: envelope.action,
-        transfer: envelope.transfer,
-        messageId: envelope.messageId,
-        party: envelope.party,
-        occurredAt: envelope.occurredAt,
-        test: envelope.test,
-        flag,
-        body,
-        receivedAt: now(),
-      });
+      stored = await events.insert(event);
     } catch (error) {
       logger.error({ err: error, eventId: envelope.eventId }, 'could not store webhook event');
       return finish(
@@ -332,7 +316,7 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
       outcome: stored === 'inserted' ? 'stored' : 'duplicate',
       status: 204,
       envelope,
-      ...(flag === null ? {} : { reason: flag }),
+      ...(event.flag === null ? {} : { reason: event.flag }),
     });
   });
 

@@ -2,7 +2,7 @@
  * Listing cursors: the position of the last event of a page, as (receivedAt, arrival number),
  * the key of the index the listing walks. Base64url, so callers treat it as opaque.
  */
-import { type EventCursor, InvalidCursorError } from './store.ts';
+import { type EventCursor, type EventPage, InvalidCursorError, type StoredEvent } from './store.ts';
 
 export interface Position {
   at: number;
@@ -21,3 +21,20 @@ export function decodeCursor(cursor: EventCursor): Position {
 
 /** Before any real position: where a newest-first listing starts. */
 export const NEWEST: Position = { at: Number.MAX_SAFE_INTEGER, id: Number.MAX_SAFE_INTEGER };
+
+/**
+ * A page of up to `limit` rows, newest first: `next` points after its last row, or is null
+ * when the page is not full (nothing older is left).
+ */
+export function eventPage<Row>(
+  rows: Row[],
+  limit: number,
+  toEvent: (row: Row) => StoredEvent,
+  positionOf: (row: Row) => Position,
+): EventPage {
+  const last = rows.at(-1);
+  return {
+    items: rows.map(toEvent),
+    next: rows.length < limit || last === undefined ? null : encodeCursor(positionOf(last)),
+  };
+}

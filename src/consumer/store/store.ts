@@ -21,7 +21,7 @@
  * once the lease ends, anyone may take the claim over. Writes that act for a claim (settling
  * its event) name the token and do nothing when the claim has passed to someone else.
  */
-import type { StatusKind } from '../../protocol/index.ts';
+import { isKnownAction, type StatusKind, type WebhookEnvelope } from '../../protocol/index.ts';
 
 export type EventState = 'pending' | 'processing' | 'done' | 'skipped' | 'dead';
 export const EVENT_STATES: readonly EventState[] = [
@@ -52,6 +52,25 @@ export interface NewEvent {
   body: Buffer;
   /** Milliseconds since the epoch. */
   receivedAt: number;
+}
+
+/**
+ * The inbox row of a verified envelope, as the ingress stores it: test events and unknown
+ * actions are flagged, so the worker skips them. `body` is the request body exactly as signed.
+ */
+export function newEvent(envelope: WebhookEnvelope, body: Buffer, receivedAt: number): NewEvent {
+  return {
+    eventId: envelope.eventId,
+    action: envelope.action,
+    transfer: envelope.transfer,
+    messageId: envelope.messageId,
+    party: envelope.party,
+    occurredAt: envelope.occurredAt,
+    test: envelope.test,
+    flag: envelope.test ? 'test' : isKnownAction(envelope.action) ? null : 'unknown_action',
+    body,
+    receivedAt,
+  };
 }
 
 export interface StoredEvent extends NewEvent {

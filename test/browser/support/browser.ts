@@ -9,16 +9,13 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { describe } from 'vitest';
+import { describeIfAvailable } from '../../support/requirement.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const IN_CI = /^(true|1)$/i.test(process.env.CI ?? '');
-const MISSING = existsSync(CHROMIUM)
+/** Why there is no browser here; undefined when Chromium is installed. */
+export const BROWSER_MISSING = existsSync(CHROMIUM)
   ? undefined
   : `Chromium not found at ${CHROMIUM}: install Debian's chromium package (.ci/chromium.sh) or set CHROMIUM_PATH`;
-/** Why the browser tests are skipped here; undefined when they run (always in CI). */
-export const SKIP_REASON = MISSING !== undefined && !IN_CI ? MISSING : undefined;
-if (SKIP_REASON !== undefined) console.warn(`browser tests skipped: ${SKIP_REASON}`);
 
 /**
  * A browser test drives several pages against live servers: generous bounds, because on a
@@ -28,15 +25,14 @@ if (SKIP_REASON !== undefined) console.warn(`browser tests skipped: ${SKIP_REASO
 const TEST_TIMEOUT_MS = 60_000;
 export const ACTION_TIMEOUT_MS = 15_000;
 
-/** `describe`, skipped with the reason in its name when there is no browser outside CI. */
+/** `describe` where Chromium is; see describeIfAvailable otherwise. */
 export function describeInBrowser(name: string, fn: () => void): void {
-  if (SKIP_REASON === undefined) describe(name, { timeout: TEST_TIMEOUT_MS }, fn);
-  else describe.skip(`${name} (skipped: ${SKIP_REASON})`, fn);
+  describeIfAvailable(name, BROWSER_MISSING, fn, { timeout: TEST_TIMEOUT_MS });
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  if (MISSING !== undefined) {
-    throw new Error(`${MISSING}. In CI the browser tests must run, not be skipped.`);
+  if (BROWSER_MISSING !== undefined) {
+    throw new Error(`${BROWSER_MISSING}. In CI the browser tests must run, not be skipped.`);
   }
   return chromium.launch({
     executablePath: CHROMIUM,

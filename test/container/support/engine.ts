@@ -4,7 +4,7 @@
  * provisions an engine (.ci/docker.sh), so a missing one means the provisioning broke.
  */
 import { getContainerRuntimeClient } from 'testcontainers';
-import { describe, it } from 'vitest';
+import { describeIfAvailable } from '../../support/requirement.ts';
 
 async function findEngine(): Promise<{ ok: true } | { ok: false; reason: string }> {
   try {
@@ -25,18 +25,6 @@ const STEP_TIMEOUT_MS = 60_000;
 
 /** `describe` when an engine answers; otherwise skipped with the reason, or failing in CI. */
 export function describeWithEngine(name: string, body: () => void): void {
-  if (engine.ok) {
-    describe(name, { timeout: STEP_TIMEOUT_MS }, body);
-  } else if (process.env.CI === 'true') {
-    describe(name, () => {
-      it('has a container engine (CI=true: .ci/docker.sh provisions one)', () => {
-        throw new Error(`No container engine: ${engine.reason}`);
-      });
-    });
-  } else {
-    const reason = `no container engine: ${engine.reason}`;
-    // Shown in the run's output even by reporters that list skipped files without their tests.
-    console.warn(`Skipping "${name}": ${reason}`);
-    describe.skip(`${name} (skipped: ${reason})`, body);
-  }
+  const missing = engine.ok ? undefined : `no container engine (.ci/docker.sh): ${engine.reason}`;
+  describeIfAvailable(name, missing, body, { timeout: STEP_TIMEOUT_MS });
 }

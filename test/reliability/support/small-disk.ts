@@ -7,9 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe } from 'vitest';
-
-const IN_CI = /^(true|1)$/i.test(process.env.CI ?? '');
+import { describeIfAvailable } from '../../support/requirement.ts';
 
 function mountMissing(): string | undefined {
   if (process.getuid?.() !== 0) return 'mounting a small tmpfs needs root';
@@ -18,14 +16,9 @@ function mountMissing(): string | undefined {
 
 const MISSING = mountMissing();
 
-/** `describe`, or `describe.skip` named with the reason when this user cannot mount. */
+/** `describe` where this user can mount; see describeIfAvailable otherwise. */
 export function describeWithSmallDisk(name: string, body: () => void) {
-  if (MISSING === undefined) describe(name, body);
-  else if (IN_CI) {
-    describe(name, () => {
-      throw new Error(`${MISSING}: in CI the disk fault tests must run, not be skipped`);
-    });
-  } else describe.skip(`${name} (skipped: ${MISSING})`, body);
+  describeIfAvailable(name, MISSING, body);
 }
 
 export interface SmallDisk {

@@ -1,7 +1,7 @@
 /** The inbox on PostgreSQL (see migrations/001_schema.sql and the contract in ../store.ts). */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { decodeCursor, encodeCursor, NEWEST } from '../cursor.ts';
+import { decodeCursor, eventPage, NEWEST } from '../cursor.ts';
 import { whyNotReplayed } from '../sqlite/sqlite-events.ts';
 import {
   type ClaimedEvent,
@@ -181,14 +181,7 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
                 ORDER BY received_at DESC, seq DESC LIMIT $4`,
               [state, from.at, from.id, limit],
             );
-      const last = rows.at(-1);
-      return {
-        items: rows.map(toStoredEvent),
-        next:
-          rows.length < limit || last === undefined
-            ? null
-            : encodeCursor({ at: last.received_at, id: last.seq }),
-      };
+      return eventPage(rows, limit, toStoredEvent, (row) => ({ at: row.received_at, id: row.seq }));
     },
 
     async countOpen() {

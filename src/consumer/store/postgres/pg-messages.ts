@@ -4,6 +4,7 @@
  */
 import type pg from 'pg';
 import type { StatusKind } from '../../../protocol/index.ts';
+import { STATUS_COLUMNS, STATUS_KINDS } from '../status-columns.ts';
 import type {
   Acknowledgement,
   MessageKey,
@@ -13,17 +14,6 @@ import type {
   StatusWrite,
 } from '../store.ts';
 import { inTransaction } from './pool.ts';
-
-const COLUMNS: Record<StatusKind, { value: string; at: string; confirmed: string }> = {
-  delivery: { value: 'delivery_status', at: 'delivery_at', confirmed: 'delivery_confirmed' },
-  taxReporting: {
-    value: 'tax_reporting_status',
-    at: 'tax_reporting_at',
-    confirmed: 'tax_reporting_confirmed',
-  },
-  lifecycle: { value: 'lifecycle_status', at: 'lifecycle_at', confirmed: 'lifecycle_confirmed' },
-};
-const KINDS = Object.keys(COLUMNS) as StatusKind[];
 
 interface MessageRow {
   message_id: string;
@@ -89,8 +79,8 @@ const ENSURE = `
 // What a value may replace, by its source (StatusSource in store.ts), in one statement so a
 // concurrent writer can never move a status backwards ($6: fetched, $7: a change).
 const APPLY = Object.fromEntries(
-  KINDS.map((kind) => {
-    const { value, at, confirmed } = COLUMNS[kind];
+  STATUS_KINDS.map((kind) => {
+    const { value, at, confirmed } = STATUS_COLUMNS[kind];
     return [
       kind,
       `UPDATE messages SET ${value} = $3, ${at} = $4, ${confirmed} = $6, updated_at = $5
@@ -158,7 +148,7 @@ export function createPostgresMessageStore(pool: pg.Pool): MessageStore {
             snapshot.validationStatus ?? null,
           ],
         );
-        for (const kind of KINDS) {
+        for (const kind of STATUS_KINDS) {
           const value = snapshot.statuses[kind];
           if (value === undefined) continue;
           await writeStatus(

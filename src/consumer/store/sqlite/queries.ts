@@ -5,17 +5,7 @@
  * sort (temporary B-tree) over one.
  */
 import type { StatusKind } from '../../../protocol/index.ts';
-
-export const STATUS_COLUMNS: Record<StatusKind, { value: string; at: string; confirmed: string }> =
-  {
-    delivery: { value: 'delivery_status', at: 'delivery_at', confirmed: 'delivery_confirmed' },
-    taxReporting: {
-      value: 'tax_reporting_status',
-      at: 'tax_reporting_at',
-      confirmed: 'tax_reporting_confirmed',
-    },
-    lifecycle: { value: 'lifecycle_status', at: 'lifecycle_at', confirmed: 'lifecycle_confirmed' },
-  };
+import { STATUS_COLUMNS } from '../status-columns.ts';
 
 /** Delivery statuses after which a message changes only by a manual retry (docs/statuses.md#final-statuses). */
 const OPEN_MESSAGE =

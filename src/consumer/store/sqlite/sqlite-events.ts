@@ -1,6 +1,6 @@
 /** The inbox table on SQLite. */
 import type Database from 'better-sqlite3';
-import { decodeCursor, encodeCursor, NEWEST } from '../cursor.ts';
+import { decodeCursor, eventPage, NEWEST } from '../cursor.ts';
 import {
   type ClaimedEvent,
   type ClaimRequest,
@@ -191,14 +191,10 @@ export function eventReads(db: Database.Database) {
     }): EventPage {
       const from = { ...(after === undefined ? NEWEST : decodeCursor(after)), limit };
       const rows = state === undefined ? listAll.all(from) : listByState.all({ ...from, state });
-      const last = rows.at(-1);
-      return {
-        items: rows.map(toStoredEvent),
-        next:
-          rows.length < limit || last === undefined
-            ? null
-            : encodeCursor({ at: last.received_at, id: last.position }),
-      };
+      return eventPage(rows, limit, toStoredEvent, (row) => ({
+        at: row.received_at,
+        id: row.position,
+      }));
     },
     countOpen(): Record<OpenState, number> {
       const counts = Object.fromEntries(OPEN_STATES.map((s) => [s, 0])) as Record<

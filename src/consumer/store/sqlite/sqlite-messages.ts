@@ -1,6 +1,7 @@
 /** The consumer's per-message view on SQLite (see migrations/002_messages.sql). */
 import type Database from 'better-sqlite3';
 import type { StatusKind } from '../../../protocol/index.ts';
+import { STATUS_KINDS } from '../status-columns.ts';
 import type {
   Acknowledgement,
   MessageKey,
@@ -10,9 +11,7 @@ import type {
   StatusChangeRecord,
   StatusWrite,
 } from '../store.ts';
-import { applyStatusSql, MESSAGE_SQL, STATUS_COLUMNS } from './queries.ts';
-
-const KINDS = Object.keys(STATUS_COLUMNS) as StatusKind[];
+import { applyStatusSql, MESSAGE_SQL } from './queries.ts';
 
 interface MessageRow {
   message_id: string;
@@ -90,7 +89,7 @@ export function messageWrites(db: Database.Database) {
   // concurrent writer can never move a status backwards. The same-millisecond rule itself is
   // the caller's (worker/status-order.ts); the store only refuses what no rule allows.
   const applyKind = Object.fromEntries(
-    KINDS.map((kind) => [kind, db.prepare(applyStatusSql(kind))]),
+    STATUS_KINDS.map((kind) => [kind, db.prepare(applyStatusSql(kind))]),
   ) as Record<StatusKind, Database.Statement>;
   const writeStatus = (key: MessageKey, write: StatusWrite, now: number): boolean =>
     applyKind[write.kind].run({
@@ -117,7 +116,7 @@ export function messageWrites(db: Database.Database) {
         businessAction: snapshot.businessAction ?? null,
         validationStatus: snapshot.validationStatus ?? null,
       });
-      for (const kind of KINDS) {
+      for (const kind of STATUS_KINDS) {
         const value = snapshot.statuses[kind];
         if (value === undefined) continue;
         writeStatus(key, { kind, value, at: snapshot.at, source: snapshot.source }, now);
