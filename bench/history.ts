@@ -29,6 +29,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { openStore } from '../src/consumer/store/open-store.ts';
+import { newEvent, type Store } from '../src/consumer/store/store.ts';
 import { type ConsumerProcess, startConsumerProcess } from './consumer-process.ts';
 import { runDrain } from './drain.ts';
 import { runLoad } from './load.ts';
@@ -60,6 +61,12 @@ export interface HistoryProbe {
   adminDeep: Latency;
   claim: Latency;
   staleScan: Latency;
+  /**
+   * Store inserts per second (50 at a time, no HTTP) with the service's random eventIds and
+   * with time-ordered ones: what separates ingress with history from ingress on an empty store
+   * is where a new eventId lands in the unique index (see BENCHMARKS.md, "History").
+   */
+  inserts: { randomIdsPerSecond: number; orderedIdsPerSecond: number };
   sizeBytes: number;
 }
 
@@ -69,7 +76,8 @@ export interface HistoryResult {
   fillSeconds: number;
   empty: HistoryProbe;
   history: HistoryProbe;
-  retention: {
+  /** Absent with --no-retention. */
+  retention?: {
     seconds: number;
     removed: Record<string, number>;
     webhooks: number;
@@ -88,6 +96,8 @@ export async function runHistory(options: {
   events: number;
   invoices: number;
   durationSeconds: number;
+  /** Whether to run the retention pass over the history (about 8 minutes per million events). */
+  retention: boolean;
   /** A fresh PostgreSQL database, when a server is available. */
   postgresDatabase?: () => Promise<string>;
 }): Promise<HistoryResult[]> {
@@ -110,7 +120,7 @@ async function runOne(
   store: 'sqlite' | 'postgres',
   database: (name: string) => string | Promise<string>,
   dir: string,
-  options: { events: number; invoices: number; durationSeconds: number },
+  options: { events: number; invoices: number; durationSeconds: number; retention: boolean },
 ): Promise<HistoryResult> {
   console.error(`history (${store}): probes on an empty store`);
   const emptyUrl = await database('empty');
@@ -126,9 +136,10 @@ async function runOne(
   const fillSeconds = (performance.now() - fillStarted) / 1000;
   console.error(`history (${store}): probes with history (${fillSeconds.toFixed(0)} s to write)`);
   const history = await probe(url, dir, options);
+  const result = { store, events: options.events, fillSeconds, empty, history };
+  if (!options.retention) return result;
   console.error(`history (${store}): a retention run while webhooks arrive`);
-  const retention = await prune(url, dir, options.events);
-  return { store, events: options.events, fillSeconds, empty, history, retention };
+  return { ...result, retention: await prune(url, dir, options.events) };
 }
 
 async function migrate(url: string) {
@@ -218,9 +229,17 @@ async function httpProbes(consumer: ConsumerProcess) {
 }
 
 /** The worker's claim with 2,300 events due, and reconciliation's stale scan. */
-async function storeProbes(url: string): Promise<Pick<HistoryProbe, 'claim' | 'staleScan'>> {
+async function storeProbes(
+  url: string,
+): Promise<Pick<HistoryProbe, 'claim' | 'staleScan' | 'inserts'>> {
   const store = await openStore(url);
   try {
+    const inserts = {
+      randomIdsPerSecond: await insertRate(store, () => randomUUID()),
+      orderedIdsPerSecond: await insertRate(store, orderedIds()),
+    };
+    // Pending, like the load's events: not history (see probe).
+    await execute(url, "DELETE FROM events WHERE state = 'pending'");
     const now = Date.now();
     const body = Buffer.from(JSON.stringify(messageStatusChanged(randomUUID(), '')));
     // A hundred at a time: all at once would wait past the commit deadline of each.
@@ -260,10 +279,36 @@ async function storeProbes(url: string): Promise<Pick<HistoryProbe, 'claim' | 's
       await store.messages.listStale(now - 3600_000, 100);
       staleScan.push(performance.now() - started);
     }
-    return { claim: latency(claim), staleScan: latency(staleScan) };
+    return { claim: latency(claim), staleScan: latency(staleScan), inserts };
   } finally {
     await store.close();
   }
+}
+
+const INSERT_SECONDS = 5;
+
+/** Inserts per second for INSERT_SECONDS, fifty at a time, as fifty webhooks would. */
+async function insertRate(store: Store, eventId: () => string): Promise<number> {
+  const body = Buffer.from(JSON.stringify(messageStatusChanged(randomUUID(), '')));
+  const deadline = performance.now() + INSERT_SECONDS * 1000;
+  let inserted = 0;
+  const client = async () => {
+    while (performance.now() < deadline) {
+      const now = Date.now();
+      const envelope = messageStatusChanged(randomUUID(), new Date(now).toISOString());
+      await store.events.insert(newEvent({ ...envelope, eventId: eventId() }, body, now));
+      inserted += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: 50 }, client));
+  return inserted / INSERT_SECONDS;
+}
+
+/** eventIds that sort in the order they are made, as a UUIDv7 would. */
+function orderedIds(): () => string {
+  let sequence = 0;
+  return () =>
+    `${Date.now().toString(16).padStart(12, '0')}-${(sequence++).toString(16).padStart(8, '0')}-${randomUUID().slice(22)}`;
 }
 
 /** The default policy over the history, in the consumer, while webhooks arrive. */
@@ -271,7 +316,7 @@ async function prune(
   url: string,
   dir: string,
   events: number,
-): Promise<HistoryResult['retention']> {
+): Promise<NonNullable<HistoryResult['retention']>> {
   const sizeBeforeBytes = await sizeOf(url);
   const api = await startServerProcess('fake-api.ts', {});
   const consumer = await startConsumerProcess(

@@ -135,7 +135,7 @@ export function createReport(
     ) &&
     (reconcile === undefined ||
       (reconcile.exitCode === 0 && reconcile.delivered === reconcile.messages)) &&
-    (results.history ?? []).every((h) => h.retention.non204 === 0);
+    (results.history ?? []).every((h) => (h.retention?.non204 ?? 0) === 0);
   return {
     startedAt: startedAt.toISOString(),
     node: process.version,
@@ -264,8 +264,12 @@ function formatHistory(h: HistoryResult): string[] {
     ms(p.adminDeep),
     ms(p.claim),
     ms(p.staleScan),
+    integer(p.inserts.randomIdsPerSecond),
+    integer(p.inserts.orderedIdsPerSecond),
   ];
   const r = h.retention;
+  const inserts = (p: HistoryResult['empty']) => p.inserts.randomIdsPerSecond;
+  const ordered = (p: HistoryResult['empty']) => p.inserts.orderedIdsPerSecond;
   return [
     `history (${h.store}): ${integer(h.events)} events over 365 days, written in ${h.fillSeconds.toFixed(0)} s; latencies p50 / max in ms`,
     table(
@@ -280,9 +284,19 @@ function formatHistory(h: HistoryResult): string[] {
         'page 20',
         'claim',
         'stale scan',
+        'inserts/s',
+        'ordered ids',
       ],
       [row('empty', h.empty), row('history', h.history)],
     ),
+    `store inserts with history: ${ratio(inserts(h.history), inserts(h.empty))} with the service's random eventIds, ` +
+      `${ratio(ordered(h.history), ordered(h.empty))} with time-ordered ones`,
+    ...(r === undefined ? ['retention run: skipped (--no-retention)'] : formatRetention(r)),
+  ];
+}
+
+function formatRetention(r: NonNullable<HistoryResult['retention']>): string[] {
+  return [
     `retention run (default policy): ${r.seconds.toFixed(0)} s, removed ${Object.entries(r.removed)
       .map(([step, n]) => `${step} ${integer(n)}`)
       .join(', ')}; ${integer(r.webhooks)} webhooks meanwhile: p50 ${r.webhookP50Ms} ms, ` +
