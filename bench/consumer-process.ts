@@ -7,8 +7,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../test/support/free-port.ts';
 
 export const MAIN = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
 
@@ -109,15 +109,4 @@ export async function startConsumerProcess(
       if (code !== 0) throw new Error(`the consumer exited with ${code}:\n${measured.output()}`);
     },
   };
-}
-
-/** A port free on loopback now (the child binds it a moment later). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }

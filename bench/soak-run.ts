@@ -31,7 +31,7 @@ import { request } from 'undici';
 import type { WebhookEnvelope } from '../src/protocol/index.ts';
 import { DEFAULT_API_TOKEN, DEFAULT_PARTY, startProvider } from '../src/provider/provider.ts';
 import { seededRandom } from '../src/provider/seeded-random.ts';
-import { freePort } from './consumer-process.ts';
+import { freePort } from '../test/support/free-port.ts';
 import { accountFor, waitForDrain } from './soak-checks.ts';
 import { createFaultInjection, type FaultKind } from './soak-faults.ts';
 import { probeProcess } from './soak-probe.ts';
