@@ -7,14 +7,14 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
 import { freePort, type RunningScript, startScript } from '../support/processes.ts';
 import { providerAdmin } from '../support/provider-admin.ts';
-import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
+import { buildEnvelope, postSigned } from '../support/webhooks.ts';
 
 const MAIN = join(import.meta.dirname, '../../src/main.ts');
 const SECRET = 'whsec_crash_test';
@@ -73,16 +73,9 @@ describe('SIGKILL', () => {
     const sender = async () => {
       while (!stop) {
         const envelope = buildEnvelope();
-        const req = signedRequest(envelope, { secrets: [SECRET] });
         try {
-          const res = await request(url, {
-            method: 'POST',
-            body: req.body,
-            headers: req.headers,
-            dispatcher: agent,
-          });
-          await res.body.text();
-          if (res.statusCode === 204) acknowledged.push(envelope.eventId);
+          const status = await postSigned(url, envelope, { secret: SECRET, dispatcher: agent });
+          if (status === 204) acknowledged.push(envelope.eventId);
         } catch {
           return; // the process is gone
         }

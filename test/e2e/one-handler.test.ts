@@ -20,7 +20,7 @@ import { type RunningProvider, startProvider } from '../../src/provider/provider
 import { seededRandom } from '../../src/provider/seeded-random.ts';
 import { freePort, type RunningScript, startScript, waitForHttp } from '../support/processes.ts';
 import { parseJournal } from '../support/test-importer.ts';
-import { signedRequest } from '../support/webhooks.ts';
+import { postSigned } from '../support/webhooks.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const MAIN = join(ROOT, 'src/main.ts');
@@ -132,16 +132,9 @@ describe('one message, one handler, in any number of processes', () => {
         .map((id) => ({ id, order: next() }))
         .sort((a, b) => a.order - b.order);
       const statuses = await Promise.all(
-        deliveries.map(async ({ id }) => {
-          const req = signedRequest(notified.get(id), { secrets: [SECRET] });
-          const res = await request(`http://127.0.0.1:${port}/webhooks`, {
-            method: 'POST',
-            headers: req.headers,
-            body: req.body,
-          });
-          await res.body.text();
-          return res.statusCode;
-        }),
+        deliveries.map(({ id }) =>
+          postSigned(`http://127.0.0.1:${port}/webhooks`, notified.get(id), { secret: SECRET }),
+        ),
       );
       expect(new Set(statuses)).toEqual(new Set([204]));
 

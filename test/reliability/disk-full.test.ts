@@ -9,8 +9,7 @@
  * - both recover by themselves once space is back: nothing to restart, no operator action;
  *   every invoice is imported once and acknowledged, every stored event handled.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, expect, it } from 'vitest';
@@ -22,14 +21,11 @@ import { describeWithSmallDisk, mountSmallDisk, type SmallDisk } from './support
 
 let sandbox: Sandbox | undefined;
 let disk: SmallDisk | undefined;
-let dir: string | undefined;
 afterEach(async () => {
   await sandbox?.stop();
   sandbox = undefined;
   disk?.unmount();
   disk = undefined;
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
 });
 
 async function readiness(s: Sandbox) {
@@ -42,8 +38,7 @@ const providerStatus = (s: Sandbox, messageId: string) =>
 
 describeWithSmallDisk('a full disk under the database and the documents', () => {
   it('503 and not ready while full, never a 204 for an event not stored; recovers by itself', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'disk-full-'));
-    disk = mountSmallDisk(join(dir, 'volume'), 16 * 1024 * 1024);
+    disk = mountSmallDisk(16 * 1024 * 1024);
     const d = disk;
     // The default file importer, counting the imports it completes.
     const files = createFileImporter({ documentsDir: join(d.path, 'documents') });

@@ -7,9 +7,6 @@
  *
  * DOCUMENTS_DIR is a 1 MiB tmpfs of its own: the kernel's own errors, no mock.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, expect, it } from 'vitest';
 import { eventually, SANDBOX_ADMIN_TOKEN, type Sandbox, startSandbox } from '../support/sandbox.ts';
@@ -17,21 +14,17 @@ import { describeWithSmallDisk, mountSmallDisk, type SmallDisk } from './support
 
 let sandbox: Sandbox | undefined;
 let disk: SmallDisk | undefined;
-let dir: string | undefined;
 afterEach(async () => {
   await sandbox?.stop();
   sandbox = undefined;
   disk?.unmount();
   disk = undefined;
-  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  dir = undefined;
 });
 
 const MAX_ATTEMPTS = 3;
 
 async function start(): Promise<{ sandbox: Sandbox; disk: SmallDisk }> {
-  dir = mkdtempSync(join(tmpdir(), 'local-faults-'));
-  disk = mountSmallDisk(join(dir, 'documents'), 1024 * 1024);
+  disk = mountSmallDisk(1024 * 1024);
   sandbox = await startSandbox({
     consumerEnv: { DOCUMENTS_DIR: disk.path, WORKER_MAX_ATTEMPTS: String(MAX_ATTEMPTS) },
   });

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { pino } from 'pino';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { afterEach, expect, it } from 'vitest';
 import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import type { Clock } from '../../src/provider/clock.ts';
@@ -25,7 +25,7 @@ import { freePort, type RunningScript, startScript, waitForHttp } from '../suppo
 import { providerAdmin } from '../support/provider-admin.ts';
 import { eventually } from '../support/sandbox.ts';
 import { parseJournal } from '../support/test-importer.ts';
-import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
+import { buildEnvelope, postSigned } from '../support/webhooks.ts';
 import { FUZZ_SEED, seededRandom } from './support/fuzz.ts';
 
 const MAIN = join(import.meta.dirname, '../../src/main.ts');
@@ -161,16 +161,12 @@ it(`${KILLS} SIGKILLs at seeded moments under load: nothing acknowledged is lost
         action: 'lifecycleStatusChanged',
         data: { formerValue: 'none', newValue: 'paid' },
       });
-      const req = signedRequest(envelope, { secrets: [SECRET] });
       try {
-        const res = await request(`${url}/webhooks`, {
-          method: 'POST',
-          body: req.body,
-          headers: req.headers,
+        const status = await postSigned(`${url}/webhooks`, envelope, {
+          secret: SECRET,
           dispatcher: agent,
         });
-        await res.body.text();
-        if (res.statusCode === 204) acknowledged.push(envelope.eventId);
+        if (status === 204) acknowledged.push(envelope.eventId);
       } catch {
         // The consumer is down: this event was never acknowledged; try another soon.
         await new Promise((resolve) => setTimeout(resolve, 20));

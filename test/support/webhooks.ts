@@ -1,5 +1,6 @@
 /** Builds envelopes and signed webhook requests for tests; each test breaks one thing. */
 import { randomUUID } from 'node:crypto';
+import { type Dispatcher, request } from 'undici';
 import { signatureHeader, type WebhookEnvelope } from '../../src/protocol/index.ts';
 
 export function buildEnvelope(overrides: Partial<WebhookEnvelope> = {}): WebhookEnvelope {
@@ -45,6 +46,23 @@ export function signedRequest(
       ...options.headers,
     },
   };
+}
+
+/** POSTs `payload` signed with `secret` as the service would; resolves to the status code. */
+export async function postSigned(
+  url: string,
+  payload: unknown,
+  options: { secret: string; dispatcher?: Dispatcher },
+): Promise<number> {
+  const req = signedRequest(payload, { secrets: [options.secret] });
+  const res = await request(url, {
+    method: 'POST',
+    headers: req.headers,
+    body: req.body,
+    ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
+  });
+  await res.body.text();
+  return res.statusCode;
 }
 
 /**

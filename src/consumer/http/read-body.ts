@@ -51,7 +51,7 @@ export function declaredLength(req: IncomingMessage): number | undefined {
 export function readBody(
   req: IncomingMessage,
   limit: number,
-  take: (bytes: number) => boolean = () => true,
+  take: (bytes: number) => boolean,
 ): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const declared = declaredLength(req);

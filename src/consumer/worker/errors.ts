@@ -30,13 +30,14 @@ export function isPermanent(error: unknown): boolean {
  * message's fault, so none is ever reported to the service; the event is retried, and after
  * WORKER_MAX_ATTEMPTS dead-lettered with this hint, to be replayed once the host is fixed.
  */
+const DOCUMENTS = 'DOCUMENTS_DIR (or wherever the importer writes)';
 const LOCAL_FAULTS: Readonly<Record<string, string>> = {
-  ENOSPC: 'no space left on the device of DOCUMENTS_DIR (or wherever the importer writes)',
-  EDQUOT: 'disk quota exceeded on the device of DOCUMENTS_DIR (or wherever the importer writes)',
-  EROFS: 'DOCUMENTS_DIR (or wherever the importer writes) is on a read-only file system',
-  EACCES: 'no permission to write in DOCUMENTS_DIR (or wherever the importer writes)',
-  EPERM: 'no permission to write in DOCUMENTS_DIR (or wherever the importer writes)',
-  EIO: 'an input/output error of the disk of DOCUMENTS_DIR (or wherever the importer writes)',
+  ENOSPC: `no space left on the device of ${DOCUMENTS}`,
+  EDQUOT: `disk quota exceeded on the device of ${DOCUMENTS}`,
+  EROFS: `${DOCUMENTS} is on a read-only file system`,
+  EACCES: `no permission to write in ${DOCUMENTS}`,
+  EPERM: `no permission to write in ${DOCUMENTS}`,
+  EIO: `an input/output error of the disk of ${DOCUMENTS}`,
   SQLITE_FULL: 'no space left on the device of the database (DATABASE_URL)',
 };
 

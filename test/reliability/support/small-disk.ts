@@ -5,7 +5,8 @@
  * skipped with the reason, except in CI, where they must run.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeIfAvailable } from '../../support/requirement.ts';
 
@@ -29,12 +30,15 @@ export interface SmallDisk {
   free(): void;
   /** Remounts read-only (`true`) or read-write. */
   readOnly(on: boolean): void;
+  /** Unmounts it and removes the temporary folder it was mounted in. */
   unmount(): void;
 }
 
-/** Mounts a tmpfs of `bytes` at `path` (created if missing). */
-export function mountSmallDisk(path: string, bytes: number): SmallDisk {
-  mkdirSync(path, { recursive: true });
+/** Mounts a tmpfs of `bytes` in a temporary folder of its own. */
+export function mountSmallDisk(bytes: number): SmallDisk {
+  const parent = mkdtempSync(join(tmpdir(), 'small-disk-'));
+  const path = join(parent, 'disk');
+  mkdirSync(path);
   execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${bytes},mode=0755`, 'tmpfs', path]);
   const filler = join(path, '.filler');
   return {
@@ -64,6 +68,7 @@ export function mountSmallDisk(path: string, bytes: number): SmallDisk {
     },
     unmount() {
       execFileSync('umount', ['--lazy', path]);
+      rmSync(parent, { recursive: true, force: true });
     },
   };
 }
