@@ -411,8 +411,7 @@ export async function fill(url: string, events: number, now: number) {
     const event = db.prepare(`
       INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test, body,
                           received_at, state, attempts, next_attempt_at, updated_at)
-      VALUES (?, ?, 'inbound', ?, '0192:999999999', '2026-01-01T00:00:00.000Z', 0, ?, ?, 'done',
-              1, ?, ?)`);
+      VALUES (?, ?, 'inbound', ?, '0192:999999999', ?, 0, ?, ?, 'done', 1, ?, ?)`);
     const message = db.prepare(`
       INSERT INTO messages (message_id, transfer, document_no, validation_status,
                             delivery_status, delivery_at, lifecycle_status, lifecycle_at,
@@ -430,7 +429,8 @@ export async function fill(url: string, events: number, now: number) {
         const messageId = randomUUID();
         for (let k = 0; k < 5; k++) {
           const eventId = randomUUID();
-          event.run(eventId, actions[k], messageId, bodies[k], at + k, at + k, at + k);
+          const occurredAt = new Date(at + k).toISOString();
+          event.run(eventId, actions[k], messageId, occurredAt, bodies[k], at + k, at + k, at + k);
           if (k === 1 || k === 3) {
             const [former, next] =
               k === 1 ? ['', 'pendingdelivery'] : ['pendingdelivery', 'delivered'];
@@ -459,7 +459,9 @@ export async function fill(url: string, events: number, now: number) {
            INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test,
                                body, received_at, state, attempts, next_attempt_at, updated_at)
            SELECT gen_random_uuid()::text, ($5::text[])[k + 1], 'inbound', message_id,
-                  '0192:999999999', '2026-01-01T00:00:00.000Z', false,
+                  '0192:999999999',
+                  to_char(to_timestamp((at + k) / 1000.0) AT TIME ZONE 'UTC',
+                          'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), false,
                   CASE WHEN k = 2 THEN $6::bytea ELSE $7::bytea END,
                   at + k, 'done', 1, at + k, at + k
              FROM n, generate_series(0, 4) AS k

@@ -53,7 +53,7 @@ const TABLES: Array<{ name: string; columns: string[]; booleans: string[]; key: 
       'updated_at',
     ],
     booleans: ['test'],
-    key: 'event_id',
+    key: 'occurred_at, event_id',
   },
   {
     name: 'messages',

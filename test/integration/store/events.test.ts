@@ -131,4 +131,58 @@ describeEachStore('the inbox', (kind) => {
       expect((await store.events.get(e.eventId))?.state).toBe('pending');
     });
   });
+
+  // The inbox's key is (occurredAt, eventId) (migration 008 on SQLite, 004 on PostgreSQL); the
+  // admin API still finds an event by its eventId alone.
+  describe('dedupe and lookup by eventId', () => {
+    /** Claims `event` (the only one due) and settles it as `settlement` says. */
+    const handle = async (settlement: Parameters<typeof store.events.settle>[1]) => {
+      const [claimed] = await claimDue(1);
+      if (claimed === undefined) throw new Error('nothing claimed');
+      expect(await store.events.settle(claimed, settlement, NOW)).toBe(true);
+    };
+
+    it('a redelivery is a duplicate whatever became of the first, and is stored once', async () => {
+      const e = newEvent();
+      const redelivered = { ...e, body: Buffer.from('{"again":true}'), receivedAt: NOW + 9 };
+      expect(await store.events.insert(e)).toBe('inserted');
+      expect(await store.events.insert(redelivered)).toBe('duplicate');
+      await claimDue(1);
+      expect(await store.events.insert(redelivered)).toBe('duplicate');
+      await store.claims.releaseHolder('worker-a');
+      await handle({ state: 'dead', error: 'HTTP 409' });
+      expect(await store.events.insert(redelivered)).toBe('duplicate');
+      expect(await store.events.replay(e.eventId, NOW)).toBe('replayed');
+      await handle({ state: 'done', dropBody: true });
+      expect(await store.events.insert(redelivered)).toBe('duplicate');
+
+      const { items } = await store.events.list({ limit: 10 });
+      expect(items.map((stored) => [stored.eventId, stored.state, stored.body.length])).toEqual([
+        [e.eventId, 'done', 0],
+      ]);
+    });
+
+    it('finds an event by its eventId alone in every state, and answers replay accordingly', async () => {
+      const e = newEvent();
+      await store.events.insert(e);
+      const stateOf = async () => (await store.events.get(e.eventId))?.state;
+      expect(await stateOf()).toBe('pending');
+      expect(await store.events.replay(e.eventId, NOW)).toBe('not_replayable');
+      await claimDue(1);
+      expect(await stateOf()).toBe('processing');
+      expect(await store.events.replay(e.eventId, NOW)).toBe('not_replayable');
+      await store.claims.releaseHolder('worker-a');
+      await handle({ state: 'skipped' });
+      expect(await stateOf()).toBe('skipped');
+      expect(await store.events.replay(e.eventId, NOW)).toBe('replayed');
+      expect(await stateOf()).toBe('pending');
+      await handle({ state: 'done', dropBody: true });
+      expect(await store.events.get(e.eventId)).toMatchObject({
+        state: 'done',
+        occurredAt: e.occurredAt,
+      });
+      expect(await store.events.replay(e.eventId, NOW)).toBe('body_dropped');
+      expect(await store.events.get('evt-never-sent')).toBeUndefined();
+    });
+  });
 });

@@ -153,7 +153,9 @@ describe('query plans (sqlite)', () => {
           (/^SCAN /.test(detail) &&
             HISTORY_TABLES.test(detail) &&
             !(ordered && / USING (COVERING )?INDEX /.test(detail))) ||
-          /TEMP B-TREE/.test(detail),
+          /TEMP B-TREE/.test(detail) ||
+          // A skip-scan walks the whole index, one probe per value of its first column.
+          /\bANY\(/.test(detail),
       );
       expect(growing, plan.join(' | ')).toEqual([]);
     },

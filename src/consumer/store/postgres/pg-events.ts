@@ -95,7 +95,8 @@ function createInsertBatcher(pool: pg.Pool) {
       const n = i * 10;
       return `($${n + 1}::text, $${n + 2}::text, $${n + 3}::text, $${n + 4}::text, $${n + 5}::text, $${n + 6}::text, $${n + 7}::boolean, $${n + 8}::text, $${n + 9}::bytea, $${n + 10}::bigint)`;
     });
-    // A duplicate is an eventId in the inbox, or one retention removed from it (seen_events).
+    // A duplicate is an event in the inbox, or one retention removed from it (seen_events); the
+    // inbox's key is (occurredAt, eventId), as on SQLite (see EVENT_SQL.insert there).
     const { rows: inserted } = await pool.query<{ event_id: string }>(
       `WITH inserted AS (
          INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test, flag,
@@ -105,7 +106,7 @@ function createInsertBatcher(pool: pg.Pool) {
              AS v(event_id, action, transfer, message_id, party, occurred_at, test, flag, body,
                   received_at)
           WHERE NOT EXISTS (SELECT 1 FROM seen_events s WHERE s.event_id = v.event_id)
-         ON CONFLICT (event_id) DO NOTHING
+         ON CONFLICT (occurred_at, event_id) DO NOTHING
          RETURNING event_id)
        SELECT event_id, pg_notify('${INBOX_CHANNEL}', '') FROM inserted`,
       values,
@@ -157,9 +158,15 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
   return {
     insert,
 
+    // By eventId alone: finished events through events_settled, open ones through the backlog.
     async get(eventId) {
       const { rows } = await pool.query<EventRow>(
-        `SELECT ${COLUMNS} FROM events WHERE event_id = $1`,
+        `SELECT ${COLUMNS} FROM events
+          WHERE event_id = $1 AND state IN ('dead', 'done', 'skipped')
+         UNION ALL
+         SELECT ${COLUMNS} FROM events
+          WHERE event_id = $1 AND state IN ('pending', 'processing')
+         LIMIT 1`,
         [eventId],
       );
       return rows[0] === undefined ? undefined : toStoredEvent(rows[0]);
@@ -205,9 +212,9 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
     async claimDue({ now, limit, leaseMs, holder }) {
       const window = limit * 4 + 16;
       return inTransaction(pool, async (client) => {
-        type Candidate = { event_id: string; message_id: string };
+        type Candidate = { occurred_at: string; event_id: string; message_id: string };
         const { rows: abandoned } = await client.query<Candidate>(
-          `SELECT e.event_id, e.message_id FROM events e
+          `SELECT e.occurred_at, e.event_id, e.message_id FROM events e
             WHERE e.state = 'processing'
               AND NOT EXISTS (SELECT 1 FROM message_claims c
                                WHERE c.message_id = e.message_id AND c.lease_until >= $1)
@@ -215,7 +222,7 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
           [now, window],
         );
         const { rows: due } = await client.query<Candidate>(
-          `SELECT e.event_id, e.message_id FROM events e
+          `SELECT e.occurred_at, e.event_id, e.message_id FROM events e
             WHERE e.state = 'pending' AND e.next_attempt_at <= $1
               AND NOT EXISTS (SELECT 1 FROM message_claims c
                                WHERE c.message_id = e.message_id AND c.lease_until >= $1)
@@ -223,10 +230,10 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
           [now, window],
         );
         const rows = [...abandoned, ...due];
-        const picked = new Map<string, string>();
+        const picked = new Map<string, Candidate>();
         for (const row of rows) {
           if (picked.size >= limit) break;
-          if (!picked.has(row.message_id)) picked.set(row.message_id, row.event_id);
+          if (!picked.has(row.message_id)) picked.set(row.message_id, row);
         }
         if (picked.size === 0) return [];
 
@@ -248,16 +255,17 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
           `UPDATE events e
               SET state = 'processing', attempts = e.attempts + 1, claim_token = c.token,
                   locked_until = $3, updated_at = $4
-             FROM unnest($1::text[], $2::text[]) AS c(event_id, token)
-            WHERE e.event_id = c.event_id
+             FROM unnest($1::text[], $2::text[], $5::text[]) AS c(occurred_at, event_id, token)
+            WHERE e.occurred_at = c.occurred_at AND e.event_id = c.event_id
            RETURNING ${COLUMNS.split(', ')
              .map((column) => `e.${column}`)
              .join(', ')}, e.claim_token`,
           [
-            claims.map((claim) => picked.get(claim.message_id) as string),
-            claims.map((claim) => claim.token),
+            claims.map((claim) => (picked.get(claim.message_id) as Candidate).occurred_at),
+            claims.map((claim) => (picked.get(claim.message_id) as Candidate).event_id),
             leaseUntil,
             now,
+            claims.map((claim) => claim.token),
           ],
         );
         return claimed
@@ -283,8 +291,8 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
               SET state = $2, claim_token = NULL, locked_until = NULL, last_error = $3,
                   updated_at = $4, next_attempt_at = COALESCE($5, next_attempt_at),
                   body = CASE WHEN $8 THEN '\\x'::bytea ELSE body END
-            WHERE event_id = $1 AND state = 'processing' AND claim_token = $6
-              AND EXISTS (SELECT 1 FROM claim)
+            WHERE occurred_at = $9 AND event_id = $1 AND state = 'processing'
+              AND claim_token = $6 AND EXISTS (SELECT 1 FROM claim)
            RETURNING event_id
          ), released AS (
            DELETE FROM message_claims
@@ -302,6 +310,7 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
           event.claim.token,
           event.messageId,
           'dropBody' in settlement && settlement.dropBody === true,
+          event.occurredAt,
         ],
       );
       return rows[0]?.settled === 1;
@@ -317,7 +326,12 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
       );
       if (rowCount === 1) return 'replayed';
       const { rows } = await pool.query<{ state: EventState; size: number }>(
-        'SELECT state, length(body) AS size FROM events WHERE event_id = $1',
+        `SELECT state, length(body) AS size FROM events
+          WHERE event_id = $1 AND state IN ('dead', 'done', 'skipped')
+         UNION ALL
+         SELECT state, length(body) AS size FROM events
+          WHERE event_id = $1 AND state IN ('pending', 'processing')
+         LIMIT 1`,
         [eventId],
       );
       return whyNotReplayed(rows[0]);

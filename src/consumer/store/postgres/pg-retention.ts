@@ -39,21 +39,24 @@ export function createPostgresRetentionStore(pool: pg.Pool): RetentionStore {
         // Events after the mark in arrival order (the events_received index walked forward),
         // bodies of the finished ones emptied; the mark moves to the last one looked at.
         const { rows } = await client.query<{
+          occurred_at: string;
           event_id: string;
           received_at: number;
           seq: number;
           state: string;
         }>(
-          `SELECT event_id, received_at, seq, state FROM events
+          `SELECT occurred_at, event_id, received_at, seq, state FROM events
             WHERE (received_at, seq) > ($1, $2) AND received_at < $3
             ORDER BY received_at, seq LIMIT $4`,
           [from.through_at, from.through_id, before, limit],
         );
         const finished = rows.filter((row) => row.state === 'done' || row.state === 'skipped');
         const { rowCount } = await client.query(
-          `UPDATE events SET body = '\\x'::bytea
-            WHERE event_id = ANY($1::text[]) AND length(body) > 0`,
-          [finished.map((row) => row.event_id)],
+          `UPDATE events e SET body = '\\x'::bytea
+             FROM unnest($1::text[], $2::text[]) AS k(occurred_at, event_id)
+            WHERE e.occurred_at = k.occurred_at AND e.event_id = k.event_id
+              AND length(e.body) > 0`,
+          [finished.map((row) => row.occurred_at), finished.map((row) => row.event_id)],
         );
         const last = rows.at(-1);
         if (last !== undefined) {
@@ -75,7 +78,7 @@ export function createPostgresRetentionStore(pool: pg.Pool): RetentionStore {
         for (const state of FINISHED) {
           const { rows } = await client.query<{ n: number }>(
             `WITH doomed AS (
-               SELECT event_id, received_at FROM events
+               SELECT occurred_at, event_id, received_at FROM events
                 WHERE state = $1 AND received_at < $2
                 ORDER BY received_at LIMIT $3
              ), remembered AS (
@@ -85,7 +88,8 @@ export function createPostgresRetentionStore(pool: pg.Pool): RetentionStore {
              ), changes AS (
                DELETE FROM status_changes WHERE event_id IN (SELECT event_id FROM doomed)
              ), deleted AS (
-               DELETE FROM events WHERE event_id IN (SELECT event_id FROM doomed) RETURNING 1
+               DELETE FROM events WHERE (occurred_at, event_id) IN
+                 (SELECT occurred_at, event_id FROM doomed) RETURNING 1
              )
              SELECT count(*)::int AS n FROM deleted`,
             [state, before, limit - count, rememberSince],

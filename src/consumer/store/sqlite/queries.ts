@@ -15,26 +15,29 @@ const OPEN_MESSAGE =
 export const DROPPED_BODY = "x''";
 
 export const EVENT_SQL = {
-  // A duplicate is an eventId in the inbox, or one retention removed from it (seen_events).
+  // A duplicate is an event in the inbox, or one retention removed from it (seen_events). The
+  // inbox's key is (occurredAt, eventId), both unchanged on redelivery (SPEC.md 2.3): a new
+  // event's key lands beside the last one's, where the eventId alone lands on a random page of
+  // a year-sized index (migration 008).
   insert: `
     INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test, flag,
                         body, received_at, next_attempt_at, updated_at)
     SELECT @eventId, @action, @transfer, @messageId, @party, @occurredAt, @testInt, @flag,
            @body, @receivedAt, @receivedAt, @receivedAt
      WHERE NOT EXISTS (SELECT 1 FROM seen_events WHERE event_id = @eventId)
-    ON CONFLICT (event_id) DO NOTHING`,
+    ON CONFLICT (occurred_at, event_id) DO NOTHING`,
   // Candidates for claimDue, each cheap whatever the backlog: due pending events in due order
   // from the events_due index, skipping messages whose claim is live (a primary-key probe per
   // row), and events a dead holder left in processing (few: what handlers had in hand).
   duePending: `
-    SELECT e.* FROM events e
+    SELECT e.rowid AS position, e.* FROM events e
      WHERE e.state = 'pending' AND e.next_attempt_at <= @now
        AND NOT EXISTS (SELECT 1 FROM message_claims c
                         WHERE c.message_id = e.message_id AND c.lease_until >= @now)
      ORDER BY e.next_attempt_at
      LIMIT @window`,
   abandoned: `
-    SELECT e.* FROM events e
+    SELECT e.rowid AS position, e.* FROM events e
      WHERE e.state = 'processing'
        AND NOT EXISTS (SELECT 1 FROM message_claims c
                         WHERE c.message_id = e.message_id AND c.lease_until >= @now)
@@ -43,22 +46,38 @@ export const EVENT_SQL = {
     UPDATE events
        SET state = 'processing', attempts = attempts + 1, claim_token = @token,
            locked_until = @leaseUntil, updated_at = @now
-     WHERE event_id = @eventId`,
+     WHERE rowid = @position`,
   settle: `
     UPDATE events
        SET state = @state, claim_token = NULL, locked_until = NULL, last_error = @error,
            updated_at = @now, next_attempt_at = COALESCE(@nextAttemptAt, next_attempt_at)
-     WHERE event_id = @eventId AND state = 'processing' AND claim_token = @token
+     WHERE occurred_at = @occurredAt AND event_id = @eventId
+       AND state = 'processing' AND claim_token = @token
        AND EXISTS (SELECT 1 FROM message_claims c
                     WHERE c.message_id = @messageId AND c.token = @token)`,
+  // By eventId alone (an operator's): finished events through events_settled, whose WHERE this
+  // term repeats word for word so SQLite can use it.
   replay: `
     UPDATE events
        SET state = 'pending', attempts = 0, next_attempt_at = @now, locked_until = NULL,
            claim_token = NULL, updated_at = @now
      WHERE event_id = @eventId AND state IN ('dead', 'done', 'skipped') AND length(body) > 0`,
   // Why a replay changed nothing: no such event, or one pending, processing or without body.
-  replayable: 'SELECT state, length(body) AS size FROM events WHERE event_id = ?',
-  get: 'SELECT * FROM events WHERE event_id = ?',
+  replayable: `
+    SELECT state, length(body) AS size FROM events
+     WHERE event_id = @eventId AND state IN ('dead', 'done', 'skipped')
+    UNION ALL
+    SELECT state, length(body) AS size FROM events INDEXED BY events_due
+     WHERE event_id = @eventId AND state IN ('pending', 'processing')
+    LIMIT 1`,
+  // Finished events by events_settled; open ones by events_due, a walk of the backlog (named:
+  // with statistics saying occurred_at repeats, SQLite would rather skip-scan events_key).
+  get: `
+    SELECT * FROM events WHERE event_id = @eventId AND state IN ('dead', 'done', 'skipped')
+    UNION ALL
+    SELECT * FROM events INDEXED BY events_due
+     WHERE event_id = @eventId AND state IN ('pending', 'processing')
+    LIMIT 1`,
   // Newest first, after a cursor: an index walked backwards gives received_at and rowid both
   // descending, and starts at the cursor (keyset pagination).
   listAll: `
@@ -171,13 +190,15 @@ export const RETENTION_SQL = {
   // Events after the mark in arrival order: the bodies pass resumes where it stopped, so it
   // never walks again over events whose bodies are already gone.
   arrivedAfter: `
-    SELECT rowid AS id, event_id, received_at, state FROM events
+    SELECT rowid AS id, event_id, occurred_at, received_at, state FROM events
      WHERE (received_at, rowid) > (@at, @id) AND received_at < @before
      ORDER BY received_at, rowid LIMIT @limit`,
   // A body is dropped by deleting its row and inserting it again without it, under the same
   // rowid: an UPDATE that shrinks a row leaves its page as empty as the body was large (a
   // page per event, for good), where a delete lets SQLite merge the page with its neighbours.
-  withBody: 'SELECT rowid AS id, * FROM events WHERE event_id = ? AND length(body) > 0',
+  withBody: `
+    SELECT rowid AS id, * FROM events
+     WHERE occurred_at = @occurredAt AND event_id = @eventId AND length(body) > 0`,
   deleteEvent: 'DELETE FROM events WHERE rowid = ?',
   insertWithoutBody: `
     INSERT INTO events (rowid, event_id, action, transfer, message_id, party, occurred_at, test,

@@ -68,15 +68,17 @@ export function eventWrites(db: Database.Database) {
   // from the events_due index, skipping messages whose claim is live (a primary-key probe per
   // row), and events a dead holder left in processing (there are few: at most what the
   // handlers had in hand).
-  const duePending = db.prepare<{ now: number; window: number }, EventRow>(EVENT_SQL.duePending);
-  const abandoned = db.prepare<{ now: number; window: number }, EventRow>(EVENT_SQL.abandoned);
+  type Candidate = EventRow & { position: number };
+  const duePending = db.prepare<{ now: number; window: number }, Candidate>(EVENT_SQL.duePending);
+  const abandoned = db.prepare<{ now: number; window: number }, Candidate>(EVENT_SQL.abandoned);
   const markClaimed = db.prepare<{
-    eventId: string;
+    position: number;
     token: string;
     leaseUntil: number;
     now: number;
   }>(EVENT_SQL.markClaimed);
   const settleRow = db.prepare<{
+    occurredAt: string;
     eventId: string;
     state: string;
     nextAttemptAt: number | null;
@@ -87,7 +89,7 @@ export function eventWrites(db: Database.Database) {
   }>(EVENT_SQL.settle);
   const dropBody = bodyDropper(db);
   const replayRow = db.prepare<{ now: number; eventId: string }>(EVENT_SQL.replay);
-  const replayable = db.prepare<[string], { state: EventState; size: number }>(
+  const replayable = db.prepare<{ eventId: string }, { state: EventState; size: number }>(
     EVENT_SQL.replayable,
   );
 
@@ -112,7 +114,7 @@ export function eventWrites(db: Database.Database) {
         const claim = claims.acquire(row.message_id, { holder, now, leaseMs });
         if (claim === undefined) continue;
         markClaimed.run({
-          eventId: row.event_id,
+          position: row.position,
           token: claim.token,
           leaseUntil: claim.leaseUntil,
           now,
@@ -129,12 +131,13 @@ export function eventWrites(db: Database.Database) {
       return claimed;
     },
     settle(
-      event: Pick<ClaimedEvent, 'eventId' | 'messageId' | 'claim'>,
+      event: Pick<ClaimedEvent, 'occurredAt' | 'eventId' | 'messageId' | 'claim'>,
       settlement: Settlement,
       now: number,
     ): boolean {
       const settled =
         settleRow.run({
+          occurredAt: event.occurredAt,
           eventId: event.eventId,
           messageId: event.messageId,
           token: event.claim.token,
@@ -145,13 +148,13 @@ export function eventWrites(db: Database.Database) {
         }).changes === 1;
       if (settled) claims.release(event.claim);
       if (settled && 'dropBody' in settlement && settlement.dropBody === true) {
-        dropBody(event.eventId);
+        dropBody(event);
       }
       return settled;
     },
     replay(eventId: string, now: number): ReplayOutcome {
       if (replayRow.run({ now, eventId }).changes === 1) return 'replayed';
-      return whyNotReplayed(replayable.get(eventId));
+      return whyNotReplayed(replayable.get({ eventId }));
     },
   };
 }
@@ -168,7 +171,7 @@ type ListParameters = { at: number; id: number; limit: number };
 
 /** The inbox's reads: run on the main thread's connection, which a write never blocks (WAL). */
 export function eventReads(db: Database.Database) {
-  const getRow = db.prepare<[string], EventRow>(EVENT_SQL.get);
+  const getRow = db.prepare<{ eventId: string }, EventRow>(EVENT_SQL.get);
   const listAll = db.prepare<ListParameters, EventRow & { position: number }>(EVENT_SQL.listAll);
   const listByState = db.prepare<
     ListParameters & { state: string },
@@ -177,7 +180,7 @@ export function eventReads(db: Database.Database) {
   const countStates = db.prepare<[], { state: OpenState; n: number }>(EVENT_SQL.countOpen);
   return {
     get(eventId: string): StoredEvent | undefined {
-      const row = getRow.get(eventId);
+      const row = getRow.get({ eventId });
       return row === undefined ? undefined : toStoredEvent(row);
     },
     list({

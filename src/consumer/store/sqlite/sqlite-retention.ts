@@ -14,7 +14,7 @@ export function retentionWrites(db: Database.Database) {
   const setMark = db.prepare<{ name: string; at: number; id: number }>(RETENTION_SQL.setMark);
   const arrivedAfter = db.prepare<
     { at: number; id: number; before: number; limit: number },
-    { id: number; event_id: string; received_at: number; state: string }
+    { id: number; event_id: string; occurred_at: string; received_at: number; state: string }
   >(RETENTION_SQL.arrivedAfter);
   const dropBody = bodyDropper(db);
   const finishedBefore = db.prepare<
@@ -40,7 +40,9 @@ export function retentionWrites(db: Database.Database) {
       const rows = arrivedAfter.all({ at: from.through_at, id: from.through_id, before, limit });
       let count = 0;
       for (const row of rows) {
-        if (row.state === 'done' || row.state === 'skipped') count += dropBody(row.event_id);
+        if (row.state === 'done' || row.state === 'skipped') {
+          count += dropBody({ occurredAt: row.occurred_at, eventId: row.event_id });
+        }
       }
       const last = rows.at(-1);
       if (last !== undefined) setMark.run({ name: BODIES_MARK, at: last.received_at, id: last.id });
@@ -89,12 +91,16 @@ export function retentionWrites(db: Database.Database) {
  * Drops one event's body (see RETENTION_SQL.withBody for why by delete and insert); 1 if it
  * had one. Runs inside the caller's transaction.
  */
-export function bodyDropper(db: Database.Database): (eventId: string) => number {
-  const withBody = db.prepare<[string], Record<string, unknown>>(RETENTION_SQL.withBody);
+export function bodyDropper(
+  db: Database.Database,
+): (event: { occurredAt: string; eventId: string }) => number {
+  const withBody = db.prepare<{ occurredAt: string; eventId: string }, Record<string, unknown>>(
+    RETENTION_SQL.withBody,
+  );
   const deleteEvent = db.prepare<[number]>(RETENTION_SQL.deleteEvent);
   const insertWithoutBody = db.prepare(RETENTION_SQL.insertWithoutBody);
-  return (eventId) => {
-    const row = withBody.get(eventId);
+  return ({ occurredAt, eventId }) => {
+    const row = withBody.get({ occurredAt, eventId });
     if (row === undefined) return 0;
     deleteEvent.run(row.id as number);
     insertWithoutBody.run(row);

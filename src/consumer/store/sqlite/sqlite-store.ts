@@ -82,7 +82,12 @@ export async function openSqliteStore(
       settle: (event, settlement, now) =>
         writer.call(
           'events.settle',
-          { eventId: event.eventId, messageId: event.messageId, claim: event.claim },
+          {
+            occurredAt: event.occurredAt,
+            eventId: event.eventId,
+            messageId: event.messageId,
+            claim: event.claim,
+          },
           settlement,
           now,
         ),

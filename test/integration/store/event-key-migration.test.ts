@@ -1,0 +1,162 @@
+/**
+ * Upgrading a store that holds events to the (occurredAt, eventId) inbox key (SQLite's
+ * migration 008, PostgreSQL's 004): every event is kept as it was, still found by its eventId,
+ * still a duplicate when redelivered, and the open one is still handled.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openPostgresStore } from '../../../src/consumer/store/postgres/pg-store.ts';
+import { openSqliteStore } from '../../../src/consumer/store/sqlite/sqlite-store.ts';
+import type { NewEvent, Store } from '../../../src/consumer/store/store.ts';
+import { createTestDatabase, describeWithPostgres } from '../../support/postgres.ts';
+import { newEvent } from '../../support/sqlite.ts';
+
+const NOW = 1_800_000_000_000;
+
+/** The migration files numbered up to `last`, in order, as [version, name, sql]. */
+function migrationsThrough(store: 'sqlite' | 'postgres', last: number) {
+  const dir = new URL(`../../../src/consumer/store/${store}/migrations/`, import.meta.url);
+  return readdirSync(dir)
+    .filter((file) => /^\d+_.+\.sql$/.test(file) && Number.parseInt(file, 10) <= last)
+    .sort()
+    .map(
+      (file) =>
+        [Number.parseInt(file, 10), file, readFileSync(new URL(file, dir), 'utf8')] as const,
+    );
+}
+
+/** What the old schema held: one event pending, one done, one done whose body was dropped. */
+const pending = newEvent();
+const done = newEvent();
+const dropped = newEvent();
+const OLD_ROWS: Array<[NewEvent, string, string]> = [
+  [pending, 'pending', '7b7d'],
+  [done, 'done', '7b7d'],
+  [dropped, 'done', ''],
+];
+
+/** The upgraded store as a user would notice it. */
+async function expectUpgraded(store: Store) {
+  for (const [event, state, body] of OLD_ROWS) {
+    expect(await store.events.get(event.eventId)).toMatchObject({
+      eventId: event.eventId,
+      occurredAt: event.occurredAt,
+      state,
+      body: Buffer.from(body, 'hex'),
+    });
+    expect(await store.events.insert(event)).toBe('duplicate');
+  }
+  const { items } = await store.events.list({ limit: 10 });
+  expect(items.map((event) => event.eventId)).toEqual(
+    OLD_ROWS.map(([event]) => event.eventId).reverse(),
+  );
+  const [claimed] = await store.events.claimDue({ now: NOW, limit: 5, leaseMs: 1000, holder: 'w' });
+  expect(claimed?.eventId).toBe(pending.eventId);
+  if (claimed === undefined) throw new Error('nothing claimed');
+  expect(await store.events.settle(claimed, { state: 'done' }, NOW)).toBe(true);
+  expect(await store.events.replay(done.eventId, NOW)).toBe('replayed');
+  expect(await store.events.replay(dropped.eventId, NOW)).toBe('body_dropped');
+  expect(await store.events.insert(newEvent())).toBe('inserted');
+}
+
+describe('the (occurredAt, eventId) inbox key on an existing SQLite file', () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('migration 008 keeps every event, its rowid and its dedupe', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'event-key-'));
+    const path = join(dir, 'consumer.db');
+    const db = new Database(path);
+    db.exec(
+      'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT',
+    );
+    for (const [version, name, sql] of migrationsThrough('sqlite', 7)) {
+      db.exec(sql);
+      db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(version, name);
+    }
+    const insert = db.prepare(`
+      INSERT INTO events (rowid, event_id, action, transfer, message_id, party, occurred_at, test,
+                          body, received_at, state, next_attempt_at, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`);
+    OLD_ROWS.forEach(([e, state, body], i) => {
+      insert.run(
+        (i + 1) * 10,
+        e.eventId,
+        e.action,
+        e.transfer,
+        e.messageId,
+        e.party,
+        e.occurredAt,
+        Buffer.from(body, 'hex'),
+        e.receivedAt,
+        state,
+        e.receivedAt,
+        e.receivedAt,
+      );
+    });
+    db.close();
+
+    const store = await openSqliteStore(path);
+    try {
+      expect(
+        store.db.prepare('SELECT rowid, event_id FROM events ORDER BY rowid').raw().all(),
+      ).toEqual(OLD_ROWS.map(([e], i) => [(i + 1) * 10, e.eventId]));
+      await expectUpgraded(store);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describeWithPostgres(
+  'the (occurredAt, eventId) inbox key on an existing PostgreSQL database',
+  () => {
+    it('migration 004 keeps every event and its dedupe', async () => {
+      const database = await createTestDatabase();
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        await client.query(
+          'CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)',
+        );
+        for (const [version, name, sql] of migrationsThrough('postgres', 3)) {
+          await client.query(sql);
+          await client.query('INSERT INTO schema_migrations VALUES ($1, $2, 0)', [version, name]);
+        }
+        for (const [e, state, body] of OLD_ROWS) {
+          await client.query(
+            `INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test,
+                               body, received_at, state, next_attempt_at, updated_at)
+           VALUES ($1, $2, $3, $4, $5, $6, false, $7, $8, $9, $8, $8)`,
+            [
+              e.eventId,
+              e.action,
+              e.transfer,
+              e.messageId,
+              e.party,
+              e.occurredAt,
+              Buffer.from(body, 'hex'),
+              e.receivedAt,
+              state,
+            ],
+          );
+        }
+      } finally {
+        await client.end();
+      }
+      const store = await openPostgresStore(database.url);
+      try {
+        await expectUpgraded(store);
+      } finally {
+        await store.close();
+        await database.drop();
+      }
+    });
+  },
+);
