@@ -6,7 +6,10 @@
  * History: `events` finished events spread evenly over the last 365 days, five per message
  * (created, two status changes, deliveryNotified, a lifecycle change; bodies as the service
  * sends them), each message delivered and imported, two status changes recorded per message.
- * It is written straight into the database (through the consumer it would take hours).
+ * It is written straight into the database (through the consumer it would take hours), then
+ * put on disk as a year-old store would be (the SQLite file fsynced, PostgreSQL vacuumed and
+ * checkpointed): otherwise the probes that follow would share the disk with the writeback of
+ * gigabytes written a minute earlier.
  *
  * Probes, each with the consumer as production runs it (retention off, so the history stays):
  * ingress req/s (ROLE=ingress, keep-alive load), the backlog drain (invoices/s, against the
@@ -22,7 +25,7 @@
  * 25,000 / (events/365).
  */
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -443,6 +446,9 @@ export async function fill(url: string, events: number, now: number) {
     for (let m = 0; m < messages; m += 20_000) batch(m, Math.min(messages, m + 20_000));
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
+    const fd = openSync(url.slice('sqlite:'.length), 'r+');
+    fsyncSync(fd);
+    closeSync(fd);
     return;
   }
   const client = new pg.Client({ connectionString: url });
@@ -486,6 +492,7 @@ export async function fill(url: string, events: number, now: number) {
       );
     }
     await client.query('VACUUM ANALYZE');
+    await client.query('CHECKPOINT');
   } finally {
     await client.end();
   }

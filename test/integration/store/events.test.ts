@@ -162,6 +162,15 @@ describeEachStore('the inbox', (kind) => {
       ]);
     });
 
+    it('a finished event is a duplicate by its eventId alone, even sent with another occurredAt', async () => {
+      const e = newEvent();
+      await store.events.insert(e);
+      await handle({ state: 'done' });
+      const changed = { ...e, occurredAt: new Date(Date.parse(e.occurredAt) + 1).toISOString() };
+      expect(await store.events.insert(changed)).toBe('duplicate');
+      expect((await store.events.list({ limit: 10 })).items).toHaveLength(1);
+    });
+
     it('finds an event by its eventId alone in every state, and answers replay accordingly', async () => {
       const e = newEvent();
       await store.events.insert(e);

@@ -95,8 +95,9 @@ function createInsertBatcher(pool: pg.Pool) {
       const n = i * 10;
       return `($${n + 1}::text, $${n + 2}::text, $${n + 3}::text, $${n + 4}::text, $${n + 5}::text, $${n + 6}::text, $${n + 7}::boolean, $${n + 8}::text, $${n + 9}::bytea, $${n + 10}::bigint)`;
     });
-    // A duplicate is an event in the inbox, or one retention removed from it (seen_events); the
-    // inbox's key is (occurredAt, eventId), as on SQLite (see EVENT_SQL.insert there).
+    // A duplicate is an event in the inbox, or one retention removed from it (seen_events), or
+    // a finished one's eventId alone; the inbox's key is (occurredAt, eventId), as on SQLite
+    // (see EVENT_SQL.insert there).
     const { rows: inserted } = await pool.query<{ event_id: string }>(
       `WITH inserted AS (
          INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test, flag,
@@ -106,6 +107,8 @@ function createInsertBatcher(pool: pg.Pool) {
              AS v(event_id, action, transfer, message_id, party, occurred_at, test, flag, body,
                   received_at)
           WHERE NOT EXISTS (SELECT 1 FROM seen_events s WHERE s.event_id = v.event_id)
+            AND NOT EXISTS (SELECT 1 FROM events f WHERE f.event_id = v.event_id
+                                                     AND f.state IN ('dead', 'done', 'skipped'))
          ON CONFLICT (occurred_at, event_id) DO NOTHING
          RETURNING event_id)
        SELECT event_id, pg_notify('${INBOX_CHANNEL}', '') FROM inserted`,

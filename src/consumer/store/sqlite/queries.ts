@@ -16,15 +16,18 @@ export const DROPPED_BODY = "x''";
 
 export const EVENT_SQL = {
   // A duplicate is an event in the inbox, or one retention removed from it (seen_events). The
-  // inbox's key is (occurredAt, eventId), both unchanged on redelivery (SPEC.md 2.3): a new
+  // inbox's key is (occurredAt, eventId), both unchanged on redelivery (docs/events.md): a new
   // event's key lands beside the last one's, where the eventId alone lands on a random page of
-  // a year-sized index (migration 008).
+  // a year-sized index (migration 008). A finished event's eventId alone is a duplicate too
+  // (events_settled; a read, which costs no page write), in case a sender changed occurredAt.
   insert: `
     INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test, flag,
                         body, received_at, next_attempt_at, updated_at)
     SELECT @eventId, @action, @transfer, @messageId, @party, @occurredAt, @testInt, @flag,
            @body, @receivedAt, @receivedAt, @receivedAt
      WHERE NOT EXISTS (SELECT 1 FROM seen_events WHERE event_id = @eventId)
+       AND NOT EXISTS (SELECT 1 FROM events WHERE event_id = @eventId
+                                              AND state IN ('dead', 'done', 'skipped'))
     ON CONFLICT (occurred_at, event_id) DO NOTHING`,
   // Candidates for claimDue, each cheap whatever the backlog: due pending events in due order
   // from the events_due index, skipping messages whose claim is live (a primary-key probe per

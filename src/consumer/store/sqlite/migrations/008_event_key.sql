@@ -1,8 +1,8 @@
--- The dedupe key becomes (occurred_at, event_id): SPEC.md 2.3 keeps both unchanged on retry and
--- redelivery, so it finds every duplicate the eventId alone found, and a new event's entry
--- lands beside the last one instead of on a random page of a year-sized index (a random
--- eventId cost each insert some 80 KB of page writes with history; see BENCHMARKS.md, "A year
--- of history"). Lookups by eventId alone (the admin API) are served by events_settled, an
+-- The dedupe key becomes (occurred_at, event_id): the service keeps both unchanged on retry
+-- and redelivery (docs/events.md), so it finds every duplicate the eventId alone found, and a
+-- new event's entry lands beside the last one instead of on a random page of a year-sized
+-- index (a random eventId cost each insert some 80 KB of page writes with history; see
+-- BENCHMARKS.md, "A year of history"). Lookups by eventId alone (the admin API) are served by events_settled, an
 -- index of finished events the worker's settle writes, and for open events by events_due
 -- (the backlog, not history).
 --
