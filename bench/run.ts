@@ -26,6 +26,7 @@ const USAGE = `Usage: npm run bench -- [options]
                        with --quick); issue 18 measured at 5000000
   --no-retention       skip the history part's retention pass (about 8 minutes a million
                        events; its bound scales, so a smaller run gives it)
+  --no-postgres        leave PostgreSQL out of every part (SQLite's half alone)
   --profile            run the drain under --cpu-prof and show where the consumer's time goes
   --quick              a short run, to check the set-up`;
 
@@ -39,6 +40,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     history: { type: 'string' },
     profile: { type: 'boolean', default: false },
+    postgres: { type: 'boolean', default: true },
     retention: { type: 'boolean', default: true },
     quick: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
@@ -68,7 +70,9 @@ const parameters = {
 
 const startedAt = new Date();
 const micro = runMicroBenchmarks('micro-benchmark-secret', quick ? 0.3 : 1);
-const postgres = await startBenchPostgres();
+const postgres = values.postgres
+  ? await startBenchPostgres()
+  : { missing: '--no-postgres' as const };
 if ('missing' in postgres) console.error(`PostgreSQL scenarios skipped: ${postgres.missing}`);
 const createDatabase = 'missing' in postgres ? undefined : () => postgres.createDatabase();
 const ingress = parts.has('ingress')
