@@ -39,6 +39,24 @@ const OLD_ROWS: Array<[NewEvent, string, string]> = [
   [dropped, 'done', ''],
 ];
 
+/** One old row's values, in the order both inserts below name the columns. */
+const OLD_COLUMNS =
+  'event_id, action, transfer, message_id, party, occurred_at, body, received_at, state, ' +
+  'next_attempt_at, updated_at';
+const oldValues = ([e, state, body]: (typeof OLD_ROWS)[number]) => [
+  e.eventId,
+  e.action,
+  e.transfer,
+  e.messageId,
+  e.party,
+  e.occurredAt,
+  Buffer.from(body, 'hex'),
+  e.receivedAt,
+  state,
+  e.receivedAt,
+  e.receivedAt,
+];
+
 /** The upgraded store as a user would notice it. */
 async function expectUpgraded(store: Store) {
   for (const [event, state, body] of OLD_ROWS) {
@@ -80,25 +98,11 @@ describe('the (occurredAt, eventId) inbox key on an existing SQLite file', () =>
       db.exec(sql);
       db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(version, name);
     }
-    const insert = db.prepare(`
-      INSERT INTO events (rowid, event_id, action, transfer, message_id, party, occurred_at, test,
-                          body, received_at, state, next_attempt_at, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`);
-    OLD_ROWS.forEach(([e, state, body], i) => {
-      insert.run(
-        (i + 1) * 10,
-        e.eventId,
-        e.action,
-        e.transfer,
-        e.messageId,
-        e.party,
-        e.occurredAt,
-        Buffer.from(body, 'hex'),
-        e.receivedAt,
-        state,
-        e.receivedAt,
-        e.receivedAt,
-      );
+    const insert = db.prepare(
+      `INSERT INTO events (rowid, test, ${OLD_COLUMNS}) VALUES (?, 0, ${'?, '.repeat(10)}?)`,
+    );
+    OLD_ROWS.forEach((row, i) => {
+      insert.run((i + 1) * 10, ...oldValues(row));
     });
     db.close();
 
@@ -129,22 +133,11 @@ describeWithPostgres(
           await client.query(sql);
           await client.query('INSERT INTO schema_migrations VALUES ($1, $2, 0)', [version, name]);
         }
-        for (const [e, state, body] of OLD_ROWS) {
+        for (const row of OLD_ROWS) {
           await client.query(
-            `INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test,
-                               body, received_at, state, next_attempt_at, updated_at)
-           VALUES ($1, $2, $3, $4, $5, $6, false, $7, $8, $9, $8, $8)`,
-            [
-              e.eventId,
-              e.action,
-              e.transfer,
-              e.messageId,
-              e.party,
-              e.occurredAt,
-              Buffer.from(body, 'hex'),
-              e.receivedAt,
-              state,
-            ],
+            `INSERT INTO events (test, ${OLD_COLUMNS})
+             VALUES (false, ${Array.from({ length: 11 }, (_, i) => `$${i + 1}`).join(', ')})`,
+            oldValues(row),
           );
         }
       } finally {

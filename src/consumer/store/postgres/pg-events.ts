@@ -1,8 +1,8 @@
 /** The inbox on PostgreSQL (see migrations/001_schema.sql and the contract in ../store.ts). */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { byEventIdSql, SETTLED, whyNotReplayed } from '../by-event-id.ts';
 import { decodeCursor, eventPage, NEWEST } from '../cursor.ts';
-import { whyNotReplayed } from '../sqlite/sqlite-events.ts';
 import {
   type ClaimedEvent,
   type EventState,
@@ -107,8 +107,7 @@ function createInsertBatcher(pool: pg.Pool) {
              AS v(event_id, action, transfer, message_id, party, occurred_at, test, flag, body,
                   received_at)
           WHERE NOT EXISTS (SELECT 1 FROM seen_events s WHERE s.event_id = v.event_id)
-            AND NOT EXISTS (SELECT 1 FROM events f WHERE f.event_id = v.event_id
-                                                     AND f.state IN ('dead', 'done', 'skipped'))
+            AND NOT EXISTS (SELECT 1 FROM events WHERE event_id = v.event_id AND ${SETTLED})
          ON CONFLICT (occurred_at, event_id) DO NOTHING
          RETURNING event_id)
        SELECT event_id, pg_notify('${INBOX_CHANNEL}', '') FROM inserted`,
@@ -161,17 +160,8 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
   return {
     insert,
 
-    // By eventId alone: finished events through events_settled, open ones through the backlog.
     async get(eventId) {
-      const { rows } = await pool.query<EventRow>(
-        `SELECT ${COLUMNS} FROM events
-          WHERE event_id = $1 AND state IN ('dead', 'done', 'skipped')
-         UNION ALL
-         SELECT ${COLUMNS} FROM events
-          WHERE event_id = $1 AND state IN ('pending', 'processing')
-         LIMIT 1`,
-        [eventId],
-      );
+      const { rows } = await pool.query<EventRow>(byEventIdSql(COLUMNS, '$1'), [eventId]);
       return rows[0] === undefined ? undefined : toStoredEvent(rows[0]);
     },
 
@@ -254,21 +244,22 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
           [messageIds, tokens, holder, leaseUntil, now],
         );
         if (claims.length === 0) return [];
+        const taken = claims.map((claim) => picked.get(claim.message_id) as Candidate);
         const { rows: claimed } = await client.query<EventRow & { claim_token: string }>(
           `UPDATE events e
               SET state = 'processing', attempts = e.attempts + 1, claim_token = c.token,
-                  locked_until = $3, updated_at = $4
-             FROM unnest($1::text[], $2::text[], $5::text[]) AS c(occurred_at, event_id, token)
+                  locked_until = $4, updated_at = $5
+             FROM unnest($1::text[], $2::text[], $3::text[]) AS c(occurred_at, event_id, token)
             WHERE e.occurred_at = c.occurred_at AND e.event_id = c.event_id
            RETURNING ${COLUMNS.split(', ')
              .map((column) => `e.${column}`)
              .join(', ')}, e.claim_token`,
           [
-            claims.map((claim) => (picked.get(claim.message_id) as Candidate).occurred_at),
-            claims.map((claim) => (picked.get(claim.message_id) as Candidate).event_id),
+            taken.map((event) => event.occurred_at),
+            taken.map((event) => event.event_id),
+            claims.map((claim) => claim.token),
             leaseUntil,
             now,
-            claims.map((claim) => claim.token),
           ],
         );
         return claimed
@@ -324,17 +315,12 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
         `UPDATE events
             SET state = 'pending', attempts = 0, next_attempt_at = $2, locked_until = NULL,
                 claim_token = NULL, updated_at = $2
-          WHERE event_id = $1 AND state IN ('dead', 'done', 'skipped') AND length(body) > 0`,
+          WHERE event_id = $1 AND ${SETTLED} AND length(body) > 0`,
         [eventId, now],
       );
       if (rowCount === 1) return 'replayed';
       const { rows } = await pool.query<{ state: EventState; size: number }>(
-        `SELECT state, length(body) AS size FROM events
-          WHERE event_id = $1 AND state IN ('dead', 'done', 'skipped')
-         UNION ALL
-         SELECT state, length(body) AS size FROM events
-          WHERE event_id = $1 AND state IN ('pending', 'processing')
-         LIMIT 1`,
+        byEventIdSql('state, length(body) AS size', '$1'),
         [eventId],
       );
       return whyNotReplayed(rows[0]);

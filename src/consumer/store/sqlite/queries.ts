@@ -5,11 +5,15 @@
  * sort (temporary B-tree) over one.
  */
 import type { StatusKind } from '../../../protocol/index.ts';
+import { byEventIdSql, SETTLED } from '../by-event-id.ts';
 import { STATUS_COLUMNS } from '../status-columns.ts';
 
 /** Delivery statuses after which a message changes only by a manual retry (docs/statuses.md#final-statuses). */
 const OPEN_MESSAGE =
   "(delivery_status IS NULL OR delivery_status NOT IN ('delivered', 'failed', 'parked'))";
+
+/** Open events by eventId walk the backlog, named (see byEventIdSql). */
+const OPEN_EVENTS = 'events INDEXED BY events_due';
 
 /** A body retention has dropped is stored empty (a signed event's body never is). */
 export const DROPPED_BODY = "x''";
@@ -26,8 +30,7 @@ export const EVENT_SQL = {
     SELECT @eventId, @action, @transfer, @messageId, @party, @occurredAt, @testInt, @flag,
            @body, @receivedAt, @receivedAt, @receivedAt
      WHERE NOT EXISTS (SELECT 1 FROM seen_events WHERE event_id = @eventId)
-       AND NOT EXISTS (SELECT 1 FROM events WHERE event_id = @eventId
-                                              AND state IN ('dead', 'done', 'skipped'))
+       AND NOT EXISTS (SELECT 1 FROM events WHERE event_id = @eventId AND ${SETTLED})
     ON CONFLICT (occurred_at, event_id) DO NOTHING`,
   // Candidates for claimDue, each cheap whatever the backlog: due pending events in due order
   // from the events_due index, skipping messages whose claim is live (a primary-key probe per
@@ -58,29 +61,15 @@ export const EVENT_SQL = {
        AND state = 'processing' AND claim_token = @token
        AND EXISTS (SELECT 1 FROM message_claims c
                     WHERE c.message_id = @messageId AND c.token = @token)`,
-  // By eventId alone (an operator's): finished events through events_settled, whose WHERE this
-  // term repeats word for word so SQLite can use it.
+  // By eventId alone (an operator's): finished events through events_settled (by-event-id.ts).
   replay: `
     UPDATE events
        SET state = 'pending', attempts = 0, next_attempt_at = @now, locked_until = NULL,
            claim_token = NULL, updated_at = @now
-     WHERE event_id = @eventId AND state IN ('dead', 'done', 'skipped') AND length(body) > 0`,
+     WHERE event_id = @eventId AND ${SETTLED} AND length(body) > 0`,
   // Why a replay changed nothing: no such event, or one pending, processing or without body.
-  replayable: `
-    SELECT state, length(body) AS size FROM events
-     WHERE event_id = @eventId AND state IN ('dead', 'done', 'skipped')
-    UNION ALL
-    SELECT state, length(body) AS size FROM events INDEXED BY events_due
-     WHERE event_id = @eventId AND state IN ('pending', 'processing')
-    LIMIT 1`,
-  // Finished events by events_settled; open ones by events_due, a walk of the backlog (named:
-  // with statistics saying occurred_at repeats, SQLite would rather skip-scan events_key).
-  get: `
-    SELECT * FROM events WHERE event_id = @eventId AND state IN ('dead', 'done', 'skipped')
-    UNION ALL
-    SELECT * FROM events INDEXED BY events_due
-     WHERE event_id = @eventId AND state IN ('pending', 'processing')
-    LIMIT 1`,
+  replayable: byEventIdSql('state, length(body) AS size', '@eventId', OPEN_EVENTS),
+  get: byEventIdSql('*', '@eventId', OPEN_EVENTS),
   // Newest first, after a cursor: an index walked backwards gives received_at and rowid both
   // descending, and starts at the cursor (keyset pagination).
   listAll: `

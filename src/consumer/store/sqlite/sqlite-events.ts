@@ -1,5 +1,6 @@
 /** The inbox table on SQLite. */
 import type Database from 'better-sqlite3';
+import { whyNotReplayed } from '../by-event-id.ts';
 import { decodeCursor, eventPage, NEWEST } from '../cursor.ts';
 import {
   type ClaimedEvent,
@@ -157,14 +158,6 @@ export function eventWrites(db: Database.Database) {
       return whyNotReplayed(replayable.get({ eventId }));
     },
   };
-}
-
-/** Why a replay changed nothing, from the row as it is (or its absence). */
-export function whyNotReplayed(
-  row: { state: EventState; size: number } | undefined,
-): Exclude<ReplayOutcome, 'replayed'> {
-  if (row === undefined) return 'not_found';
-  return row.state === 'pending' || row.state === 'processing' ? 'not_replayable' : 'body_dropped';
 }
 
 type ListParameters = { at: number; id: number; limit: number };
