@@ -14,8 +14,10 @@
  * Probes, each with the consumer as production runs it (retention off, so the history stays):
  * ingress req/s (ROLE=ingress, keep-alive load), the backlog drain (invoices/s, against the
  * embedded provider), GET /metrics, GET /admin/events?state=done (first page, and twenty pages
- * deep by cursor), and in this process the worker's claim with 2,300 events due and
- * reconciliation's stale scan.
+ * deep by cursor; twenty samples each after one unmeasured request per path, reported apart),
+ * and in this process the worker's claim with 2,300 events due and reconciliation's stale scan.
+ * The empty store and the history are probed in rounds, back to back (see runOne); the empty
+ * store keeps what earlier rounds' drains left in it (a few thousand events per round).
  *
  * Retention: the consumer (ROLE=all, RETENTION_INTERVAL_SECONDS=1) prunes the history with the
  * default policy while a webhook arrives every 10 ms; reported: the run's duration, what it
@@ -62,6 +64,11 @@ export interface HistoryProbe {
   adminDone: Latency;
   /** The twentieth page of GET /admin/events?state=done, followed by cursor. */
   adminDeep: Latency;
+  /**
+   * The consumer's first answer on each path, not among the samples above: it also compiles the
+   * handler's code and plans its statements, once per process.
+   */
+  firstRequest: { metricsMs: number; adminMs: number };
   claim: Latency;
   staleScan: Latency;
   /**
@@ -77,8 +84,11 @@ export interface HistoryResult {
   store: 'sqlite' | 'postgres';
   events: number;
   fillSeconds: number;
+  /** Over the rounds: rates and p50s their median, maxima the largest. */
   empty: HistoryProbe;
   history: HistoryProbe;
+  /** Each round probes both stores back to back (see runOne). */
+  rounds: { empty: HistoryProbe; history: HistoryProbe }[];
   /** Absent with --no-retention. */
   retention?: {
     seconds: number;
@@ -99,6 +109,8 @@ export async function runHistory(options: {
   events: number;
   invoices: number;
   durationSeconds: number;
+  /** Rounds of probes, each on both stores. */
+  rounds: number;
   /** Whether to run the retention pass over the history (about 8 minutes per million events). */
   retention: boolean;
   /** A fresh PostgreSQL database, when a server is available. */
@@ -123,23 +135,44 @@ async function runOne(
   store: 'sqlite' | 'postgres',
   database: (name: string) => string | Promise<string>,
   dir: string,
-  options: { events: number; invoices: number; durationSeconds: number; retention: boolean },
+  options: {
+    events: number;
+    invoices: number;
+    durationSeconds: number;
+    rounds: number;
+    retention: boolean;
+  },
 ): Promise<HistoryResult> {
-  console.error(`history (${store}): probes on an empty store`);
   const emptyUrl = await database('empty');
   await migrate(emptyUrl);
-  const empty = await probe(emptyUrl, dir, options);
-
   const url = await database('history');
   await migrate(url);
-  const now = Date.now();
   console.error(`history (${store}): writing ${options.events.toLocaleString()} events of history`);
   const fillStarted = performance.now();
-  await fill(url, options.events, now);
+  await fill(url, options.events, Date.now());
   const fillSeconds = (performance.now() - fillStarted) / 1000;
-  console.error(`history (${store}): probes with history (${fillSeconds.toFixed(0)} s to write)`);
-  const history = await probe(url, dir, options);
-  const result = { store, events: options.events, fillSeconds, empty, history };
+  console.error(`history (${store}): written in ${fillSeconds.toFixed(0)} s`);
+  // The machine's speed drifts by 20% over minutes (the same drain on the same empty store ran
+  // at 332, 263 and 217 invoices/s in a row), so each round probes the two stores back to back,
+  // the empty one first in odd rounds and second in even ones, and the ratios are taken per
+  // round: probing the empty store once before the fill and the history once after compared
+  // two machines minutes apart.
+  const rounds: HistoryResult['rounds'] = [];
+  for (let i = 0; i < options.rounds; i++) {
+    console.error(`history (${store}): round ${i + 1} of ${options.rounds}`);
+    const emptyFirst = i % 2 === 0;
+    const first = await probe(emptyFirst ? emptyUrl : url, dir, options);
+    const second = await probe(emptyFirst ? url : emptyUrl, dir, options);
+    rounds.push(emptyFirst ? { empty: first, history: second } : { empty: second, history: first });
+  }
+  const result = {
+    store,
+    events: options.events,
+    fillSeconds,
+    empty: combine(rounds.map((r) => r.empty)),
+    history: combine(rounds.map((r) => r.history)),
+    rounds,
+  };
   if (!options.retention) return result;
   console.error(`history (${store}): a retention run while webhooks arrive`);
   return { ...result, retention: await prune(url, dir, options.events) };
@@ -170,7 +203,7 @@ async function probe(
 ): Promise<HistoryProbe> {
   const consumer = await startConsumerProcess(consumerEnv(url, dir, { ROLE: 'ingress' }));
   let load: Awaited<ReturnType<typeof runLoad>>;
-  let http: Pick<HistoryProbe, 'metrics' | 'adminDone' | 'adminDeep'>;
+  let http: Pick<HistoryProbe, 'metrics' | 'adminDone' | 'adminDeep' | 'firstRequest'>;
   try {
     const pool = createRequestPool(SECRET, (options.durationSeconds + 1) * 8000);
     const target = { url: `${consumer.url}/webhooks`, connections: 50, next: pool.next };
@@ -210,6 +243,10 @@ async function httpProbes(consumer: ConsumerProcess) {
     if (!res.ok) throw new Error(`${path}: ${res.status} ${body}`);
     return { ms: performance.now() - started, body };
   };
+  const firstRequest = {
+    metricsMs: round((await get('/metrics')).ms),
+    adminMs: round((await get('/admin/events?state=done&limit=50')).ms),
+  };
   const metrics: number[] = [];
   const adminDone: number[] = [];
   const adminDeep: number[] = [];
@@ -228,6 +265,7 @@ async function httpProbes(consumer: ConsumerProcess) {
     metrics: latency(metrics),
     adminDone: latency(adminDone),
     adminDeep: latency(adminDeep),
+    firstRequest,
   };
 }
 
@@ -533,6 +571,43 @@ async function sizeOf(url: string): Promise<number> {
   } finally {
     await client.end();
   }
+}
+
+/** Rates and p50s: the median over the probes; maxima: the largest; size: the last. */
+function combine(probes: HistoryProbe[]): HistoryProbe {
+  const mid = (pick: (p: HistoryProbe) => number) => median(probes.map(pick));
+  const both = (pick: (p: HistoryProbe) => Latency): Latency => ({
+    p50Ms: round(mid((p) => pick(p).p50Ms)),
+    maxMs: Math.max(...probes.map((p) => pick(p).maxMs)),
+  });
+  return {
+    ingressPerSecond: mid((p) => p.ingressPerSecond),
+    ingressP99Ms: mid((p) => p.ingressP99Ms),
+    drainPerSecond: mid((p) => p.drainPerSecond),
+    metrics: both((p) => p.metrics),
+    adminDone: both((p) => p.adminDone),
+    adminDeep: both((p) => p.adminDeep),
+    firstRequest: {
+      metricsMs: Math.max(...probes.map((p) => p.firstRequest.metricsMs)),
+      adminMs: Math.max(...probes.map((p) => p.firstRequest.adminMs)),
+    },
+    claim: both((p) => p.claim),
+    staleScan: both((p) => p.staleScan),
+    inserts: {
+      randomIdsPerSecond: mid((p) => p.inserts.randomIdsPerSecond),
+      orderedIdsPerSecond: mid((p) => p.inserts.orderedIdsPerSecond),
+    },
+    sizeBytes: probes.at(-1)?.sizeBytes ?? 0,
+  };
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const half = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[half] ?? 0)
+    : ((sorted[half - 1] ?? 0) + (sorted[half] ?? 0)) / 2;
 }
 
 function latency(samples: number[]): Latency {

@@ -24,6 +24,8 @@ const USAGE = `Usage: npm run bench -- [options]
                        (default all)
   --history <n>        events of history for the history part (default 1000000; 100000
                        with --quick); issue 18 measured at 5000000
+  --rounds <n>         rounds of the history part's probes, each on the empty store and the
+                       history back to back (default 3; 1 with --quick)
   --no-retention       skip the history part's retention pass (about 8 minutes a million
                        events; its bound scales, so a smaller run gives it)
   --no-postgres        leave PostgreSQL out of every part (SQLite's half alone)
@@ -39,6 +41,7 @@ const { values } = parseArgs({
     reconcile: { type: 'string' },
     only: { type: 'string' },
     history: { type: 'string' },
+    rounds: { type: 'string' },
     profile: { type: 'boolean', default: false },
     postgres: { type: 'boolean', default: true },
     retention: { type: 'boolean', default: true },
@@ -65,6 +68,7 @@ const parameters = {
   invoices: positiveInteger('--invoices', values.invoices, quick ? 500 : 5000),
   reconcileMessages: positiveInteger('--reconcile', values.reconcile, quick ? 1000 : 10_000),
   historyEvents: positiveInteger('--history', values.history, quick ? 100_000 : 1_000_000),
+  historyRounds: positiveInteger('--rounds', values.rounds, quick ? 1 : 3),
   quick,
 };
 
@@ -97,6 +101,7 @@ const history = parts.has('history')
       events: parameters.historyEvents,
       invoices: quick ? 200 : 1000,
       durationSeconds: parameters.durationSeconds,
+      rounds: parameters.historyRounds,
       retention: values.retention,
       ...(createDatabase === undefined ? {} : { postgresDatabase: createDatabase }),
     })
