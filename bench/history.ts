@@ -73,8 +73,9 @@ export interface HistoryProbe {
   staleScan: Latency;
   /**
    * Store inserts per second (50 at a time, no HTTP) with the service's random eventIds and
-   * with time-ordered ones: what separates ingress with history from ingress on an empty store
-   * is where a new eventId lands in the unique index (see BENCHMARKS.md, "History").
+   * with time-ordered ones: while the inbox was keyed by the eventId alone, where a new eventId
+   * landed in that index separated ingress with history from ingress on an empty store
+   * (BENCHMARKS.md, "A year of history"); with the (occurredAt, eventId) key the two agree.
    */
   inserts: { randomIdsPerSecond: number; orderedIdsPerSecond: number };
   sizeBytes: number;
@@ -152,10 +153,10 @@ async function runOne(
   await fill(url, options.events, Date.now());
   const fillSeconds = (performance.now() - fillStarted) / 1000;
   console.error(`history (${store}): written in ${fillSeconds.toFixed(0)} s`);
-  // The machine's speed drifts by 20% over minutes (the same drain on the same empty store ran
-  // at 332, 263 and 217 invoices/s in a row), so each round probes the two stores back to back,
-  // the empty one first in odd rounds and second in even ones, and the ratios are taken per
-  // round: probing the empty store once before the fill and the history once after compared
+  // The machine's speed drifts by a third over minutes (the same drain on the same empty store
+  // ran at 332, 263 and 217 invoices/s in a row), so each round probes the two stores back to
+  // back, the empty one first in the first, third, ... round and second in the others, and the
+  // ratios are taken per round: probing the empty store once before the fill and the history once after compared
   // two machines minutes apart.
   const rounds: HistoryResult['rounds'] = [];
   for (let i = 0; i < options.rounds; i++) {

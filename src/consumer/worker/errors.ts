@@ -24,13 +24,14 @@ export function isPermanent(error: unknown): boolean {
   return false;
 }
 
+const DOCUMENTS = 'DOCUMENTS_DIR (or wherever the importer writes)';
+
 /**
  * The local faults an operator must fix, by error code: a disk that is full or refuses writes
  * (the documents folder, the spool under it, or the database's file system). None is the
  * message's fault, so none is ever reported to the service; the event is retried, and after
  * WORKER_MAX_ATTEMPTS dead-lettered with this hint, to be replayed once the host is fixed.
  */
-const DOCUMENTS = 'DOCUMENTS_DIR (or wherever the importer writes)';
 const LOCAL_FAULTS: Readonly<Record<string, string>> = {
   ENOSPC: `no space left on the device of ${DOCUMENTS}`,
   EDQUOT: `disk quota exceeded on the device of ${DOCUMENTS}`,

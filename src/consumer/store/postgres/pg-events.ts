@@ -96,8 +96,7 @@ function createInsertBatcher(pool: pg.Pool) {
       return `($${n + 1}::text, $${n + 2}::text, $${n + 3}::text, $${n + 4}::text, $${n + 5}::text, $${n + 6}::text, $${n + 7}::boolean, $${n + 8}::text, $${n + 9}::bytea, $${n + 10}::bigint)`;
     });
     // A duplicate is an event in the inbox, or one retention removed from it (seen_events), or
-    // a finished one's eventId alone; the inbox's key is (occurredAt, eventId), as on SQLite
-    // (see EVENT_SQL.insert there).
+    // a finished one's eventId alone (the inbox's key: store/README.md).
     const { rows: inserted } = await pool.query<{ event_id: string }>(
       `WITH inserted AS (
          INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test, flag,
@@ -279,32 +278,32 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
       const { rows } = await pool.query<{ settled: number }>(
         `WITH claim AS (
            SELECT message_id FROM message_claims
-            WHERE message_id = $7 AND token = $6 FOR UPDATE
+            WHERE message_id = $1 AND token = $2 FOR UPDATE
          ), settled AS (
            UPDATE events
-              SET state = $2, claim_token = NULL, locked_until = NULL, last_error = $3,
-                  updated_at = $4, next_attempt_at = COALESCE($5, next_attempt_at),
-                  body = CASE WHEN $8 THEN '\\x'::bytea ELSE body END
-            WHERE occurred_at = $9 AND event_id = $1 AND state = 'processing'
-              AND claim_token = $6 AND EXISTS (SELECT 1 FROM claim)
+              SET state = $5, claim_token = NULL, locked_until = NULL, last_error = $6,
+                  updated_at = $7, next_attempt_at = COALESCE($8, next_attempt_at),
+                  body = CASE WHEN $9 THEN '\\x'::bytea ELSE body END
+            WHERE occurred_at = $3 AND event_id = $4 AND state = 'processing'
+              AND claim_token = $2 AND EXISTS (SELECT 1 FROM claim)
            RETURNING event_id
          ), released AS (
            DELETE FROM message_claims
-            WHERE message_id = $7 AND token = $6 AND EXISTS (SELECT 1 FROM settled)
+            WHERE message_id = $1 AND token = $2 AND EXISTS (SELECT 1 FROM settled)
            RETURNING message_id
          )
          SELECT (SELECT count(*) FROM settled)::int AS settled,
                 (SELECT count(*) FROM released)::int AS released`,
         [
+          event.messageId,
+          event.claim.token,
+          event.occurredAt,
           event.eventId,
           settlement.state,
           'error' in settlement ? settlement.error : null,
           now,
           settlement.state === 'pending' ? settlement.nextAttemptAt : null,
-          event.claim.token,
-          event.messageId,
           'dropBody' in settlement && settlement.dropBody === true,
-          event.occurredAt,
         ],
       );
       return rows[0]?.settled === 1;

@@ -19,11 +19,9 @@ const OPEN_EVENTS = 'events INDEXED BY events_due';
 export const DROPPED_BODY = "x''";
 
 export const EVENT_SQL = {
-  // A duplicate is an event in the inbox, or one retention removed from it (seen_events). The
-  // inbox's key is (occurredAt, eventId), both unchanged on redelivery (docs/events.md): a new
-  // event's key lands beside the last one's, where the eventId alone lands on a random page of
-  // a year-sized index (migration 008). A finished event's eventId alone is a duplicate too
-  // (events_settled; a read, which costs no page write), in case a sender changed occurredAt.
+  // A duplicate is an event in the inbox (by its key, (occurredAt, eventId): store/README.md
+  // says why), or one retention removed from it (seen_events), or a finished event's eventId
+  // alone (events_settled: a read, no page write), in case a sender changed occurredAt.
   insert: `
     INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test, flag,
                         body, received_at, next_attempt_at, updated_at)
