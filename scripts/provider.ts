@@ -4,7 +4,7 @@ import 'dotenv/config';
 import { pino } from 'pino';
 import { ConfigError, loadProviderCa, loadProviderConfig } from '../src/provider/config.ts';
 import { startDemoTraffic } from '../src/provider/demo-traffic.ts';
-import { startProvider } from '../src/provider/provider.ts';
+import { ProviderListenError, startProvider } from '../src/provider/provider.ts';
 import { logDestination } from './log-destination.ts';
 
 let config: ReturnType<typeof loadProviderConfig>;
@@ -35,6 +35,10 @@ const running = await startProvider({
   ...(config.webhookUrl === undefined ? {} : { webhookUrl: config.webhookUrl }),
   ...(config.webhookSecret === undefined ? {} : { webhookSecret: config.webhookSecret }),
   ...(webhookCa === undefined ? {} : { webhookCa }),
+}).catch((error: unknown) => {
+  if (!(error instanceof ProviderListenError)) throw error;
+  console.error(error.message);
+  process.exit(2);
 });
 // The address actually listened on, so "localhost" never hides an open 0.0.0.0.
 console.log(

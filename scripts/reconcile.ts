@@ -3,16 +3,17 @@
  * `npm run reconcile`: one reconciliation run, for cron. Prints one summary line and exits 0
  * when everything went well, 1 when a message could not be handled, 2 on a configuration or
  * start-up error. Safe to run while the consumer runs, and beside another reconciliation:
- * every message is handled under its claim (src/consumer/reconcile.ts).
+ * every message is handled under its claim (src/consumer/reconcile.ts). It needs the messaging
+ * API, the consumer's database and the importer, not the webhook settings.
  */
 import 'dotenv/config';
 import { type ApiClient, createApiClient } from '../src/consumer/api/index.ts';
 import { createClaimHolder } from '../src/consumer/claims/claim-holder.ts';
-import { readConfig, spoolDirOf } from '../src/consumer/config.ts';
-import { loadImporter } from '../src/consumer/importer/index.ts';
+import { spoolDirOf } from '../src/consumer/config.ts';
 import { createLogger } from '../src/consumer/logger.ts';
 import { createReconciler, formatSummary } from '../src/consumer/reconcile.ts';
-import { openStore } from '../src/consumer/store/open-store.ts';
+import { readSetup } from '../src/consumer/setup.ts';
+import { MissingDatabaseError, openStore } from '../src/consumer/store/open-store.ts';
 import type { Store } from '../src/consumer/store/store.ts';
 import { localProcess } from '../src/local-process.ts';
 
@@ -20,19 +21,19 @@ import { localProcess } from '../src/local-process.ts';
 // at once, also as PID 1 in a container, where Node would otherwise ignore the signal.
 process.on('SIGTERM', () => process.exit(143));
 
-const read = readConfig(process.env);
+const read = await readSetup(process.env, { webhooks: false });
 if ('error' in read) {
   console.error(read.error);
   process.exit(2);
 }
-const { config } = read;
+const { config, importer: chosen } = read.setup;
 const logger = createLogger(config.logLevel);
 // Closed whatever happens: an open store (its writer thread) or connection pool would keep a
 // failed run (a refused API token, say) alive for good, holding its cron slot.
 let store: Store | undefined;
 let api: ApiClient | undefined;
 try {
-  store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
+  store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize, create: false });
   api = createApiClient({
     baseUrl: config.apiBaseUrl,
     token: config.apiToken,
@@ -43,7 +44,7 @@ try {
   });
   const reconcile = createReconciler({
     api,
-    importer: await loadImporter(config, logger),
+    importer: await chosen.create({ logger, documentsDir: config.documentsDir }),
     messages: store.messages,
     claims: store.claims,
     logger,
@@ -57,9 +58,14 @@ try {
   console.log(`reconcile: ${formatSummary(summary)}`);
   process.exitCode = summary.failed > 0 ? 1 : 0;
 } catch (error) {
-  logger.fatal({ err: error }, 'reconcile failed');
-  console.error(`reconcile: failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
+  if (error instanceof MissingDatabaseError) {
+    console.error(`reconcile: ${error.message}`);
+    process.exitCode = 2;
+  } else {
+    logger.fatal({ err: error }, 'reconcile failed');
+    console.error(`reconcile: failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
 } finally {
   await api?.close();
   await store?.close();

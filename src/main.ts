@@ -1,28 +1,48 @@
 #!/usr/bin/env node
 /**
  * Production entry point of the consumer, and the only module that touches `process`:
- * it loads .env, validates the configuration, starts the consumer and stops it on a signal.
+ * it loads .env, validates the configuration (the core's and the importer's together), starts
+ * the consumer and stops it on a signal. Exit 2: the configuration, or a port, must change.
  */
 import 'dotenv/config';
 import { createClaimHolder } from './consumer/claims/claim-holder.ts';
-import { readConfig } from './consumer/config.ts';
 import { startConsumer } from './consumer/consumer.ts';
+import { ListenError } from './consumer/http/listen.ts';
 import { createLogger } from './consumer/logger.ts';
+import { readSetup } from './consumer/setup.ts';
 import { localProcess } from './local-process.ts';
 
-const read = readConfig(process.env);
+const read = await readSetup(process.env);
 if ('error' in read) {
   console.error(read.error);
-  process.exit(1);
+  process.exit(2);
 }
-const { config } = read;
+const { config, importer: chosen } = read.setup;
 
 const logger = createLogger(config.logLevel);
 const holder = createClaimHolder('consumer', localProcess());
-const consumer = await startConsumer({ config, logger, holder }).catch((error: unknown) => {
-  logger.fatal({ err: error }, 'could not start');
-  process.exit(1);
-});
+const consumer = await chosen
+  .create({ logger, documentsDir: config.documentsDir })
+  .then((importer) => {
+    logger.info(
+      {
+        importer: chosen.name,
+        module: chosen.file,
+        imports: chosen.describe({ documentsDir: config.documentsDir }),
+      },
+      'importer ready',
+    );
+    return startConsumer({ config, logger, holder, importer });
+  })
+  .catch((error: unknown) => {
+    if (error instanceof ListenError) {
+      logger.fatal(error.message);
+      console.error(error.message);
+      process.exit(2);
+    }
+    logger.fatal({ err: error }, 'could not start');
+    process.exit(1);
+  });
 
 let stopping = false;
 const stop = async (signal: NodeJS.Signals) => {

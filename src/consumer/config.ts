@@ -68,8 +68,17 @@ export interface Config {
    * the store's commits. @default 32
    */
   workerConcurrency: number;
-  /** Attempts before an event is dead-lettered. @default 10 */
+  /**
+   * Attempts before an event is dead-lettered: the retry budget. With the default backoff, ten
+   * attempts span about 15 minutes. @default 10
+   */
   workerMaxAttempts: number;
+  /**
+   * Longest wait between two attempts of a failed event (the backoff doubles from 2 s up to
+   * this). Raise it with WORKER_MAX_ATTEMPTS to ride out a longer outage of your ERP.
+   * @default 300000 (5 minutes)
+   */
+  workerBackoffMaxMs: number;
   /**
    * Lease of a message claim, renewed every third of it while the message is handled: how
    * long a crashed process's messages wait before another takes them over. @default 30000
@@ -78,8 +87,8 @@ export interface Config {
   /** Deadline of one import() call; its AbortSignal fires then. @default 60000 */
   importTimeoutMs: number;
   /**
-   * A module whose `createImporter(config, logger)` replaces the default importer.
-   * @default undefined (importer/create-importer.ts)
+   * The importer: a name of src/importers/ or a path (importer/load-importer.ts). Required in
+   * production (NODE_ENV=production), where no importer is assumed. @default undefined (`file`)
    */
   importerModule: string | undefined;
   /** @default 'info' */
@@ -131,9 +140,18 @@ export const WEBHOOK_SECRET_WARN_LENGTH = 16;
 // pino's own names, so the list cannot drift from what the logger accepts.
 const LOG_LEVELS: readonly string[] = [...Object.keys(levels.values), 'silent'];
 
-export function loadConfig(env: Env): Readonly<Config> {
+export interface LoadConfigOptions {
+  /**
+   * Whether the webhook settings are required: false for commands that receive no webhooks
+   * (`npm run reconcile`), which then run without WEBHOOK_SECRETS. @default true
+   */
+  webhooks?: boolean;
+}
+
+export function loadConfig(env: Env, options: LoadConfigOptions = {}): Readonly<Config> {
   const problems: string[] = [];
   const read = createReader(env, problems);
+  const webhooks = options.webhooks ?? true;
 
   const webhookMaxBodyBytes = read.integer('WEBHOOK_MAX_BODY_BYTES', 1_048_576, { min: 1 });
   const config: Config = {
@@ -141,7 +159,7 @@ export function loadConfig(env: Env): Readonly<Config> {
     webhookPath: read.string('WEBHOOK_PATH', '/webhooks', (v) =>
       v.startsWith('/') ? undefined : 'must start with "/"',
     ),
-    webhookSecrets: read.list('WEBHOOK_SECRETS'),
+    webhookSecrets: webhooks ? read.list('WEBHOOK_SECRETS') : [],
     webhookToleranceSeconds: read.integer('WEBHOOK_TOLERANCE_SECONDS', 300, { min: 1 }),
     webhookMaxBodyBytes,
     webhookMaxConnections: read.integer('WEBHOOK_MAX_CONNECTIONS', 256, { min: 1, max: 1_000_000 }),
@@ -154,15 +172,14 @@ export function loadConfig(env: Env): Readonly<Config> {
     webhookCredential: read.optional('WEBHOOK_CREDENTIAL', parseCredential),
     ...readApiSettings(read),
     apiMaxDocumentBytes: read.integer('API_MAX_DOCUMENT_BYTES', 104_857_600, { min: 1 }),
-    databaseUrl: read.string('DATABASE_URL', 'sqlite:./data/consumer.db', (v) =>
-      /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(v)
-        ? undefined
-        : 'must be sqlite:<path> or postgres://...',
-    ),
-    databasePoolSize: read.integer('DATABASE_POOL_SIZE', 10, { min: 1, max: 1000 }),
+    ...readStoreSettings(read),
     documentsDir: read.string('DOCUMENTS_DIR', './data/documents'),
     workerConcurrency: read.integer('WORKER_CONCURRENCY', 32, { min: 1, max: 1000 }),
     workerMaxAttempts: read.integer('WORKER_MAX_ATTEMPTS', 10, { min: 1 }),
+    workerBackoffMaxMs: read.integer('WORKER_BACKOFF_MAX_MS', 300_000, {
+      min: 2_000,
+      max: 86_400_000,
+    }),
     claimLeaseMs: read.integer('CLAIM_LEASE_MS', 30_000, { min: 300 }),
     importTimeoutMs: read.integer('IMPORT_TIMEOUT_MS', 60_000, { min: 1 }),
     importerModule: read.optional('IMPORTER_MODULE', (v) => ({ value: v })),
@@ -191,8 +208,38 @@ export function loadConfig(env: Env): Readonly<Config> {
     if (config.operationsPort === config.port)
       problems.push('OPERATIONS_PORT must differ from PORT (leave it unset to serve both on PORT)');
   }
+  if (config.importerModule === undefined && read.raw('NODE_ENV') === 'production') {
+    problems.push(
+      'IMPORTER_MODULE is required when NODE_ENV=production (as in the image): set it to your importer (a name of src/importers/, e.g. IMPORTER_MODULE=my-erp), or to IMPORTER_MODULE=file to write the documents under DOCUMENTS_DIR on purpose (docs/forking.md)',
+    );
+  }
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/**
+ * Every variable the consumer's own configuration reads. An importer may not declare one of
+ * these as its setting (load-importer.ts), so it never receives the core's secrets.
+ */
+export function coreVariableNames(): ReadonlySet<string> {
+  const names = new Set<string>();
+  const recording = new Proxy<Env>(
+    {},
+    {
+      get(_target, name) {
+        if (typeof name === 'string') names.add(name);
+        return undefined;
+      },
+    },
+  );
+  for (const load of [loadConfig, loadReconcileScheduleConfig]) {
+    try {
+      load(recording);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+    }
+  }
+  return names;
 }
 
 /** The messaging API settings: all that a command which only calls the API needs. */
@@ -210,6 +257,29 @@ export function loadApiConfig(env: Env): Readonly<ApiConfig> {
   const config = readApiSettings(createReader(env, problems));
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
+}
+
+/** The store settings alone: all that `npm run replay` needs. */
+export type StoreConfig = Pick<Config, 'databaseUrl' | 'databasePoolSize'>;
+
+/** DATABASE_URL and DATABASE_POOL_SIZE, read and checked exactly as `loadConfig` reads them. */
+export function loadStoreConfig(env: Env): Readonly<StoreConfig> {
+  const problems: string[] = [];
+  const read = createReader(env, problems);
+  const config = readStoreSettings(read);
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze(config);
+}
+
+function readStoreSettings(read: Reader): StoreConfig {
+  return {
+    databaseUrl: read.string('DATABASE_URL', 'sqlite:./data/consumer.db', (v) =>
+      /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(v)
+        ? undefined
+        : 'must be sqlite:<path> or postgres://...',
+    ),
+    databasePoolSize: read.integer('DATABASE_POOL_SIZE', 10, { min: 1, max: 1000 }),
+  };
 }
 
 /** The local sandbox (`npm run dev`, `npm run provider`): the port and token it answers on. */
@@ -396,6 +466,7 @@ function createReader(env: Env, problems: string[]) {
     return n;
   };
   return {
+    raw,
     string(name: string, fallback: string, check?: (v: string) => string | undefined): string {
       const value = raw(name) ?? fallback;
       const problem = check?.(value);

@@ -10,12 +10,13 @@ import { type Config, configWarnings, spoolDirOf } from './config.ts';
 import { createAdmission } from './http/admission.ts';
 import { type AppDeps, createApp } from './http/app.ts';
 import { type Listener, listen } from './http/listen.ts';
-import { type Importer, loadImporter } from './importer/index.ts';
+import type { Importer } from './importer/index.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { createPruner } from './retention/pruner.ts';
 import { scheduleRetention } from './retention/schedule.ts';
 import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
+import { eventRetryDelay } from './worker/backoff.ts';
 import { createEventHandler } from './worker/handle-event.ts';
 import { createPacer } from './worker/pacer.ts';
 import { createWorker, type Worker, type WorkerOptions } from './worker/worker.ts';
@@ -43,8 +44,11 @@ export async function startConsumer(options: {
   logger: Logger;
   host?: string;
   now?: () => number;
-  /** Overrides the configured importer (tests use this). @default loadImporter(config, logger) */
-  importer?: Importer;
+  /**
+   * Where documents go. Entry points create the configured one (IMPORTER_MODULE, setup.ts);
+   * tests pass what they need.
+   */
+  importer: Importer;
   /** Start the worker with the listener. @default true unless ROLE is `ingress` */
   startWorker?: boolean;
   /** Worker tuning for tests (poll interval, retry delay). */
@@ -61,8 +65,7 @@ export async function startConsumer(options: {
   const runWorker = options.startWorker ?? hasWorker;
   for (const warning of configWarnings(config)) logger.warn(warning);
   const now = options.now ?? Date.now;
-  // Loaded first: a module that cannot load should stop the start before anything opens.
-  const importer = options.importer ?? (await loadImporter(config, logger));
+  const { importer } = options;
   const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   const metrics = createMetrics();
   metrics.trackInbox(store.events);
@@ -105,6 +108,7 @@ export async function startConsumer(options: {
     now,
     concurrency: config.workerConcurrency,
     maxAttempts: config.workerMaxAttempts,
+    retryDelay: (attempt) => eventRetryDelay(attempt, { maxMs: config.workerBackoffMaxMs }),
     leaseMs: config.claimLeaseMs,
     dropBodiesWhenDone: config.retention?.bodyDays === 0,
     ...(pacer === undefined ? {} : { limit: pacer.limit }),
@@ -153,6 +157,7 @@ export async function startConsumer(options: {
         await listen(createApp({ ...appDeps, routes: 'operations' }), {
           port: config.operationsPort ?? config.port,
           host,
+          variable: config.operationsPort === undefined ? 'PORT' : 'OPERATIONS_PORT',
         }),
       );
     } else {
@@ -169,6 +174,7 @@ export async function startConsumer(options: {
           await listen(createApp({ ...appDeps, routes: 'operations' }), {
             port: config.operationsPort,
             host,
+            variable: 'OPERATIONS_PORT',
           }),
         );
       }

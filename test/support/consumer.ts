@@ -6,7 +6,7 @@ import { type DestinationStream, pino } from 'pino';
 import { createClaimHolder } from '../../src/consumer/claims/claim-holder.ts';
 import { loadConfig } from '../../src/consumer/config.ts';
 import { type RunningConsumer, startConsumer } from '../../src/consumer/consumer.ts';
-import type { Importer } from '../../src/consumer/importer/index.ts';
+import { createFileImporter, type Importer } from '../../src/consumer/importer/index.ts';
 import type { SqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
 import type { WorkerOptions } from '../../src/consumer/worker/worker.ts';
 
@@ -31,6 +31,7 @@ export async function startTestConsumer(
     now?: () => number;
     /** Off by default: ingress tests look at rows the worker would otherwise move on. */
     startWorker?: boolean;
+    /** @default the file importer, writing under the test's folder */
     importer?: Importer;
     /** Reuse a folder (database, documents) of an earlier consumer: a restart. */
     dir?: string;
@@ -70,7 +71,7 @@ export async function startTestConsumer(
     startWorker: options.startWorker ?? false,
     worker: { pollIntervalMs: 50, ...options.worker },
     ...(options.now === undefined ? {} : { now: options.now }),
-    ...(options.importer === undefined ? {} : { importer: options.importer }),
+    importer: options.importer ?? createFileImporter({ documentsDir: config.documentsDir, logger }),
   });
   return {
     ...consumer,

@@ -25,9 +25,38 @@ export interface Listener {
   url: string;
 }
 
+/**
+ * The port could not be taken (another process has it, or it is privileged). Its message names
+ * the variable to change; entry points print it without a stack and exit 2.
+ */
+export class ListenError extends Error {
+  override readonly name = 'ListenError';
+  readonly variable: string;
+  readonly port: number;
+  constructor(variable: string, port: number, host: string, cause: NodeJS.ErrnoException) {
+    const why =
+      cause.code === 'EADDRINUSE'
+        ? `is taken: another process listens on ${host}:${port} (a second npm run dev, or an earlier consumer still running?)`
+        : cause.code === 'EACCES'
+          ? 'needs privileges this process does not have (ports below 1024)'
+          : `could not be opened on ${host}: ${cause.message}`;
+    super(`${variable} ${port} ${why}; stop that process or set ${variable} to a free port`, {
+      cause,
+    });
+    this.variable = variable;
+    this.port = port;
+  }
+}
+
 export async function listen(
   app: RequestListener,
-  options: { port: number; host: string; admission?: Admission },
+  options: {
+    port: number;
+    host: string;
+    admission?: Admission;
+    /** The variable that sets `port`, named when it cannot be taken. @default 'PORT' */
+    variable?: string;
+  },
 ): Promise<Listener> {
   const server = createServer(
     {
@@ -42,7 +71,16 @@ export async function listen(
   );
   options.admission?.watch(server);
   server.listen(options.port, options.host);
-  await once(server, 'listening');
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    throw new ListenError(
+      options.variable ?? 'PORT',
+      options.port,
+      options.host,
+      error as NodeJS.ErrnoException,
+    );
+  }
   const { port } = server.address() as AddressInfo;
   const host =
     options.host === '0.0.0.0' || options.host === '::'

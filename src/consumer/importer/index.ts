@@ -1,6 +1,33 @@
-export { createImporter } from './create-importer.ts';
+/**
+ * Everything an importer module needs, from one place: defineImporter and zod for its
+ * settings, the importer contract and its errors, the file importer to build on, and the
+ * types of what it receives (the descriptor, the transaction JSON of each route, statuses).
+ */
+export { z } from 'zod';
+export type {
+  DeliveryStatus,
+  DocumentEntry,
+  LifecycleStatus,
+  MessageDescriptor,
+  TaxReportingStatus,
+  Transfer,
+} from '../../protocol/index.ts';
+export {
+  defineImporter,
+  type ImporterContext,
+  type ImporterDefinition,
+  type SettingsSchema,
+} from './define-importer.ts';
 export type { FileImporterOptions, Manifest } from './file-importer.ts';
-export { createFileImporter } from './file-importer.ts';
+export { createFileImporter, documentFolder } from './file-importer.ts';
 export type { ImportDocument, Importer, ImportInput, ImportResult } from './importer.ts';
 export { fileDocument, ImportTimeoutError, PermanentImportError } from './importer.ts';
-export { type CreateImporter, ImporterModuleError, loadImporter } from './load-importer.ts';
+export {
+  DEFAULT_IMPORTER,
+  IMPORTER_VARIABLE,
+  ImporterModuleError,
+  importerNames,
+  type LoadedImporter,
+  parseSettings,
+  readImporter,
+} from './load-importer.ts';

@@ -1,50 +1,209 @@
 /**
- * The importer a process uses: `createImporter` of create-importer.ts, or, when
- * IMPORTER_MODULE names a module, that module's own `createImporter(config, logger)`. The
- * module lets a deployment plug in its importer without changing this repository's files
- * (and lets tests run real processes with a test importer); editing create-importer.ts stays
- * the simplest way for a fork.
+ * Finds the importer a process uses (IMPORTER_MODULE), checks its module and parses its own
+ * settings, so that every command resolves an importer the same way: `npm run dev`, `npm
+ * start`, `npm run reconcile`, the tests and the image.
+ *
+ * IMPORTER_MODULE is either a name or a path:
+ *   - a name (`file`, `erp-http`, `my-erp`) is a module of src/importers/: `<name>.ts` when
+ *     running from source, the compiled `dist/src/importers/<name>.js` in the image;
+ *   - a path (`./lib/importer.ts`, `/opt/importer.js`) is resolved against the project's
+ *     root, never the working directory; a `.ts` path under the project also finds its compiled
+ *     `.js` under dist/.
+ * Unset, it is `file` (the default importer), except in production, where config.ts refuses
+ * to start without a choice.
  */
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { existsSync, readdirSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
-import { createImporter } from './create-importer.ts';
+import type { ImporterDefinition } from './define-importer.ts';
 import type { Importer } from './importer.ts';
 
-/** What IMPORTER_MODULE must export. */
-export type CreateImporter = (
-  config: Readonly<Config>,
-  logger: Logger,
-) => Importer | Promise<Importer>;
+/** IMPORTER_MODULE when it is unset (outside production). */
+export const DEFAULT_IMPORTER = 'file';
 
+/** The variable that names the importer. */
+export const IMPORTER_VARIABLE = 'IMPORTER_MODULE';
+
+// This file is src/consumer/importer/load-importer.ts, or dist/src/consumer/importer/*.js
+// once compiled: the importers and the project's root are found from here, not from the cwd.
+const COMPILED = import.meta.url.endsWith('.js');
+const EXTENSION = COMPILED ? '.js' : '.ts';
+const IMPORTERS_DIR = fileURLToPath(new URL('../../importers/', import.meta.url));
+export const PROJECT_ROOT = fileURLToPath(
+  new URL(COMPILED ? '../../../../' : '../../../', import.meta.url),
+);
+
+const NAME = /^[a-z0-9][a-z0-9-]*$/;
+const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSPHRASE|KEY|CREDENTIAL/i;
+
+/** An importer whose module loaded and whose settings are valid, ready to create. */
+export interface LoadedImporter {
+  /** As IMPORTER_MODULE named it (`file` when unset). */
+  spec: string;
+  /** The definition's name. */
+  name: string;
+  /** The module's file. */
+  file: string;
+  /** Where imports go, from the definition's describe(). */
+  describe(context: { documentsDir: string }): string;
+  /** Builds the importer (once per process). */
+  create(deps: { logger: Logger; documentsDir: string }): Promise<Importer>;
+}
+
+/** The importer's module misbehaved at creation (a factory that returned no importer). */
 export class ImporterModuleError extends Error {
   override readonly name = 'ImporterModuleError';
 }
 
-export async function loadImporter(config: Readonly<Config>, logger: Logger): Promise<Importer> {
-  if (config.importerModule === undefined) return createImporter(config, logger);
-  const url = pathToFileURL(resolve(config.importerModule)).href;
-  let module: { createImporter?: unknown };
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The importer IMPORTER_MODULE names, with its settings read from `env`; or every problem
+ * found, each naming the variable, for the caller to report with the core configuration's.
+ * `coreVariables` are the consumer's own names, which an importer may not declare.
+ */
+export async function readImporter(
+  env: Env,
+  options: { coreVariables: ReadonlySet<string> },
+): Promise<{ importer: LoadedImporter } | { problems: string[] }> {
+  const spec = env[IMPORTER_VARIABLE]?.trim() || DEFAULT_IMPORTER;
+  const file = findModule(spec);
+  if ('problem' in file) return { problems: [file.problem] };
+
+  let module: Record<string, unknown>;
   try {
-    module = await import(url);
+    module = await import(pathToFileURL(file.path).href);
   } catch (error) {
-    throw new ImporterModuleError(
-      `IMPORTER_MODULE ${config.importerModule} could not be loaded: ${(error as Error).message}`,
-      { cause: error },
-    );
+    return {
+      problems: [
+        `${IMPORTER_VARIABLE} ${spec}: ${file.path} could not be loaded: ${(error as Error).message}`,
+      ],
+    };
   }
-  if (typeof module.createImporter !== 'function') {
-    throw new ImporterModuleError(
-      `IMPORTER_MODULE ${config.importerModule} does not export a function createImporter(config, logger)`,
-    );
+  const definition = module.default;
+  if (!isDefinition(definition)) {
+    const old = typeof module.createImporter === 'function';
+    return {
+      problems: [
+        old
+          ? `${IMPORTER_VARIABLE} ${spec}: ${file.path} exports createImporter(config, logger), the contract before importer modules; export default defineImporter({ name, settings, describe, create }) instead (docs/forking.md)`
+          : `${IMPORTER_VARIABLE} ${spec}: ${file.path} has no default export made with defineImporter({ name, settings, describe, create }) (docs/forking.md)`,
+      ],
+    };
   }
-  const importer = await (module.createImporter as CreateImporter)(config, logger);
-  if (typeof importer?.import !== 'function') {
-    throw new ImporterModuleError(
-      `IMPORTER_MODULE ${config.importerModule}: createImporter() did not return an importer`,
-    );
+  const parsed = parseSettings(definition, env, options.coreVariables);
+  if ('problems' in parsed) return parsed;
+  const { settings } = parsed;
+  return {
+    importer: {
+      spec,
+      name: definition.name,
+      file: file.path,
+      describe: (context) => definition.describe(settings, context),
+      async create({ logger, documentsDir }) {
+        const importer = await definition.create({
+          settings,
+          logger: logger.child({ importer: definition.name }),
+          documentsDir,
+        });
+        if (typeof importer?.import !== 'function') {
+          throw new ImporterModuleError(
+            `importer ${definition.name} (${file.path}): create() did not return an object with an import() method`,
+          );
+        }
+        return importer;
+      },
+    },
+  };
+}
+
+/** The built-in and forked importers of src/importers/, by name. */
+export function importerNames(): string[] {
+  if (!existsSync(IMPORTERS_DIR)) return [];
+  return readdirSync(IMPORTERS_DIR)
+    .filter((file) => file.endsWith(EXTENSION) && !file.endsWith(`.d${EXTENSION}`))
+    .map((file) => file.slice(0, -EXTENSION.length))
+    .filter((name) => NAME.test(name))
+    .sort();
+}
+
+function findModule(spec: string): { path: string } | { problem: string } {
+  const candidates = NAME.test(spec) ? [join(IMPORTERS_DIR, `${spec}${EXTENSION}`)] : paths(spec);
+  const path = candidates.find((candidate) => existsSync(candidate));
+  if (path !== undefined) return { path };
+  const known = importerNames();
+  return {
+    problem:
+      `${IMPORTER_VARIABLE} ${spec}: no module at ${candidates.join(' or ')}` +
+      (NAME.test(spec)
+        ? `; a name is a file of src/importers/ (there: ${known.join(', ') || 'none'})`
+        : ''),
+  };
+}
+
+/** Where a path may be: as given, and its compiled twin when this process runs compiled. */
+function paths(spec: string): string[] {
+  const base = isAbsolute(spec) ? spec : join(PROJECT_ROOT, spec);
+  const withExtension = /\.[cm]?[jt]s$/.test(base) ? [base] : [`${base}.ts`, `${base}.js`];
+  if (!COMPILED) return withExtension;
+  const inProject = relative(PROJECT_ROOT, base);
+  const compiled =
+    !inProject.startsWith('..') && !isAbsolute(inProject) && !inProject.startsWith('dist/')
+      ? [join(PROJECT_ROOT, 'dist', inProject).replace(/\.ts$/, '.js')]
+      : [];
+  const compiledWithExtension = compiled.map((path) =>
+    /\.[cm]?js$/.test(path) ? path : `${path}.js`,
+  );
+  return [...new Set([...compiledWithExtension, ...withExtension])];
+}
+
+function isDefinition(value: unknown): value is ImporterDefinition {
+  const d = value as Partial<ImporterDefinition> | undefined;
+  return (
+    typeof d === 'object' &&
+    d !== null &&
+    typeof d.name === 'string' &&
+    typeof d.create === 'function' &&
+    typeof d.describe === 'function' &&
+    typeof d.settings?.safeParse === 'function' &&
+    typeof d.settings.shape === 'object'
+  );
+}
+
+/**
+ * The importer's variables parsed by its schema. Only the names it declares are read from
+ * `env` (so a lenient schema never sees the rest); unset and empty both read as undefined.
+ */
+export function parseSettings(
+  definition: ImporterDefinition,
+  env: Env,
+  coreVariables: ReadonlySet<string>,
+): { settings: Record<string, unknown> } | { problems: string[] } {
+  const names = Object.keys(definition.settings.shape);
+  const taken = names.filter((name) => coreVariables.has(name));
+  if (taken.length > 0) {
+    return {
+      problems: taken.map(
+        (name) =>
+          `importer ${definition.name} declares ${name}, a variable of the consumer itself: an importer reads variables of its own (use a prefix such as ERP_)`,
+      ),
+    };
   }
-  logger.info({ importerModule: config.importerModule }, 'importer loaded');
-  return importer;
+  const input: Record<string, string | undefined> = {};
+  for (const name of names) {
+    const value = env[name]?.trim();
+    input[name] = value === '' ? undefined : value;
+  }
+  const result = definition.settings.safeParse(input);
+  if (result.success) return { settings: result.data as Record<string, unknown> };
+  const problems = result.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? '');
+    const value = input[name];
+    if (value === undefined) return `${name} is required (importer ${definition.name})`;
+    // The value may be a secret: name the variable, never echo it.
+    const shown = SECRET_NAME.test(name) ? '' : ` (got ${JSON.stringify(value.slice(0, 200))})`;
+    return `${name}: ${issue.message} (importer ${definition.name})${shown}`;
+  });
+  return { problems: [...new Set(problems)] };
 }

@@ -47,6 +47,7 @@ describe('loadConfig', () => {
       documentsDir: './data/documents',
       workerConcurrency: 32,
       workerMaxAttempts: 10,
+      workerBackoffMaxMs: 300_000,
       claimLeaseMs: 30_000,
       importTimeoutMs: 60_000,
       logLevel: 'info',
