@@ -1,0 +1,259 @@
+/**
+ * A small ERP for the example HTTP importer (src/importers/erp-http.ts) to talk to: a fake,
+ * named as such, standing in for a forker's real ERP, which cannot run here. It behaves the way
+ * the ERPs forkers connect do, traps included:
+ *
+ *   PUT  /attachments/:sha256   the core document, streamed; content-addressed, so idempotent
+ *                               (201 new, 200 known; 400 when the bytes do not match the name)
+ *   POST /documents             books an inbound document: 201 {"documentNo"}; 409 when its
+ *                               externalId is booked already (the second attempt of an import
+ *                               whose reply was lost); 422 when it is refused for good (an
+ *                               invoice number in `rejectInvoiceNos`, an unknown attachment)
+ *   GET  /documents?externalId= 200 {"documentNo", ...} or 404
+ *
+ * Every call needs `Authorization: Bearer <token>` (401 otherwise). Faults make the next calls
+ * answer 503, hang until the client gives up, or lose their reply after doing the work (the
+ * connection is cut once the document is booked), so a test can prove what an importer does
+ * then. Bodies are bounded: 1 MiB of JSON, 256 MiB of attachment, whose bytes are hashed and
+ * counted, never kept.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type ErpFaultMode = '503' | 'hang' | 'lose-reply';
+
+export interface ErpFault {
+  mode: ErpFaultMode;
+  /** How many matching calls it takes. @default 1 */
+  count?: number;
+  /** Only calls whose method and path start with this, e.g. `POST /documents`. @default all */
+  match?: string;
+}
+
+export interface ErpDocument {
+  documentNo: string;
+  externalId: string;
+  documentType: string | null;
+  invoiceNo: string | null;
+  supplier: string | null;
+  attachmentId: string;
+  bookedAt: string;
+}
+
+export interface ErpCall {
+  method: string;
+  path: string;
+  status: number | 'lost' | 'hung';
+}
+
+export interface ErpStandin {
+  url: string;
+  token: string;
+  /** Booked documents, in booking order. */
+  documents(): ErpDocument[];
+  /** Attachments received: sha256 -> size. */
+  attachments(): Map<string, number>;
+  calls(): ErpCall[];
+  fault(fault: ErpFault): void;
+  /** Everything back to empty (documents, attachments, calls, faults). */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export interface ErpStandinOptions {
+  /** @default 0 (a free port) */
+  port?: number;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** @default 'erp-standin-token' */
+  token?: string;
+  /** Invoice numbers the ERP refuses for good (422). */
+  rejectInvoiceNos?: readonly string[];
+}
+
+const MAX_JSON_BYTES = 1_048_576;
+const MAX_ATTACHMENT_BYTES = 256 * 1_048_576;
+
+export async function startErpStandin(options: ErpStandinOptions = {}): Promise<ErpStandin> {
+  const token = options.token ?? 'erp-standin-token';
+  const reject = new Set(options.rejectInvoiceNos ?? []);
+  let documents: ErpDocument[] = [];
+  let byExternalId = new Map<string, ErpDocument>();
+  let attachments = new Map<string, number>();
+  let calls: ErpCall[] = [];
+  let faults: Array<Required<ErpFault>> = [];
+  const hanging = new Set<ServerResponse>();
+
+  const takeFault = (route: string): ErpFaultMode | undefined => {
+    const fault = faults.find((f) => route.startsWith(f.match));
+    if (fault === undefined) return undefined;
+    fault.count -= 1;
+    if (fault.count <= 0) faults = faults.filter((f) => f !== fault);
+    return fault.mode;
+  };
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://erp');
+    const route = `${req.method} ${url.pathname}`;
+    const answer = (status: number, body?: unknown) => {
+      calls.push({ method: req.method ?? '', path: url.pathname, status });
+      res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
+      res.end(body === undefined ? undefined : JSON.stringify(body));
+    };
+    if (req.headers.authorization !== `Bearer ${token}`) {
+      req.resume();
+      return answer(401, { title: 'Unauthorized' });
+    }
+    const fault = takeFault(route);
+    if (fault === '503') {
+      req.resume();
+      return answer(503, { title: 'Service Unavailable', detail: 'maintenance' });
+    }
+    if (fault === 'hang') {
+      req.resume();
+      calls.push({ method: req.method ?? '', path: url.pathname, status: 'hung' });
+      hanging.add(res);
+      res.on('close', () => hanging.delete(res));
+      return;
+    }
+    // The work is done, then the reply is lost: the connection is cut instead of answered.
+    const reply =
+      fault === 'lose-reply'
+        ? (status: number, body?: unknown) => {
+            void status;
+            void body;
+            calls.push({ method: req.method ?? '', path: url.pathname, status: 'lost' });
+            req.socket.destroy();
+          }
+        : answer;
+    try {
+      const attachment = /^\/attachments\/([0-9a-f]{64})$/.exec(url.pathname);
+      if (req.method === 'PUT' && attachment !== null) {
+        const sha256 = attachment[1] as string;
+        const received = await hashBody(req, MAX_ATTACHMENT_BYTES);
+        if (received === undefined) return reply(413, { title: 'Attachment too large' });
+        if (received.sha256 !== sha256) {
+          return reply(400, { title: 'Checksum mismatch', detail: 'the bytes do not match' });
+        }
+        const known = attachments.has(sha256);
+        attachments.set(sha256, received.size);
+        return reply(known ? 200 : 201, { attachmentId: sha256 });
+      }
+      if (req.method === 'POST' && url.pathname === '/documents') {
+        const body = await readJson(req, MAX_JSON_BYTES);
+        if (body === undefined || typeof body.externalId !== 'string' || body.externalId === '') {
+          return reply(400, { title: 'Bad request', detail: 'externalId is required' });
+        }
+        const existing = byExternalId.get(body.externalId);
+        if (existing !== undefined) {
+          return reply(409, {
+            title: 'Duplicate',
+            detail: `externalId ${body.externalId} is booked already`,
+          });
+        }
+        const invoiceNo = typeof body.invoiceNo === 'string' ? body.invoiceNo : null;
+        if (invoiceNo !== null && reject.has(invoiceNo)) {
+          return reply(422, {
+            title: 'Refused',
+            detail: `invoice ${invoiceNo} is not one we accept (unknown order)`,
+          });
+        }
+        if (typeof body.attachmentId !== 'string' || !attachments.has(body.attachmentId)) {
+          return reply(422, { title: 'Refused', detail: 'the attachment was never uploaded' });
+        }
+        const document: ErpDocument = {
+          documentNo: `PI-${String(documents.length + 1).padStart(6, '0')}`,
+          externalId: body.externalId,
+          documentType: typeof body.documentType === 'string' ? body.documentType : null,
+          invoiceNo,
+          supplier: typeof body.supplier === 'string' ? body.supplier : null,
+          attachmentId: body.attachmentId,
+          bookedAt: new Date().toISOString(),
+        };
+        documents.push(document);
+        byExternalId.set(document.externalId, document);
+        return reply(201, { documentNo: document.documentNo });
+      }
+      if (req.method === 'GET' && url.pathname === '/documents') {
+        req.resume();
+        const found = byExternalId.get(url.searchParams.get('externalId') ?? '');
+        return found === undefined ? reply(404, { title: 'Not Found' }) : reply(200, found);
+      }
+      req.resume();
+      return reply(404, { title: 'Not Found' });
+    } catch (error) {
+      if (!res.headersSent && !res.destroyed) reply(400, { detail: String(error) });
+    }
+  });
+  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    token,
+    documents: () => [...documents],
+    attachments: () => new Map(attachments),
+    calls: () => [...calls],
+    fault(fault) {
+      faults.push({ count: 1, match: '', ...fault });
+    },
+    reset() {
+      documents = [];
+      byExternalId = new Map();
+      attachments = new Map();
+      calls = [];
+      faults = [];
+    },
+    close() {
+      for (const res of hanging) res.socket?.destroy();
+      return new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+/** The body's sha256 and size, or undefined past `limit` bytes (then the request is cut). */
+async function hashBody(
+  req: IncomingMessage,
+  limit: number,
+): Promise<{ sha256: string; size: number } | undefined> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) {
+      req.destroy();
+      return undefined;
+    }
+    hash.update(chunk as Buffer);
+  }
+  return { sha256: hash.digest('hex'), size };
+}
+
+async function readJson(
+  req: IncomingMessage,
+  limit: number,
+): Promise<Record<string, unknown> | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    const value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
