@@ -45,6 +45,8 @@ export interface LoadedImporter {
   name: string;
   /** The module's file. */
   file: string;
+  /** The environment variables its settings read (its schema's names). */
+  variables: readonly string[];
   /** Where imports go, from the definition's describe(). */
   describe(context: { documentsDir: string }): string;
   /** Builds the importer (once per process). */
@@ -100,6 +102,7 @@ export async function readImporter(
       spec,
       name: definition.name,
       file: file.path,
+      variables: Object.keys(definition.settings.shape),
       describe: (context) => definition.describe(settings, context),
       async create({ logger, documentsDir }) {
         const importer = await definition.create({

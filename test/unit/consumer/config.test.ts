@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   ConfigError,
   configWarnings,
+  coreVariableNames,
   isLoopbackUrl,
   loadApiConfig,
   loadConfig,
   loadReconcileScheduleConfig,
+  loadStoreConfig,
   loadSubmitConfig,
   readConfig,
 } from '../../../src/consumer/config.ts';
@@ -307,4 +309,52 @@ describe('loadReconcileScheduleConfig', () => {
       );
     },
   );
+});
+
+describe('choosing an importer', () => {
+  it('refuses to start in production until IMPORTER_MODULE chooses one, saying how', () => {
+    expect(problemsOf({ ...minimal, NODE_ENV: 'production' })).toEqual([
+      expect.stringMatching(
+        /^IMPORTER_MODULE is required when NODE_ENV=production .*IMPORTER_MODULE=file .*docs\/forking\.md/,
+      ),
+    ]);
+    expect(
+      loadConfig({ ...minimal, NODE_ENV: 'production', IMPORTER_MODULE: 'file' }).importerModule,
+    ).toBe('file');
+    expect(loadConfig(minimal).importerModule).toBeUndefined();
+  });
+
+  it('lists every variable of the core, which no importer may declare', () => {
+    const names = coreVariableNames();
+    for (const name of ['API_TOKEN', 'WEBHOOK_SECRETS', 'ADMIN_TOKEN', 'DATABASE_URL'])
+      expect(names.has(name)).toBe(true);
+    expect(names.has('ERP_TOKEN')).toBe(false);
+  });
+});
+
+describe('what each command requires', () => {
+  it('reconcile runs without the webhook settings', () => {
+    const { WEBHOOK_SECRETS: _unused, ...api } = minimal;
+    expect(problemsOf(api)).toEqual([expect.stringMatching(/^WEBHOOK_SECRETS is required/)]);
+    expect(loadConfig(api, { webhooks: false }).webhookSecrets).toEqual([]);
+  });
+
+  it('replay reads the store settings alone', () => {
+    expect(loadStoreConfig({})).toEqual({
+      databaseUrl: 'sqlite:./data/consumer.db',
+      databasePoolSize: 10,
+    });
+    expect(() => loadStoreConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must be/);
+  });
+});
+
+describe('WORKER_BACKOFF_MAX_MS', () => {
+  it('caps the retry backoff, within bounds', () => {
+    expect(loadConfig({ ...minimal, WORKER_BACKOFF_MAX_MS: '3600000' }).workerBackoffMaxMs).toBe(
+      3_600_000,
+    );
+    expect(problemsOf({ ...minimal, WORKER_BACKOFF_MAX_MS: '10' })).toEqual([
+      'WORKER_BACKOFF_MAX_MS must be an integer from 2000 to 86400000 (got "10")',
+    ]);
+  });
 });
