@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
+import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
 import { runScript } from '../support/processes.ts';
 import { providerAdmin } from '../support/provider-admin.ts';
@@ -22,6 +23,8 @@ let dir: string;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'reconcile-e2e-'));
+  // The consumer has run here before: reconcile works on its database, never creates one.
+  await (await openSqliteStore(join(dir, 'consumer.db'))).close();
   // 2 hours of retries pass in about 70 ms.
   provider = await startProvider({ logger: pino({ level: 'silent' }), timeScale: 100_000 });
   // The consumer's address, with nothing listening: it is down.
@@ -120,6 +123,14 @@ describe('npm run reconcile', () => {
     expect(refused.output).toContain('reconcile: failed: GET /messages');
     expect(refused.output).toContain('answered 401');
     expect(refused.code).toBe(1);
+  });
+
+  it('exits 2 naming DATABASE_URL, creating nothing, when no database is there', async () => {
+    const elsewhere = join(dir, 'elsewhere.db');
+    const { code, output } = await reconcile({ DATABASE_URL: `sqlite:${elsewhere}` });
+    expect(output).toContain(`DATABASE_URL sqlite:${elsewhere}: there is no database at`);
+    expect(code).toBe(2);
+    expect(existsSync(elsewhere)).toBe(false);
   });
 
   it('exits 2 naming the variable when the configuration is wrong', async () => {

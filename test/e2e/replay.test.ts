@@ -1,5 +1,5 @@
 /** `npm run replay` as an operator runs it against the consumer's database. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -17,16 +17,12 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function replay(args: string[]) {
+/** DATABASE_URL alone: replay needs nothing else (no secrets, no API). */
+function replay(args: string[], env: Record<string, string> = {}) {
   return runScript(SCRIPT, {
     args,
     cwd: dir,
-    env: {
-      WEBHOOK_SECRETS: 's',
-      API_BASE_URL: 'http://127.0.0.1:9',
-      API_TOKEN: 't',
-      DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
-    },
+    env: { DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`, ...env },
   });
 }
 
@@ -73,6 +69,18 @@ describe('npm run replay', () => {
     expect(output).toContain('replay: 3 replayed, 0 not');
     expect(code).toBe(0);
     expect(await states()).toMatchObject({ pending: 3, dead: 0 });
+  });
+
+  it('exits 2 naming DATABASE_URL when it is wrong or names no database, creating nothing', async () => {
+    const bad = await replay(['--dead'], { DATABASE_URL: 'mysql://db' });
+    expect(bad.output).toContain('DATABASE_URL must be sqlite:<path> or postgres://');
+    expect(bad.code).toBe(2);
+    const missing = await replay(['--dead']);
+    expect(missing.output).toContain(
+      `DATABASE_URL sqlite:${join(dir, 'consumer.db')}: there is no database`,
+    );
+    expect(missing.code).toBe(2);
+    expect(existsSync(join(dir, 'consumer.db'))).toBe(false);
   });
 
   it('explains its usage without arguments', async () => {
