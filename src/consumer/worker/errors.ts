@@ -57,9 +57,55 @@ export function localFault(error: unknown): string | undefined {
   return undefined;
 }
 
+/** How many causes describeError follows past the error itself. */
+export const ERROR_CAUSE_DEPTH = 4;
+/** The longest text describeError returns: a log field or a stored lastError, not a dump. */
+export const ERROR_TEXT_LIMIT = 1000;
+/** The longest text of one link, so a long first message cannot push its causes out. */
+const LINK_LIMIT = 400;
+
+/**
+ * One line for a log field or a stored lastError: the error, then each error it wraps, outer
+ * first: `ApiError: GET /messages/m failed: fetch failed <- TypeError: fetch failed <- Error:
+ * connect ECONNREFUSED 127.0.0.1:9`. The wrapped errors say what actually failed (undici's
+ * `fetch failed` says only that something did). At most ERROR_CAUSE_DEPTH causes, each link
+ * and the whole bounded (ERROR_TEXT_LIMIT), and a cause that loops back is not followed.
+ */
 export function describeError(error: unknown): string {
+  const links = [bounded(describeOne(error), LINK_LIMIT)];
+  const seen = new Set<unknown>([error]);
+  for (let cause = causeOf(error); cause != null && !seen.has(cause); cause = causeOf(cause)) {
+    if (links.length > ERROR_CAUSE_DEPTH) {
+      links.push('...');
+      break;
+    }
+    seen.add(cause);
+    links.push(bounded(describeOne(cause), LINK_LIMIT));
+  }
+  return bounded(links.join(' <- '), ERROR_TEXT_LIMIT);
+}
+
+function describeOne(error: unknown): string {
   if (error instanceof ApiError) {
     return `${error.message}${error.status === undefined ? '' : ` (HTTP ${error.status})`}`;
   }
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  if (!(error instanceof Error)) return String(error);
+  // A connection tried on IPv4 and IPv6 at once fails with an AggregateError of both, and
+  // often no message of its own.
+  const inner = (error as { errors?: unknown }).errors;
+  if (error.message === '' && Array.isArray(inner) && inner.length > 0) {
+    const some = inner.slice(0, 3).map((e) => (e instanceof Error ? e.message : String(e)));
+    return `${error.name}: ${some.join('; ')}${inner.length > 3 ? '; ...' : ''}`;
+  }
+  return `${error.name}: ${error.message}`;
+}
+
+function causeOf(error: unknown): unknown {
+  return typeof error === 'object' && error !== null
+    ? (error as { cause?: unknown }).cause
+    : undefined;
+}
+
+function bounded(text: string, limit: number): string {
+  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
 }

@@ -159,6 +159,8 @@ export function createWorker(options: WorkerOptions): Worker {
       try {
         state = await handle(event, held);
       } catch (error) {
+        // The error and what it wraps (`fetch failed <- connect ECONNREFUSED ...`), bounded: the
+        // log lines below and the event's stored lastError.
         const message = describeError(error);
         // A full or read-only disk here is for the operator to fix, and said so in the log.
         const hint = localFault(error);
@@ -167,7 +169,10 @@ export function createWorker(options: WorkerOptions): Worker {
           log.warn({ error: message }, 'stopped: another handler took the message over');
         } else if (isPermanent(error) || event.attempts >= maxAttempts) {
           if (await settle({ state: 'dead', error: message })) {
-            log.error({ err: error, attempts: event.attempts, ...fault }, 'event dead-lettered');
+            log.error(
+              { err: error, error: message, attempts: event.attempts, ...fault },
+              'event dead-lettered',
+            );
           }
         } else {
           const nextAttemptAt = now() + retryDelay(event.attempts);
