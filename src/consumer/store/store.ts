@@ -11,6 +11,9 @@
  *   processing -> skipped      test event or unknown action: stored, never imported
  *   processing -> pending      failed, retried at next_attempt_at
  *   processing -> dead         failed for the last allowed time; an operator may replay it
+ *   dead -> done               closed: its message was acknowledged meanwhile by another
+ *                              handler (closeDead), so nothing is left to do; `resolution`
+ *                              says who acknowledged it and when, `lastError` is kept
  *   dead|done|skipped -> pending  replay
  * A processing row whose message claim has ended (its holder died) is claimable again.
  *
@@ -81,7 +84,22 @@ export interface StoredEvent extends NewEvent {
   nextAttemptAt: number;
   lockedUntil: number | null;
   lastError: string | null;
+  /**
+   * Why a dead event was closed without being handled again (closeDead), e.g. `closed: message
+   * acknowledged (delivered) by reconciliation at 2026-05-04T10:00:00.000Z`; null otherwise.
+   */
+  resolution: string | null;
   updatedAt: number;
+}
+
+/** Which dead events closeDead closes, and what it records on them. */
+export interface DeadEventClosure {
+  messageId: string;
+  transfer: 'inbound' | 'outbound';
+  action: string;
+  /** Stored as the events' `resolution`. */
+  resolution: string;
+  now: number;
 }
 
 export type InsertOutcome = 'inserted' | 'duplicate';
@@ -180,6 +198,13 @@ export interface EventStore {
   settle(event: ClaimedEvent, settlement: Settlement, now: number): Promise<boolean>;
   /** A dead, done or skipped event back to pending, due now, attempts reset. */
   replay(eventId: string, now: number): Promise<ReplayOutcome>;
+  /**
+   * Closes the dead events of one message, transfer and action whose work another handler has
+   * since done (its acknowledgement): dead -> done with `resolution`, lastError kept, so they
+   * leave the dead count. Found through an index of dead events by message, in time bounded
+   * by them, not by history. Returns the eventIds closed.
+   */
+  closeDead(closure: DeadEventClosure): Promise<string[]>;
 }
 
 export type Acknowledgement = 'delivered' | 'failed';
@@ -202,7 +227,15 @@ export interface MessageRecord {
   lifecycleConfirmed: boolean;
   /** When an import was first started; with importedAt null, one may have half-happened. */
   importStartedAt: number | null;
+  /**
+   * import() calls started for this side (counted as each is about to start; sides imported
+   * before migration 009 count 1).
+   */
+  importAttempts: number;
+  /** The last transient import error, its causes included; null once an import succeeded. */
+  importError: string | null;
   importedAt: number | null;
+  /** Where the importer put the documents (a directory, an ERP document number, a URL). */
   importLocation: string | null;
   acknowledgedAt: number | null;
   acknowledgement: Acknowledgement | null;
@@ -280,8 +313,14 @@ export interface MessageStore {
   statusChanges(key: MessageKey): Promise<StatusChangeRecord[]>;
   /** The recorded transitions of one kind whose occurredAt is exactly `at` (ms). */
   transitionsAt(key: MessageKey, kind: StatusKind, at: number): Promise<RecordedTransition[]>;
-  /** Notes that an import is about to start (kept from the first attempt on). */
+  /**
+   * Notes that an import is about to start: importStartedAt is kept from the first attempt on,
+   * importAttempts counts each.
+   */
   markImportStarted(key: MessageKey, now: number): Promise<void>;
+  /** Notes why an import failed transiently (describeError's text); the next one may succeed. */
+  markImportFailed(key: MessageKey, error: string, now: number): Promise<void>;
+  /** Records a successful import and clears importError. */
   markImported(key: MessageKey, location: string, now: number): Promise<void>;
   markAcknowledged(
     key: MessageKey,

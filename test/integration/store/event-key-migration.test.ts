@@ -3,31 +3,18 @@
  * migration 008, PostgreSQL's 004): every event is kept as it was, still found by its eventId,
  * still a duplicate when redelivered, and the open one is still handled.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPostgresStore } from '../../../src/consumer/store/postgres/pg-store.ts';
 import { openSqliteStore } from '../../../src/consumer/store/sqlite/sqlite-store.ts';
 import type { NewEvent, Store } from '../../../src/consumer/store/store.ts';
 import { createTestDatabase, describeWithPostgres } from '../../support/postgres.ts';
 import { newEvent } from '../../support/sqlite.ts';
+import { oldPostgres, oldSqlite } from './old-schema.ts';
 
 const NOW = 1_800_000_000_000;
-
-/** The migration files numbered up to `last`, in order, as [version, name, sql]. */
-function migrationsThrough(store: 'sqlite' | 'postgres', last: number) {
-  const dir = new URL(`../../../src/consumer/store/${store}/migrations/`, import.meta.url);
-  return readdirSync(dir)
-    .filter((file) => /^\d+_.+\.sql$/.test(file) && Number.parseInt(file, 10) <= last)
-    .sort()
-    .map(
-      (file) =>
-        [Number.parseInt(file, 10), file, readFileSync(new URL(file, dir), 'utf8')] as const,
-    );
-}
 
 /** What the old schema held: one event pending, one done, one done whose body was dropped. */
 const pending = newEvent();
@@ -90,14 +77,7 @@ describe('the (occurredAt, eventId) inbox key on an existing SQLite file', () =>
   it('migration 008 keeps every event, its rowid and its dedupe', async () => {
     dir = mkdtempSync(join(tmpdir(), 'event-key-'));
     const path = join(dir, 'consumer.db');
-    const db = new Database(path);
-    db.exec(
-      'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT',
-    );
-    for (const [version, name, sql] of migrationsThrough('sqlite', 7)) {
-      db.exec(sql);
-      db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(version, name);
-    }
+    const db = oldSqlite(path, 7);
     const insert = db.prepare(
       `INSERT INTO events (rowid, test, ${OLD_COLUMNS}) VALUES (?, 0, ${'?, '.repeat(10)}?)`,
     );
@@ -123,16 +103,8 @@ describeWithPostgres(
   () => {
     it('migration 004 keeps every event and its dedupe', async () => {
       const database = await createTestDatabase();
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
+      const client = await oldPostgres(database.url, 3);
       try {
-        await client.query(
-          'CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)',
-        );
-        for (const [version, name, sql] of migrationsThrough('postgres', 3)) {
-          await client.query(sql);
-          await client.query('INSERT INTO schema_migrations VALUES ($1, $2, 0)', [version, name]);
-        }
         for (const row of OLD_ROWS) {
           await client.query(
             `INSERT INTO events (test, ${OLD_COLUMNS})

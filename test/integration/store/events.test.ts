@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { NewEvent, Settlement } from '../../../src/consumer/store/store.ts';
 import { newEvent } from '../../support/sqlite.ts';
 import { type DisposableStore, describeEachStore } from '../../support/stores.ts';
 
@@ -129,6 +130,95 @@ describeEachStore('the inbox', (kind) => {
       const claim = { messageId: e.messageId, holder: 'h', token: 'never-taken', leaseUntil: NOW };
       expect(await store.events.settle({ ...stored, claim }, { state: 'done' }, NOW)).toBe(false);
       expect((await store.events.get(e.eventId))?.state).toBe('pending');
+    });
+  });
+
+  // A dead event whose work another handler did (its message acknowledged by reconciliation,
+  // say) is closed: it leaves the dead count, saying why, its lastError kept.
+  describe('closing dead events', () => {
+    /** Inserts `event`, claims it and ends its turn as `settlement` says. */
+    const finish = async (event: NewEvent, settlement: Settlement) => {
+      await store.events.insert(event);
+      const [claimed] = await claimDue(1);
+      if (claimed?.eventId !== event.eventId) throw new Error(`could not claim ${event.eventId}`);
+      expect(await store.events.settle(claimed, settlement, NOW)).toBe(true);
+    };
+    const closure = (messageId: string) => ({
+      messageId,
+      transfer: 'inbound' as const,
+      action: 'deliveryNotified',
+      resolution:
+        'closed: message acknowledged (delivered) by reconciliation at 2027-01-15T08:00:00.000Z',
+      now: NOW + 5,
+    });
+    const deadNotified = (messageId: string, overrides: Partial<NewEvent> = {}) =>
+      newEvent({ messageId, action: 'deliveryNotified', ...overrides });
+
+    it("closes a message's dead events of that transfer and action, and nothing else", async () => {
+      const dead = deadNotified('M');
+      await finish(dead, { state: 'dead', error: 'ImportTimeoutError: ... <- Error: ERP down' });
+      const alsoDead = deadNotified('M');
+      await finish(alsoDead, { state: 'dead', error: 'HTTP 503' });
+      // Dead too, but not what the acknowledgement settles: another action, another side,
+      // another message.
+      const statusEvent = deadNotified('M', { action: 'deliveryStatusChanged' });
+      await finish(statusEvent, { state: 'dead', error: 'x' });
+      const outbound = deadNotified('M', { transfer: 'outbound' });
+      await finish(outbound, { state: 'dead', error: 'x' });
+      const other = deadNotified('N');
+      await finish(other, { state: 'dead', error: 'x' });
+      // Not dead: left to the worker.
+      const done = deadNotified('M');
+      await finish(done, { state: 'done' });
+      const pending = deadNotified('M');
+      await store.events.insert(pending);
+      expect((await store.events.countOpen()).dead).toBe(5);
+
+      const closed = await store.events.closeDead(closure('M'));
+      expect(closed.sort()).toEqual([dead.eventId, alsoDead.eventId].sort());
+      expect(await store.events.get(dead.eventId)).toMatchObject({
+        state: 'done',
+        lastError: 'ImportTimeoutError: ... <- Error: ERP down',
+        resolution: closure('M').resolution,
+        updatedAt: NOW + 5,
+      });
+      expect(await store.events.countOpen()).toEqual({ pending: 1, processing: 0, dead: 3 });
+      for (const untouched of [statusEvent, outbound, other]) {
+        expect(await store.events.get(untouched.eventId)).toMatchObject({
+          state: 'dead',
+          resolution: null,
+        });
+      }
+      expect(await store.events.get(done.eventId)).toMatchObject({ resolution: null });
+      expect((await store.events.get(pending.eventId))?.state).toBe('pending');
+      // Once closed, nothing more to close; the admin listing of done events shows why.
+      expect(await store.events.closeDead(closure('M'))).toEqual([]);
+      const { items } = await store.events.list({ state: 'done', limit: 10 });
+      expect(items.find((e) => e.eventId === alsoDead.eventId)?.resolution).toBe(
+        closure('M').resolution,
+      );
+    });
+
+    it('keeps the resolution when retention drops the body, and forgets it on replay', async () => {
+      const dead = deadNotified('M');
+      await finish(dead, { state: 'dead', error: 'HTTP 503' });
+      await store.events.closeDead(closure('M'));
+      await store.retention.dropBodies(NOW + 10, 10);
+      expect(await store.events.get(dead.eventId)).toMatchObject({
+        state: 'done',
+        lastError: 'HTTP 503',
+        resolution: closure('M').resolution,
+        body: Buffer.alloc(0),
+      });
+
+      const again = deadNotified('P');
+      await finish(again, { state: 'dead', error: 'HTTP 503' });
+      await store.events.closeDead(closure('P'));
+      expect(await store.events.replay(again.eventId, NOW + 20)).toBe('replayed');
+      expect(await store.events.get(again.eventId)).toMatchObject({
+        state: 'pending',
+        resolution: null,
+      });
     });
   });
 

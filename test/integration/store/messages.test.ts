@@ -173,6 +173,52 @@ describeEachStore('message statuses', (kind) => {
       });
     });
 
+    it('counts import attempts and keeps the last transient error until an import succeeds', async () => {
+      expect(await store.messages.get(key)).toBeUndefined();
+      await store.messages.markImportStarted(key, 1000);
+      await store.messages.markImportFailed(
+        key,
+        'ImportTimeoutError: the import of message m-1 did not end within 500 ms <- Error: ERP down',
+        1100,
+      );
+      expect(await store.messages.get(key)).toMatchObject({
+        importStartedAt: 1000,
+        importAttempts: 1,
+        importError:
+          'ImportTimeoutError: the import of message m-1 did not end within 500 ms <- Error: ERP down',
+        importedAt: null,
+        importLocation: null,
+        acknowledgement: null,
+      });
+      await store.messages.markImportStarted(key, 2000);
+      await store.messages.markImportFailed(key, 'Error: ERP answered 502', 2100);
+      expect(await store.messages.get(key)).toMatchObject({
+        importStartedAt: 1000,
+        importAttempts: 2,
+        importError: 'Error: ERP answered 502',
+      });
+      await store.messages.markImportStarted(key, 3000);
+      await store.messages.markImported(key, 'erp:INV-2026-0042', 3100);
+      expect(await store.messages.get(key)).toMatchObject({
+        importAttempts: 3,
+        importError: null,
+        importedAt: 3100,
+        importLocation: 'erp:INV-2026-0042',
+      });
+    });
+
+    it('records a rejection: acknowledged as failed, with the reason', async () => {
+      await store.messages.markImportStarted(key, 1000);
+      await store.messages.markAcknowledged(key, 'failed', 'unknown buyer reference', 2000);
+      expect(await store.messages.get(key)).toMatchObject({
+        importAttempts: 1,
+        importedAt: null,
+        acknowledgedAt: 2000,
+        acknowledgement: 'failed',
+        failureReason: 'unknown buyer reference',
+      });
+    });
+
     it('lists non-final messages silent since before a time', async () => {
       await store.messages.recordSnapshot(
         { ...key, statuses: { delivery: 'pendingdelivery' }, at: 1, source: 'descriptor' },

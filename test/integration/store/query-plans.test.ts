@@ -201,7 +201,15 @@ describeWithPostgres('query plans (postgres)', () => {
       NOW,
     );
     await store.messages.markImportStarted(key, NOW);
+    await store.messages.markImportFailed(key, 'Error: ERP down', NOW);
     await store.messages.markImported(key, '/x', NOW);
+    await store.events.closeDead({
+      messageId: 'history-1',
+      transfer: 'inbound',
+      action: 'deliveryNotified',
+      resolution: 'closed',
+      now: NOW,
+    });
     await store.messages.markAcknowledged(key, 'delivered', null, NOW);
     const claim = await store.claims.acquire('m-claims', { holder: 'h', now: NOW, leaseMs: 1000 });
     if (claim !== undefined) {

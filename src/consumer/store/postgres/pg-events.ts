@@ -34,12 +34,13 @@ interface EventRow {
   next_attempt_at: number;
   locked_until: number | null;
   last_error: string | null;
+  resolution: string | null;
   updated_at: number;
 }
 
 const COLUMNS =
   'event_id, action, transfer, message_id, party, occurred_at, test, flag, body, received_at, ' +
-  'state, attempts, next_attempt_at, locked_until, last_error, updated_at';
+  'state, attempts, next_attempt_at, locked_until, last_error, resolution, updated_at';
 
 function toStoredEvent(row: EventRow): StoredEvent {
   return {
@@ -58,6 +59,7 @@ function toStoredEvent(row: EventRow): StoredEvent {
     nextAttemptAt: row.next_attempt_at,
     lockedUntil: row.locked_until,
     lastError: row.last_error,
+    resolution: row.resolution,
     updatedAt: row.updated_at,
   };
 }
@@ -313,7 +315,7 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
       const { rowCount } = await pool.query(
         `UPDATE events
             SET state = 'pending', attempts = 0, next_attempt_at = $2, locked_until = NULL,
-                claim_token = NULL, updated_at = $2
+                claim_token = NULL, resolution = NULL, updated_at = $2
           WHERE event_id = $1 AND ${SETTLED} AND length(body) > 0`,
         [eventId, now],
       );
@@ -323,6 +325,17 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
         [eventId],
       );
       return whyNotReplayed(rows[0]);
+    },
+
+    // Through events_dead (migration 009), a partial index of dead events by message.
+    async closeDead({ messageId, transfer, action, resolution, now }) {
+      const { rows } = await pool.query<{ event_id: string }>(
+        `UPDATE events SET state = 'done', resolution = $4, updated_at = $5
+          WHERE message_id = $1 AND state = 'dead' AND transfer = $2 AND action = $3
+          RETURNING event_id`,
+        [messageId, transfer, action, resolution, now],
+      );
+      return rows.map((row) => row.event_id);
     },
   };
 }

@@ -31,6 +31,8 @@ interface MessageRow {
   lifecycle_at: number | null;
   lifecycle_confirmed: boolean;
   import_started_at: number | null;
+  import_attempts: number;
+  import_error: string | null;
   imported_at: number | null;
   import_location: string | null;
   acknowledged_at: number | null;
@@ -56,6 +58,8 @@ function toRecord(row: MessageRow): MessageRecord {
     lifecycleAt: row.lifecycle_at,
     lifecycleConfirmed: row.lifecycle_confirmed,
     importStartedAt: row.import_started_at,
+    importAttempts: row.import_attempts,
+    importError: row.import_error,
     importedAt: row.imported_at,
     importLocation: row.import_location,
     acknowledgedAt: row.acknowledged_at,
@@ -235,16 +239,25 @@ export function createPostgresMessageStore(pool: pg.Pool): MessageStore {
     },
     markImportStarted: (key, now) =>
       upsertThen(
-        `UPDATE messages SET import_started_at = COALESCE(import_started_at, $3), updated_at = $3
+        `UPDATE messages SET import_started_at = COALESCE(import_started_at, $3),
+                             import_attempts = import_attempts + 1, updated_at = $3
           WHERE message_id = $1 AND transfer = $2`,
         key,
         now,
         [],
       ),
+    markImportFailed: (key, error, now) =>
+      upsertThen(
+        `UPDATE messages SET import_error = $4, updated_at = $3
+          WHERE message_id = $1 AND transfer = $2`,
+        key,
+        now,
+        [error],
+      ),
     markImported: (key, location, now) =>
       upsertThen(
         `UPDATE messages SET imported_at = COALESCE(imported_at, $3), import_location = $4,
-                             updated_at = $3
+                             import_error = NULL, updated_at = $3
           WHERE message_id = $1 AND transfer = $2`,
         key,
         now,

@@ -63,8 +63,16 @@ export const EVENT_SQL = {
   replay: `
     UPDATE events
        SET state = 'pending', attempts = 0, next_attempt_at = @now, locked_until = NULL,
-           claim_token = NULL, updated_at = @now
+           claim_token = NULL, resolution = NULL, updated_at = @now
      WHERE event_id = @eventId AND ${SETTLED} AND length(body) > 0`,
+  // The dead events of a message whose work another handler has done, through events_dead
+  // (migration 009), whose WHERE (state = 'dead') this repeats word for word.
+  closeDead: `
+    UPDATE events
+       SET state = 'done', resolution = @resolution, updated_at = @now
+     WHERE message_id = @messageId AND state = 'dead'
+       AND transfer = @transfer AND action = @action
+    RETURNING event_id`,
   // Why a replay changed nothing: no such event, or one pending, processing or without body.
   replayable: byEventIdSql('state, length(body) AS size', '@eventId', OPEN_EVENTS),
   get: byEventIdSql('*', '@eventId', OPEN_EVENTS),
@@ -128,11 +136,15 @@ export const MESSAGE_SQL = {
             @properties, @validationResults, @outcome, @now)
     ON CONFLICT (event_id) DO NOTHING`,
   importStarted: `
-    UPDATE messages SET import_started_at = COALESCE(import_started_at, @now), updated_at = @now
+    UPDATE messages SET import_started_at = COALESCE(import_started_at, @now),
+                        import_attempts = import_attempts + 1, updated_at = @now
+     WHERE message_id = @messageId AND transfer = @transfer`,
+  importFailed: `
+    UPDATE messages SET import_error = @error, updated_at = @now
      WHERE message_id = @messageId AND transfer = @transfer`,
   imported: `
     UPDATE messages SET imported_at = COALESCE(imported_at, @now), import_location = @location,
-                        updated_at = @now
+                        import_error = NULL, updated_at = @now
      WHERE message_id = @messageId AND transfer = @transfer`,
   acknowledged: `
     UPDATE messages SET acknowledged_at = @now, acknowledgement = @acknowledgement,
@@ -193,10 +205,10 @@ export const RETENTION_SQL = {
   insertWithoutBody: `
     INSERT INTO events (rowid, event_id, action, transfer, message_id, party, occurred_at, test,
                         flag, body, received_at, state, attempts, next_attempt_at, locked_until,
-                        last_error, updated_at, claim_token)
+                        last_error, updated_at, claim_token, resolution)
     VALUES (@id, @event_id, @action, @transfer, @message_id, @party, @occurred_at, @test, @flag,
             ${DROPPED_BODY}, @received_at, @state, @attempts, @next_attempt_at, @locked_until,
-            @last_error, @updated_at, @claim_token)`,
+            @last_error, @updated_at, @claim_token, @resolution)`,
   finishedBefore: `
     SELECT rowid AS id, event_id, received_at FROM events
      WHERE state = @state AND received_at < @before

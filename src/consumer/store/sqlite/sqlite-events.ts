@@ -5,6 +5,7 @@ import { decodeCursor, eventPage, NEWEST } from '../cursor.ts';
 import {
   type ClaimedEvent,
   type ClaimRequest,
+  type DeadEventClosure,
   type EventCursor,
   type EventPage,
   type EventState,
@@ -36,6 +37,7 @@ interface EventRow {
   next_attempt_at: number;
   locked_until: number | null;
   last_error: string | null;
+  resolution: string | null;
   updated_at: number;
 }
 
@@ -56,6 +58,7 @@ export function toStoredEvent(row: EventRow): StoredEvent {
     nextAttemptAt: row.next_attempt_at,
     lockedUntil: row.locked_until,
     lastError: row.last_error,
+    resolution: row.resolution,
     updatedAt: row.updated_at,
   };
 }
@@ -93,6 +96,7 @@ export function eventWrites(db: Database.Database) {
   const replayable = db.prepare<{ eventId: string }, { state: EventState; size: number }>(
     EVENT_SQL.replayable,
   );
+  const closeDeadRows = db.prepare<DeadEventClosure, { event_id: string }>(EVENT_SQL.closeDead);
 
   return {
     insert(event: NewEvent): InsertOutcome {
@@ -156,6 +160,9 @@ export function eventWrites(db: Database.Database) {
     replay(eventId: string, now: number): ReplayOutcome {
       if (replayRow.run({ now, eventId }).changes === 1) return 'replayed';
       return whyNotReplayed(replayable.get({ eventId }));
+    },
+    closeDead(closure: DeadEventClosure): string[] {
+      return closeDeadRows.all(closure).map((row) => row.event_id);
     },
   };
 }

@@ -29,6 +29,8 @@ interface MessageRow {
   lifecycle_at: number | null;
   lifecycle_confirmed: number;
   import_started_at: number | null;
+  import_attempts: number;
+  import_error: string | null;
   imported_at: number | null;
   import_location: string | null;
   acknowledged_at: number | null;
@@ -67,6 +69,8 @@ function toRecord(row: MessageRow): MessageRecord {
     lifecycleAt: row.lifecycle_at,
     lifecycleConfirmed: row.lifecycle_confirmed === 1,
     importStartedAt: row.import_started_at,
+    importAttempts: row.import_attempts,
+    importError: row.import_error,
     importedAt: row.imported_at,
     importLocation: row.import_location,
     acknowledgedAt: row.acknowledged_at,
@@ -102,6 +106,7 @@ export function messageWrites(db: Database.Database) {
     }).changes === 1;
   const insertChange = db.prepare(MESSAGE_SQL.insertChange);
   const importStarted = db.prepare(MESSAGE_SQL.importStarted);
+  const importFailed = db.prepare(MESSAGE_SQL.importFailed);
   const imported = db.prepare(MESSAGE_SQL.imported);
   const acknowledged = db.prepare(MESSAGE_SQL.acknowledged);
 
@@ -138,6 +143,10 @@ export function messageWrites(db: Database.Database) {
     markImportStarted(key: MessageKey, now: number): void {
       ensure.run({ ...keyOf(key), now });
       importStarted.run({ ...keyOf(key), now });
+    },
+    markImportFailed(key: MessageKey, error: string, now: number): void {
+      ensure.run({ ...keyOf(key), now });
+      importFailed.run({ ...keyOf(key), error, now });
     },
     markImported(key: MessageKey, location: string, now: number): void {
       ensure.run({ ...keyOf(key), now });

@@ -92,6 +92,7 @@ export async function openSqliteStore(
           now,
         ),
       replay: (eventId, now) => writer.call('events.replay', eventId, now),
+      closeDead: (closure) => writer.call('events.closeDead', closure),
     },
     claims: {
       acquire: (messageId, request) => writer.call('claims.acquire', messageId, request),
@@ -110,6 +111,8 @@ export async function openSqliteStore(
       statusChanges: async (key) => messages.statusChanges(key),
       transitionsAt: async (key, kind, at) => messages.transitionsAt(key, kind, at),
       markImportStarted: (key, now) => writer.call('messages.markImportStarted', key, now),
+      markImportFailed: (key, error, now) =>
+        writer.call('messages.markImportFailed', key, error, now),
       markImported: (key, location, now) =>
         writer.call('messages.markImported', key, location, now),
       markAcknowledged: (key, acknowledgement, reason, now) =>

@@ -22,6 +22,7 @@ export function createWriteOperations(db: Database.Database) {
     'events.claimDue': events.claimDue,
     'events.settle': events.settle,
     'events.replay': events.replay,
+    'events.closeDead': events.closeDead,
     'claims.acquire': claims.acquire,
     'claims.renew': claims.renew,
     'claims.release': claims.release,
@@ -30,6 +31,7 @@ export function createWriteOperations(db: Database.Database) {
     'messages.applyStatus': messages.applyStatus,
     'messages.recordStatusChange': messages.recordStatusChange,
     'messages.markImportStarted': messages.markImportStarted,
+    'messages.markImportFailed': messages.markImportFailed,
     'messages.markImported': messages.markImported,
     'messages.markAcknowledged': messages.markAcknowledged,
     'retention.dropBodies': retention.dropBodies,
@@ -54,7 +56,9 @@ export type WriteOperation = keyof WriteOperations;
  * status bookkeeping) commits with synchronous=NORMAL: in WAL mode that still survives the
  * process being killed, and the next FULL commit's fsync makes it durable too; what a power
  * loss could undo of it is redone from the inbox (an event found in processing again is simply
- * handled again, and its import record tells that it was imported).
+ * handled again, and its import record tells that it was imported). A dead event closed by an
+ * acknowledgement (events.closeDead) that a power loss reopens is dead again: replaying it
+ * acknowledges again, which the service accepts, and closes it for good.
  */
 export const DURABLE_OPERATIONS: ReadonlySet<WriteOperation> = new Set<WriteOperation>([
   'events.insert',
