@@ -138,7 +138,6 @@ export function createErpHttpImporter(options: ErpHttpSettings): Importer {
 }
 
 export default defineImporter({
-  name: 'erp-http',
   settings,
   describe: (s) => `documents are booked in the ERP at ${s.ERP_BASE_URL} (POST /documents)`,
   create: ({ settings: s }) => createErpHttpImporter(s),

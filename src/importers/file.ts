@@ -6,7 +6,6 @@
 import { createFileImporter, defineImporter, z } from '../consumer/importer/index.ts';
 
 export default defineImporter({
-  name: 'file',
   settings: z.object({}),
   describe: (_settings, { documentsDir }) =>
     `documents are written to ${documentsDir}/inbound/<shard>/<messageId>/`,

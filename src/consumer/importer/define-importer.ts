@@ -4,7 +4,6 @@
  * its default export:
  *
  *   export default defineImporter({
- *     name: 'my-erp',
  *     settings: z.object({ MY_ERP_URL: z.url(), MY_ERP_TOKEN: z.string().min(1) }),
  *     describe: (settings) => `invoices go to ${settings.MY_ERP_URL}`,
  *     create: ({ settings, logger }) => createMyErpImporter(settings, logger),
@@ -35,8 +34,11 @@ export interface ImporterContext<Settings> {
 export type SettingsSchema = z.ZodObject;
 
 export interface ImporterDefinition<Schema extends SettingsSchema = SettingsSchema> {
-  /** Shown in logs, the dev banner and the kit's report. Usually the module's file name. */
-  name: string;
+  /**
+   * Shown in logs, the dev banner and the kit's report.
+   * @default the module's file name (`my-erp` for src/importers/my-erp.ts)
+   */
+  name?: string;
   /**
    * The importer's variables. Each key is an environment variable name (use a prefix of your
    * own, such as `ERP_`); each value a zod schema of the variable's text, unset and empty

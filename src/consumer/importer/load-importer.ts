@@ -13,7 +13,7 @@
  * to start without a choice.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { basename, extname, isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
 import type { ImporterDefinition } from './define-importer.ts';
@@ -41,7 +41,7 @@ const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSPHRASE|KEY|CREDENTIAL/i;
 export interface LoadedImporter {
   /** As IMPORTER_MODULE named it (`file` when unset). */
   spec: string;
-  /** The definition's name. */
+  /** The definition's name, or the module's file name. */
   name: string;
   /** The module's file. */
   file: string;
@@ -94,25 +94,26 @@ export async function readImporter(
       ],
     };
   }
-  const parsed = parseSettings(definition, env, options.coreVariables);
+  const name = definition.name ?? basename(file.path, extname(file.path));
+  const parsed = parseSettings({ ...definition, name }, env, options.coreVariables);
   if ('problems' in parsed) return parsed;
   const { settings } = parsed;
   return {
     importer: {
       spec,
-      name: definition.name,
+      name,
       file: file.path,
       variables: Object.keys(definition.settings.shape),
       describe: (context) => definition.describe(settings, context),
       async create({ logger, documentsDir }) {
         const importer = await definition.create({
           settings,
-          logger: logger.child({ importer: definition.name }),
+          logger: logger.child({ importer: name }),
           documentsDir,
         });
         if (typeof importer?.import !== 'function') {
           throw new ImporterModuleError(
-            `importer ${definition.name} (${file.path}): create() did not return an object with an import() method`,
+            `importer ${name} (${file.path}): create() did not return an object with an import() method`,
           );
         }
         return importer;
@@ -166,7 +167,7 @@ function isDefinition(value: unknown): value is ImporterDefinition {
   return (
     typeof d === 'object' &&
     d !== null &&
-    typeof d.name === 'string' &&
+    (d.name === undefined || typeof d.name === 'string') &&
     typeof d.create === 'function' &&
     typeof d.describe === 'function' &&
     typeof d.settings?.safeParse === 'function' &&
@@ -179,7 +180,7 @@ function isDefinition(value: unknown): value is ImporterDefinition {
  * `env` (so a lenient schema never sees the rest); unset and empty both read as undefined.
  */
 export function parseSettings(
-  definition: ImporterDefinition,
+  definition: ImporterDefinition & { name: string },
   env: Env,
   coreVariables: ReadonlySet<string>,
 ): { settings: Record<string, unknown> } | { problems: string[] } {
