@@ -34,6 +34,8 @@ const CONSUMER_ENV = {
   API_TOKEN: 'sandbox-token',
   API_TIMEOUT_MS: '2000',
   ADMIN_TOKEN,
+  // The image runs in production, where the importer must be chosen: here, on purpose, files.
+  IMPORTER_MODULE: 'file',
 };
 
 describeWithEngine('the consumer image', () => {
