@@ -46,6 +46,7 @@ try {
     api,
     importer: await chosen.create({ logger, documentsDir: config.documentsDir }),
     messages: store.messages,
+    events: store.events,
     claims: store.claims,
     logger,
     now: Date.now,

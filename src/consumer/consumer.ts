@@ -98,6 +98,7 @@ export async function startConsumer(options: {
       api,
       importer,
       messages: store.messages,
+      events: store.events,
       logger,
       now,
       importTimeoutMs: config.importTimeoutMs,

@@ -23,7 +23,13 @@ import { type MessageDescriptor, WEBHOOK_RETRY_WINDOW_MS } from '../protocol/ind
 import type { ApiClient } from './api/index.ts';
 import { type ClaimGuard, holdClaim } from './claims/held-claim.ts';
 import type { Importer } from './importer/index.ts';
-import type { ClaimStore, MessageClaim, MessageRecord, MessageStore } from './store/store.ts';
+import type {
+  ClaimStore,
+  EventStore,
+  MessageClaim,
+  MessageRecord,
+  MessageStore,
+} from './store/store.ts';
 import { describeError } from './worker/errors.ts';
 import { createInboundDelivery } from './worker/inbound-delivery.ts';
 import { descriptorSnapshot, fetchedAsOf } from './worker/message-snapshot.ts';
@@ -31,9 +37,12 @@ import { descriptorSnapshot, fetchedAsOf } from './worker/message-snapshot.ts';
 export interface ReconcileSummary {
   /** Inbound messages the service still lists as pendingdelivery. */
   found: number;
-  /** Of those, imported by this run. */
+  /** Of those, imported by this run (import() said `imported`). */
   imported: number;
-  /** Of those, acknowledged (mark-as-delivered) by this run. */
+  /**
+   * Of those, acknowledged (mark-as-delivered) by this run: the ones it imported, the ones the
+   * importer said it had already, and the ones whose import was recorded earlier.
+   */
   acknowledged: number;
   /** Of those, rejected by the importer and marked as failed. */
   rejected: number;
@@ -43,12 +52,19 @@ export interface ReconcileSummary {
   refreshed: number;
   /** Messages this run could not handle (transient errors; the next run tries again). */
   failed: number;
+  /**
+   * Of those found, the ones import() answered `already_imported` (an earlier call, maybe
+   * before a crash, had taken them); acknowledged by this run, not imported by it.
+   */
+  alreadyImported: number;
 }
 
 export interface ReconcilerOptions {
   api: ApiClient;
   importer: Importer;
   messages: MessageStore;
+  /** Dead deliveryNotified events of a message this run acknowledges are closed. */
+  events: Pick<EventStore, 'closeDead'>;
   claims: ClaimStore;
   logger: Logger;
   now: () => number;
@@ -122,6 +138,7 @@ export function createReconciler(options: ReconcilerOptions) {
       busy: 0,
       refreshed: 0,
       failed: 0,
+      alreadyImported: 0,
     };
     const queue = new PQueue({ concurrency });
 
@@ -129,7 +146,7 @@ export function createReconciler(options: ReconcilerOptions) {
       const messageId = descriptor.uniqueId;
       try {
         const done = await underClaim(messageId, claimWaitMs, (claim) =>
-          inbound.deliver(messageId, claim, descriptor),
+          inbound.deliver(messageId, claim, { by: 'reconciliation', descriptor }),
         );
         if (done === undefined) {
           summary.busy += 1;
@@ -138,6 +155,7 @@ export function createReconciler(options: ReconcilerOptions) {
           summary.rejected += 1;
         } else {
           if (done.result === 'imported') summary.imported += 1;
+          if (done.result === 'already_imported') summary.alreadyImported += 1;
           summary.acknowledged += 1;
         }
       } catch (error) {
@@ -192,6 +210,10 @@ export function createReconciler(options: ReconcilerOptions) {
   };
 }
 
+/**
+ * `name=n` pairs in the order reconcile() fills them in; scripts and cron logs read them, so a
+ * new count is appended, never inserted.
+ */
 export function formatSummary(summary: ReconcileSummary): string {
   return Object.entries(summary)
     .map(([name, n]) => `${name}=${n}`)

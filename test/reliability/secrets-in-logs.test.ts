@@ -324,7 +324,7 @@ describe('secrets never logged', () => {
       '"outcome":"unauthorized"',
       'event dead-lettered',
       'messaging API call failed, retrying',
-      'inbound message acknowledged',
+      'inbound message imported and acknowledged',
       'event will be retried',
       'reconcile: found=',
       'webhook delivered',

@@ -98,6 +98,7 @@ function reconcilerOf(consumer: TestConsumer) {
       api: consumer.api,
       importer,
       messages: consumer.store.messages,
+      events: consumer.store.events,
       claims: consumer.store.claims,
       logger: pino({ level: 'silent' }),
       now: Date.now,

@@ -148,6 +148,8 @@ function eventView(event: StoredEvent) {
     state: event.state,
     attempts: event.attempts,
     lastError: event.lastError,
+    // Why a dead event was closed without being handled again (store.ts), else null.
+    resolution: event.resolution,
     bodyKept: event.body.length > 0,
     receivedAt: new Date(event.receivedAt).toISOString(),
     nextAttemptAt: event.state === 'pending' ? new Date(event.nextAttemptAt).toISOString() : null,
@@ -167,5 +169,13 @@ function messageView(record: MessageRecord) {
     importedAt: iso(record.importedAt),
     acknowledgedAt: iso(record.acknowledgedAt),
     lastEventAt: iso(record.lastEventAt),
+    // Where the importer put the documents (an ERP's document number, a folder), how many
+    // import() calls were started, and the last transient failure of one (null once imported).
+    importLocation: record.importLocation,
+    importAttempts: record.importAttempts,
+    importError: record.importError,
+    // What the service was told: delivered, or failed with the importer's reason.
+    acknowledgement: record.acknowledgement,
+    failureReason: record.failureReason,
   };
 }

@@ -16,7 +16,7 @@ import {
 import type { ApiClient } from '../api/index.ts';
 import type { ClaimGuard } from '../claims/held-claim.ts';
 import type { Importer } from '../importer/index.ts';
-import type { MessageStore, StoredEvent } from '../store/store.ts';
+import type { EventStore, MessageStore, StoredEvent } from '../store/store.ts';
 import { MalformedEventError } from './errors.ts';
 import { createInboundDelivery } from './inbound-delivery.ts';
 import { descriptorSnapshot } from './message-snapshot.ts';
@@ -30,6 +30,8 @@ export function createEventHandler(deps: {
   api: ApiClient;
   importer: Importer;
   messages: MessageStore;
+  /** For closing dead events an acknowledgement makes pointless (inbound-delivery.ts). */
+  events: Pick<EventStore, 'closeDead'>;
   logger: Logger;
   now: () => number;
   /** Deadline of one import() call (IMPORT_TIMEOUT_MS). */
@@ -91,7 +93,12 @@ export function createEventHandler(deps: {
         descriptor,
         event.transfer === 'outbound' ? (descriptor?.validationStatus ?? 'approved') : undefined,
       );
-      if (event.transfer === 'inbound') await inbound.deliver(event.messageId, claim, descriptor);
+      if (event.transfer === 'inbound') {
+        await inbound.deliver(event.messageId, claim, {
+          by: `the worker handling event ${event.eventId}`,
+          descriptor,
+        });
+      }
       return 'done';
     }
     // Ingress flags unknown actions; an action unknown to this build is skipped the same way.

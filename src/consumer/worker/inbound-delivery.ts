@@ -18,7 +18,16 @@
  * - mark-as-failed only for a PermanentImportError, never for an API or network failure
  *   (those throw, and the caller retries);
  * - mark-as-delivered is called even when an earlier acknowledgement is recorded: a message
- *   retried manually at the service is pending again, and the call is idempotent there.
+ *   retried manually at the service is pending again, and the call is idempotent there;
+ * - once acknowledged (delivered or failed), the message's dead deliveryNotified events have
+ *   nothing left to do: they are closed (dead -> done, store.ts), saying who acknowledged it,
+ *   so the dead-event count an operator alerts on falls again.
+ *
+ * Outcomes, each with its own log line:
+ *   imported          import() took the documents now, then the acknowledgement
+ *   already_imported  import() said an earlier call had taken them, then the acknowledgement
+ *   acknowledged      an import was recorded earlier; only the acknowledgement happened now
+ *   rejected          import() threw a PermanentImportError: marked as failed with its reason
  */
 import { statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -35,28 +44,43 @@ import {
   ImportTimeoutError,
   PermanentImportError,
 } from '../importer/index.ts';
-import type { MessageStore } from '../store/store.ts';
+import type { Acknowledgement, EventStore, MessageStore } from '../store/store.ts';
+import { describeError } from './errors.ts';
 
-export type InboundOutcome = 'imported' | 'acknowledged' | 'rejected';
+export type InboundOutcome = 'imported' | 'already_imported' | 'acknowledged' | 'rejected';
+
+const OUTCOME_LINES: Readonly<Record<InboundOutcome, string>> = {
+  imported: 'inbound message imported and acknowledged',
+  already_imported: 'inbound message already imported, the importer said; acknowledged',
+  acknowledged: 'inbound message acknowledged; its import was recorded earlier',
+  rejected: 'inbound message rejected by the importer; marked as failed',
+};
+
+export interface DeliveryContext {
+  /**
+   * Who handles the message, as the dead events its acknowledgement closes record it:
+   * `reconciliation`, `the worker handling event <eventId>`.
+   */
+  by: string;
+  /** The descriptor carried by the event, when it has one; fetched otherwise. */
+  descriptor?: MessageDescriptor | undefined;
+}
 
 export interface InboundDelivery {
-  /** `descriptor` from the event when it has one; fetched otherwise. */
-  deliver(
-    messageId: string,
-    claim: ClaimGuard,
-    descriptor?: MessageDescriptor,
-  ): Promise<InboundOutcome>;
+  deliver(messageId: string, claim: ClaimGuard, context: DeliveryContext): Promise<InboundOutcome>;
 }
 
 export function createInboundDelivery(deps: {
   api: ApiClient;
   importer: Importer;
   messages: MessageStore;
+  /** For closing the dead events an acknowledgement makes pointless. */
+  events: Pick<EventStore, 'closeDead'>;
   logger: Logger;
   now: () => number;
   importTimeoutMs: number;
 }): InboundDelivery {
-  const { api, importer, messages, logger, now, importTimeoutMs } = deps;
+  const { api, importer, messages, events, logger, now, importTimeoutMs } = deps;
 
   async function importWithDeadline(
     input: Omit<ImportInput, 'signal'>,
@@ -81,11 +105,46 @@ export function createInboundDelivery(deps: {
     }
   }
 
+  /**
+   * Records the acknowledgement the service has taken, and closes the message's dead
+   * deliveryNotified events in the same turn (on SQLite, usually the same commit). A crash
+   * between the two leaves such an event dead; replaying it acknowledges again and closes it.
+   */
+  async function recordAcknowledgement(
+    messageId: string,
+    acknowledgement: Acknowledgement,
+    reason: string | null,
+    by: string,
+  ): Promise<void> {
+    const at = now();
+    const resolution = `closed: message acknowledged (${acknowledgement}) by ${by} at ${new Date(at).toISOString()}`;
+    const [recorded, closing] = await Promise.allSettled([
+      messages.markAcknowledged({ messageId, transfer: 'inbound' }, acknowledgement, reason, at),
+      events.closeDead({
+        messageId,
+        transfer: 'inbound',
+        action: 'deliveryNotified',
+        resolution,
+        now: at,
+      }),
+    ]);
+    if (recorded.status === 'rejected') throw recorded.reason;
+    if (closing.status === 'rejected') throw closing.reason;
+    const closed = closing.value;
+    if (closed.length > 0) {
+      logger.info(
+        { messageId, eventIds: closed, acknowledgement },
+        'dead events of an acknowledged message closed',
+      );
+    }
+  }
+
   return {
-    async deliver(messageId, claim, eventDescriptor) {
+    async deliver(messageId, claim, { by, descriptor: eventDescriptor }) {
       const key = { messageId, transfer: 'inbound' as const };
       const record = await messages.get(key);
       let outcome: InboundOutcome = 'acknowledged';
+      let location = record?.importLocation ?? null;
       let recordedAndConfirmed = false;
       if (record?.importedAt == null) {
         const descriptor =
@@ -112,21 +171,35 @@ export function createInboundDelivery(deps: {
               previouslyAttempted: record?.importStartedAt != null,
             },
             claim,
-          );
+          ).catch(async (error: unknown) => {
+            // A transient failure is kept on the message for the operator (the admin view's
+            // importError); the error itself goes on to the caller, which retries.
+            if (!(error instanceof PermanentImportError)) {
+              await messages.markImportFailed(key, describeError(error), now()).catch((e) => {
+                logger.warn({ messageId, err: e }, 'could not record the import error');
+              });
+            }
+            throw error;
+          });
           // Recorded even if the claim was lost meanwhile (both calls are sent at once, whatever
           // becomes of the other): it is true, and it keeps the new holder from importing again
           // if it has not started yet. The claim is confirmed in the same commit, before the
           // acknowledgement below. allSettled, not all: a lost claim rejects at once, and the
           // record must be committed before this call ends all the same.
           await settleBoth(claim.confirm(), messages.markImported(key, result.location, now()));
-          outcome = result.status === 'imported' ? 'imported' : 'acknowledged';
+          outcome = result.status;
+          location = result.location;
           recordedAndConfirmed = true;
         } catch (error) {
           if (!(error instanceof PermanentImportError)) throw error;
           await claim.confirm();
           logger.warn({ messageId, reason: error.reason }, 'import rejected; marking as failed');
           await api.markAsFailed(messageId, error.reason);
-          await messages.markAcknowledged(key, 'failed', error.reason, now());
+          await recordAcknowledgement(messageId, 'failed', error.reason, by);
+          logger.info(
+            { messageId, outcome: 'rejected', reason: error.reason },
+            OUTCOME_LINES.rejected,
+          );
           return 'rejected';
         } finally {
           // The spool files, unless the importer moved them into place (the usual case: a stat
@@ -137,8 +210,8 @@ export function createInboundDelivery(deps: {
       }
       if (!recordedAndConfirmed) await claim.confirm();
       await api.markAsDelivered(messageId);
-      await messages.markAcknowledged(key, 'delivered', null, now());
-      logger.info({ messageId, outcome }, 'inbound message acknowledged');
+      await recordAcknowledgement(messageId, 'delivered', null, by);
+      logger.info({ messageId, outcome, location }, OUTCOME_LINES[outcome]);
       return outcome;
     },
   };

@@ -65,6 +65,7 @@ function handler(store: SqliteStore, importer: Importer, holder: string) {
     api,
     importer,
     messages: store.messages,
+    events: store.events,
     logger,
     now: () => now,
     importTimeoutMs: 60_000,
@@ -74,7 +75,8 @@ function handler(store: SqliteStore, importer: Importer, holder: string) {
       store.claims.acquire(messageId, { holder, now, leaseMs: LEASE_MS }),
     hold: (claim: Parameters<typeof holdClaim>[0]['claim']) =>
       holdClaim({ claims: store.claims, claim, leaseMs: LEASE_MS, now: () => now, logger }),
-    deliver: delivery.deliver,
+    deliver: (messageId: string, claim: Parameters<typeof delivery.deliver>[1]) =>
+      delivery.deliver(messageId, claim, { by: holder }),
   };
 }
 

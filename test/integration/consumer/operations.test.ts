@@ -100,6 +100,7 @@ describe('admin routes', () => {
       state: 'pending',
       attempts: 0,
       lastError: null,
+      resolution: null,
       flag: 'test',
     });
 
@@ -131,6 +132,73 @@ describe('admin routes', () => {
     const bad = await get('/admin/events?after=not-a-cursor', auth);
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.text).detail).toMatch(/after/);
+  });
+
+  it("show a message side's statuses, its import and its acknowledgement", async () => {
+    consumer = await startTestConsumer({ ADMIN_TOKEN });
+    const auth = { authorization: `Bearer ${ADMIN_TOKEN}` };
+    const messages = consumer.store.messages;
+    const key = { messageId: 'm-view', transfer: 'inbound' as const };
+    const at = Date.parse('2027-01-15T08:00:00.000Z');
+    await messages.recordSnapshot(
+      {
+        ...key,
+        documentNo: 'INV-7',
+        validationStatus: 'approved',
+        statuses: { delivery: 'pendingdelivery' },
+        at,
+        source: 'descriptor',
+      },
+      at,
+    );
+    await messages.markImportStarted(key, at + 1000);
+    await messages.markImportFailed(
+      key,
+      'Error: ERP unreachable <- Error: connect ECONNREFUSED',
+      at,
+    );
+    const view = async () => JSON.parse((await get('/admin/messages/m-view', auth)).text);
+    expect((await view()).inbound).toMatchObject({
+      importAttempts: 1,
+      importError: 'Error: ERP unreachable <- Error: connect ECONNREFUSED',
+      importLocation: null,
+    });
+
+    await messages.markImportStarted(key, at + 2000);
+    await messages.markImported(key, 'erp:BK-2027-0042', at + 3000);
+    await messages.markAcknowledged(key, 'delivered', null, at + 4000);
+    expect(await view()).toEqual({
+      messageId: 'm-view',
+      inbound: {
+        deliveryStatus: 'pendingdelivery',
+        taxReportingStatus: null,
+        lifecycleStatus: null,
+        validationStatus: 'approved',
+        documentNo: 'INV-7',
+        importedAt: '2027-01-15T08:00:03.000Z',
+        acknowledgedAt: '2027-01-15T08:00:04.000Z',
+        lastEventAt: '2027-01-15T08:00:00.000Z',
+        importLocation: 'erp:BK-2027-0042',
+        importAttempts: 2,
+        importError: null,
+        acknowledgement: 'delivered',
+        failureReason: null,
+      },
+      outbound: null,
+    });
+
+    // A rejection: what the service was told, and why.
+    const refused = { messageId: 'm-refused', transfer: 'inbound' as const };
+    await messages.markImportStarted(refused, at);
+    await messages.markAcknowledged(refused, 'failed', 'unknown buyer reference', at + 1000);
+    const rejected = JSON.parse((await get('/admin/messages/m-refused', auth)).text);
+    expect(rejected.inbound).toMatchObject({
+      importedAt: null,
+      importLocation: null,
+      importAttempts: 1,
+      acknowledgement: 'failed',
+      failureReason: 'unknown buyer reference',
+    });
   });
 
   it('refuse to replay an event whose body retention dropped, saying so', async () => {
