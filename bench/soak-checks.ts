@@ -2,19 +2,19 @@
  * The soak's accounting, against what the provider published and holds:
  * - every event published to the consumer's party is in the inbox, handled (done or skipped);
  *   none missing, none pending, none dead-lettered;
- * - every inbound invoice is acknowledged at the provider (delivered), its documents are in
- *   DOCUMENTS_DIR, and the importer completed exactly one import() of it (soak-importer.ts);
+ * - every inbound invoice is acknowledged at the provider (delivered), the importer completed
+ *   exactly one import() of it and said where it put it (a location), whatever the importer
+ *   is: the journal importer of test/support/journal-importer.ts records its every call;
  * - the consumer's statuses of each invoice equal the provider's.
- * Read from the consumer's SQLite file, the published-events file and the import journal, one
- * line at a time (the journal's per-message counts are the one map, one entry per invoice).
+ * Read from the consumer's SQLite file, the published-events file (one line at a time) and the
+ * import journal (its per-message counts are the one map, one entry per invoice).
  */
-import { createReadStream, existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
-import { documentFolder } from '../src/consumer/importer/file-importer.ts';
 import type { ProviderModel } from '../src/provider/model/index.ts';
 import type { Dispatcher } from '../src/provider/webhooks/index.ts';
+import { importsByMessage, readJournal } from '../test/support/importer-under-test.ts';
 
 export interface SoakAccount {
   eventsPublished: number;
@@ -29,7 +29,8 @@ export interface SoakAccount {
   importedTwice: number;
   notImported: number;
   importErrors: number;
-  documentsMissing: number;
+  /** Invoices no import() call gave a location for. */
+  locationsMissing: number;
   statusesDiffering: number;
   /** Each a sentence; empty when everything adds up. */
   problems: string[];
@@ -67,7 +68,6 @@ export async function accountFor(options: {
   databasePath: string;
   publishedFile: string;
   journalFile: string;
-  documentsDir: string;
   model: ProviderModel;
   party: string;
 }): Promise<SoakAccount> {
@@ -100,14 +100,9 @@ export async function accountFor(options: {
     }
 
     // Invoices.
-    const imports = new Map<string, number>();
+    const imports = importsByMessage(readJournal(options.journalFile));
     let importErrors = 0;
-    for (const line of readFileSync(options.journalFile, 'utf8').split('\n')) {
-      const [messageId, status] = line.split(' ');
-      if (messageId === undefined || messageId === '') continue;
-      if (status === 'error') importErrors += 1;
-      else imports.set(messageId, (imports.get(messageId) ?? 0) + 1);
-    }
+    for (const message of imports.values()) importErrors += message.errors;
     const statusesOf = db.prepare<
       [string],
       {
@@ -123,23 +118,20 @@ export async function accountFor(options: {
     const notAcknowledged: string[] = [];
     const twice: string[] = [];
     const notImported: string[] = [];
-    const noDocuments: string[] = [];
+    const noLocation: string[] = [];
     const differing: string[] = [];
     let importedOnce = 0;
     for (const message of invoices) {
       const side = message.sides.inbound;
       if (side?.status !== 'delivered') notAcknowledged.push(message.id);
-      const count = imports.get(message.id) ?? 0;
+      // Calls that answered: no crash here, so a second one (even `already_imported`) means
+      // import() was called twice for one message.
+      const journal = imports.get(message.id);
+      const count = journal === undefined ? 0 : journal.imported + journal.alreadyImported;
       if (count === 1) importedOnce += 1;
       else if (count === 0) notImported.push(message.id);
       else twice.push(`${message.id} (${count} times)`);
-      if (
-        !existsSync(
-          join(documentFolder(options.documentsDir, 'inbound', message.id), 'manifest.json'),
-        )
-      ) {
-        noDocuments.push(message.id);
-      }
+      if (journal === undefined || journal.locations.length === 0) noLocation.push(message.id);
       const row = statusesOf.get(message.id);
       const want = [side?.status, side?.taxReportingStatus, side?.lifecycleStatus];
       const got = [row?.delivery_status, row?.tax_reporting_status, row?.lifecycle_status];
@@ -157,8 +149,10 @@ export async function accountFor(options: {
     if (notImported.length > 0) {
       problems.push(`invoices never imported: ${notImported.length} (${some(notImported)})`);
     }
-    if (noDocuments.length > 0) {
-      problems.push(`invoices without documents: ${noDocuments.length} (${some(noDocuments)})`);
+    if (noLocation.length > 0) {
+      problems.push(
+        `invoices with no import location recorded: ${noLocation.length} (${some(noLocation)})`,
+      );
     }
     if (differing.length > 0) {
       problems.push(
@@ -177,7 +171,7 @@ export async function accountFor(options: {
       importedTwice: twice.length,
       notImported: notImported.length,
       importErrors,
-      documentsMissing: noDocuments.length,
+      locationsMissing: noLocation.length,
       statusesDiffering: differing.length,
       problems,
     };

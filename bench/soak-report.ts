@@ -135,7 +135,7 @@ export function formatSummary(options: {
     `at rest after the run: RSS ${mib(end.rssBytes)} MiB (${signed(end.rssBytes / baseline.rssBytes - 1)}), fds ${ownFds(end)}, handles ${ownHandles(end)} (plus ${end.webhookConnections} webhook keep-alive connections)`,
     `events: ${account.eventsPublished} published, ${account.eventsHandled} handled, ${account.eventsMissing} missing, ${account.eventsUnhandled} not handled`,
     `duplicates: ${options.duplicates} sent again, ${options.duplicatesRefused} of them answered 503 (store locked)`,
-    `invoices: ${account.invoices} sent, ${account.invoicesAcknowledged} acknowledged, ${account.importedOnce} imported once, ${account.importedTwice} twice, ${account.notImported} never, ${account.documentsMissing} without documents, ${account.statusesDiffering} with statuses unlike the provider's`,
+    `invoices: ${account.invoices} sent, ${account.invoicesAcknowledged} acknowledged, ${account.importedOnce} imported once, ${account.importedTwice} twice, ${account.notImported} never, ${account.locationsMissing} with no import location, ${account.statusesDiffering} with statuses unlike the provider's`,
     `faults injected: ${faults === '' ? 'none' : faults}; seconds of traffic skipped (behind): ${options.behind}; drained in ${options.drainSeconds.toFixed(1)} s`,
     `the runner (the simulator, with every message it was given): RSS ${mib(options.runnerRssBytes)} MiB`,
   ].join('\n');

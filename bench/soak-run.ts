@@ -1,8 +1,10 @@
 /**
  * One soak run (see bench/README.md): the embedded provider in this process, the consumer as a
- * process of its own (`node src/main.ts`, worker included, the default file importer behind
- * soak-importer.ts's journal), steady traffic and faults now and then, the consumer probed from
- * outside every `sampleSeconds`.
+ * process of its own (`node src/main.ts`, worker included, its importer the importer under
+ * test behind the journal importer of test/support/importer-under-test.ts: the file importer,
+ * or the one TEST_IMPORTER names with its settings, as `npm run test:importer` sets them),
+ * steady traffic and faults now and then, the consumer probed from outside every
+ * `sampleSeconds`.
  *
  *   warm-up    traffic and faults for `warmupSeconds`
  *   rest       traffic paused until the inbox is empty and the consumer's descriptors settle:
@@ -12,7 +14,7 @@
  *   drain      until the service has nothing left to send (a webhook answered 503 is sent
  *              again a minute later) and the inbox nothing left to handle
  *   account    the consumer stopped (SIGTERM), what the provider published and holds is
- *              checked against the inbox, the import journal and the documents folder
+ *              checked against the inbox and the import journal
  *
  * Everything the run keeps in memory is bounded: counters, the rings of soak-traffic.ts, the
  * two rest samples. Rows are printed as they are taken, the published eventIds go to a file,
@@ -32,6 +34,7 @@ import type { WebhookEnvelope } from '../src/protocol/index.ts';
 import { DEFAULT_API_TOKEN, DEFAULT_PARTY, startProvider } from '../src/provider/provider.ts';
 import { seededRandom } from '../src/provider/seeded-random.ts';
 import { freePort } from '../test/support/free-port.ts';
+import { IMPORTER_UNDER_TEST, journalImporterEnv } from '../test/support/importer-under-test.ts';
 import { accountFor, waitForDrain } from './soak-checks.ts';
 import { createFaultInjection, type FaultKind } from './soak-faults.ts';
 import { probeProcess } from './soak-probe.ts';
@@ -48,7 +51,6 @@ import {
 import { createTraffic } from './soak-traffic.ts';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-const IMPORTER = fileURLToPath(new URL('./soak-importer.ts', import.meta.url));
 /** The consumer's API deadline: a hanging call costs this much of one worker slot. */
 const API_TIMEOUT_MS = 2_000;
 /**
@@ -82,7 +84,7 @@ export async function runSoak(options: SoakOptions): Promise<Verdict & { dir?: s
     database: join(dir, 'consumer.db'),
     documents: join(dir, 'documents'),
     published: join(dir, 'published.txt'),
-    journal: join(dir, 'imports.txt'),
+    journal: join(dir, 'imports.jsonl'),
     consumerLog: join(dir, 'consumer.log'),
     providerLog: join(dir, 'provider.log'),
   };
@@ -140,8 +142,7 @@ export async function runSoak(options: SoakOptions): Promise<Verdict & { dir?: s
         API_TIMEOUT_MS: String(API_TIMEOUT_MS),
         DATABASE_URL: `sqlite:${paths.database}`,
         DOCUMENTS_DIR: paths.documents,
-        IMPORTER_MODULE: IMPORTER,
-        SOAK_IMPORT_LOG: paths.journal,
+        ...(await journalImporterEnv(paths.journal)),
         LOG_LEVEL: 'warn',
       },
       stdio: ['ignore', log, log],
@@ -208,7 +209,7 @@ export async function runSoak(options: SoakOptions): Promise<Verdict & { dir?: s
     }, options.sampleSeconds * 1000);
 
     print(
-      `soak: ${options.minutes} min (warm-up ${options.warmupSeconds} s), ${options.rate} invoices/s, faults ${options.faults.join(',') || 'none'} every ${options.faultEverySeconds} s, seed ${options.seed}`,
+      `soak: ${options.minutes} min (warm-up ${options.warmupSeconds} s), ${options.rate} invoices/s, faults ${options.faults.join(',') || 'none'} every ${options.faultEverySeconds} s, seed ${options.seed}, importer ${IMPORTER_UNDER_TEST}`,
     );
     print(`work folder: ${dir}`);
     print(tableHeader());
@@ -243,7 +244,6 @@ export async function runSoak(options: SoakOptions): Promise<Verdict & { dir?: s
       databasePath: paths.database,
       publishedFile: paths.published,
       journalFile: paths.journal,
-      documentsDir: paths.documents,
       model: provider.provider.model,
       party: DEFAULT_PARTY,
     });

@@ -2,9 +2,10 @@
  * The message claim between real processes, at its edges: the holder is killed in the middle
  * of an import, or its import runs past the deadline while another process waits for the
  * message. Either way the invoice ends imported once (one import() that completed) and
- * acknowledged. The journal importer (IMPORTER_MODULE) records every import() call.
+ * acknowledged. The journal importer (IMPORTER_MODULE) records every import() call of the
+ * importer under test (importer-under-test.ts); its hangs come before that importer is called.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -13,6 +14,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookEnvelope } from '../../src/protocol/index.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
 import {
+  importsByMessage,
+  journalImporterEnv,
+  readJournal,
+  waitForJournal,
+} from '../support/importer-under-test.ts';
+import {
   freePort,
   type RunningScript,
   runScript,
@@ -20,18 +27,17 @@ import {
   waitForHttp,
   waitForOutput,
 } from '../support/processes.ts';
-import { type ImporterJournalEntry, parseJournal } from '../support/test-importer.ts';
 import { signedRequest } from '../support/webhooks.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const MAIN = join(ROOT, 'src/main.ts');
 const RECONCILE = join(ROOT, 'scripts/reconcile.ts');
-const IMPORTER = join(ROOT, 'test/support/test-importer.ts');
 const SECRET = 'whsec_claim_takeover_test';
 const PARTY = '0192:999999999';
 
 let dir: string;
 let journal: string;
+let importerEnv: Record<string, string>;
 let provider: RunningProvider;
 let published: WebhookEnvelope[];
 const processes: RunningScript[] = [];
@@ -40,6 +46,7 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'claim-takeover-'));
   journal = join(dir, 'imports.jsonl');
   writeFileSync(journal, '');
+  importerEnv = await journalImporterEnv(journal);
   published = [];
   provider = await startProvider({
     logger: pino({ level: 'silent' }),
@@ -62,8 +69,7 @@ function env(overrides: Record<string, string>) {
     DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
     DOCUMENTS_DIR: join(dir, 'documents'),
     LOG_LEVEL: 'warn',
-    IMPORTER_MODULE: IMPORTER,
-    TEST_IMPORTER_LOG: journal,
+    ...importerEnv,
     ...overrides,
   };
 }
@@ -101,16 +107,8 @@ async function post(url: string, envelope: WebhookEnvelope) {
   return res.statusCode;
 }
 
-async function journalEntries(
-  until: (entries: ImporterJournalEntry[]) => boolean,
-): Promise<ImporterJournalEntry[]> {
-  for (let i = 0; i < 400; i++) {
-    const entries = parseJournal(readFileSync(journal, 'utf8'));
-    if (until(entries)) return entries;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`journal: ${readFileSync(journal, 'utf8')}`);
-}
+/** One import() answered `imported`, with a location; none answered `already_imported`. */
+const IMPORTED_ONCE = { imported: 1, alreadyImported: 0, locations: [expect.any(String)] };
 
 const inboundStatus = (messageId: string) =>
   provider.provider.model.messages.get(messageId).sides.inbound?.status;
@@ -124,7 +122,7 @@ describe('the message claim between processes', () => {
       TEST_IMPORTER_HANG_MS: '60000',
     });
     expect(await post(webhookUrl, notified)).toBe(204);
-    await journalEntries((entries) => entries.some((e) => e.phase === 'start'));
+    await waitForJournal(journal, (entries) => entries.some((e) => e.phase === 'start'));
     consumer.child.kill('SIGKILL');
     expect(await consumer.exited()).toBeNull();
 
@@ -132,7 +130,7 @@ describe('the message claim between processes', () => {
     expect(run.code, run.output).toBe(0);
     expect(run.output).toContain('found=1 imported=1 acknowledged=1 rejected=0 busy=0');
 
-    const entries = parseJournal(readFileSync(journal, 'utf8'));
+    const entries = readJournal(journal);
     expect(
       entries.map((e) => [e.phase, e.pid === consumer.child.pid, e.previouslyAttempted]),
     ).toEqual([
@@ -141,6 +139,7 @@ describe('the message claim between processes', () => {
       ['start', false, true],
       ['end', false, true],
     ]);
+    expect(importsByMessage(entries).get(messageId)).toMatchObject(IMPORTED_ONCE);
     expect(inboundStatus(messageId)).toBe('delivered');
   });
 
@@ -154,7 +153,7 @@ describe('the message claim between processes', () => {
       TEST_IMPORTER_GATE: gate,
     });
     expect(await post(webhookUrl, notified)).toBe(204);
-    await journalEntries((entries) => entries.some((e) => e.phase === 'start'));
+    await waitForJournal(journal, (entries) => entries.some((e) => e.phase === 'start'));
 
     // A reconciliation finds the message claimed and waits, long past the import's deadline
     // (300 ms) and past the consumer's first lease (600 ms); only then does the import end.
@@ -169,11 +168,12 @@ describe('the message claim between processes', () => {
 
     expect(await reconcile.exited(), reconcile.output()).toBe(0);
     expect(reconcile.output()).toContain('found=1 imported=0 acknowledged=1 rejected=0 busy=0');
-    const entries = parseJournal(readFileSync(journal, 'utf8'));
+    const entries = readJournal(journal);
     expect(entries.map((e) => [e.phase, e.pid === consumer.child.pid])).toEqual([
       ['start', true],
       ['end', true],
     ]);
+    expect(importsByMessage(entries).get(messageId)).toMatchObject(IMPORTED_ONCE);
     expect(inboundStatus(messageId)).toBe('delivered');
     expect(consumer.output()).toContain('import passed its deadline');
   });
@@ -186,7 +186,7 @@ describe('the message claim between processes', () => {
       TEST_IMPORTER_HANG: 'until-aborted',
     });
     expect(await post(webhookUrl, notified)).toBe(204);
-    await journalEntries((entries) => entries.some((e) => e.phase === 'start'));
+    await waitForJournal(journal, (entries) => entries.some((e) => e.phase === 'start'));
 
     const run = await runScript(RECONCILE, {
       cwd: dir,
@@ -198,11 +198,12 @@ describe('the message claim between processes', () => {
 
     // Only the reconciliation completed an import; the consumer's attempts (its first, and
     // perhaps a retry meanwhile) all stopped at their deadline.
-    const entries = parseJournal(readFileSync(journal, 'utf8'));
+    const entries = readJournal(journal);
     const ends = entries.filter((e) => e.phase === 'end');
     expect(ends).toHaveLength(1);
     expect(ends[0]).toMatchObject({ previouslyAttempted: true });
     expect(ends[0]?.pid).not.toBe(consumer.child.pid);
+    expect(importsByMessage(entries).get(messageId)).toMatchObject(IMPORTED_ONCE);
     const mine = entries.filter((e) => e.pid === consumer.child.pid);
     expect(mine.filter((e) => e.phase === 'error').length).toBeGreaterThanOrEqual(1);
     expect(mine.filter((e) => e.phase === 'end')).toEqual([]);

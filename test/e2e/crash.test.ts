@@ -1,17 +1,23 @@
 /**
  * The consumer killed with SIGKILL, as an OOM killer or a power cut would: no event that got a
  * 204 is lost, and a message imported but not yet acknowledged is acknowledged after the
- * restart without a second import.
+ * restart without a second import. The consumers import through the journal importer, with
+ * the importer under test (importer-under-test.ts), and the journal shows what they imported.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { Agent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
+import {
+  IMPORTER_UNDER_TEST,
+  importsByMessage,
+  journalImporterEnv,
+  readJournal,
+} from '../support/importer-under-test.ts';
 import { freePort, type RunningScript, startScript } from '../support/processes.ts';
 import { providerAdmin } from '../support/provider-admin.ts';
 import { buildEnvelope, postSigned } from '../support/webhooks.ts';
@@ -21,6 +27,7 @@ const SECRET = 'whsec_crash_test';
 const PARTY = '0192:999999999';
 
 let dir: string;
+let journal: string;
 let port: number;
 let provider: RunningProvider | undefined;
 const running: RunningScript[] = [];
@@ -36,6 +43,7 @@ async function startConsumerProcess(apiBaseUrl = 'http://127.0.0.1:9') {
       DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
       DOCUMENTS_DIR: join(dir, 'documents'),
       LOG_LEVEL: 'info',
+      ...(await journalImporterEnv(journal)),
     },
   });
   running.push(consumer);
@@ -53,6 +61,8 @@ async function kill(consumer: RunningScript) {
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crash-e2e-'));
+  journal = join(dir, 'imports.jsonl');
+  writeFileSync(journal, '');
   port = await freePort();
 });
 afterEach(async () => {
@@ -138,23 +148,31 @@ describe('SIGKILL', () => {
       if (!hanging) await new Promise((r) => setTimeout(r, 50));
     }
     expect(hanging).toBe(true);
-    const manifest = join(
-      documentFolder(join(dir, 'documents'), 'inbound', messageId),
-      'manifest.json',
-    );
-    const importedAt = JSON.parse(readFileSync(manifest, 'utf8')).importedAt;
-    const manifestTime = statSync(manifest).mtimeMs;
+    // Imported (the journal's line is written before import() returns, so before the
+    // acknowledgement that hangs), with a location.
+    expect(importsByMessage(readJournal(journal)).get(messageId)).toMatchObject({
+      calls: 1,
+      imported: 1,
+      locations: [expect.any(String)],
+    });
     await kill(consumer);
 
-    await startConsumerProcess(provider.url);
+    const restarted = await startConsumerProcess(provider.url);
     let status = '';
     for (let i = 0; i < 200 && status !== 'delivered'; i++) {
       status = (await admin('GET', `/messages/${messageId}`)).sides.inbound.status;
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(status).toBe('delivered');
-    expect(JSON.parse(readFileSync(manifest, 'utf8')).importedAt).toBe(importedAt);
-    expect(statSync(manifest).mtimeMs).toBe(manifestTime);
+    // Not imported again: the restarted consumer did not call import(), or was told the
+    // message is already there. Never a second 'imported'.
+    const entries = readJournal(journal);
+    expect(importsByMessage(entries).get(messageId)).toMatchObject({ imported: 1, errors: 0 });
+    const again = entries.filter((e) => e.pid === restarted.child.pid);
+    expect(
+      again.filter((e) => e.phase === 'end').map((e) => e.status),
+      `${IMPORTER_UNDER_TEST}: ${JSON.stringify(again)}`,
+    ).toEqual(again.length === 0 ? [] : ['already_imported']);
     const fetches = (await calls()).filter((c) => c.path.endsWith('/documents/core'));
     expect(fetches).toHaveLength(1);
   });

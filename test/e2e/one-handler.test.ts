@@ -3,11 +3,12 @@
  * embedded default: the consumer, two `npm run reconcile` (a slow cron run overlapping the
  * next, or one started by hand) and `npm run replay -- --dead`, all started together, while
  * the service's deliveryNotified webhooks (each sent twice) arrive for half of the messages.
- * A journal importer (IMPORTER_MODULE, as a forker plugs in theirs) records every import().
+ * A journal importer (IMPORTER_MODULE, as a forker plugs in theirs) records every import() of
+ * the importer under test (importer-under-test.ts).
  * Whatever the seed, every message is imported exactly once, its core document fetched once
  * and acknowledged only after it, every process exits 0, and the runs' counts add up.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -18,15 +19,18 @@ import { newEvent } from '../../src/consumer/store/store.ts';
 import type { WebhookEnvelope } from '../../src/protocol/index.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
 import { seededRandom } from '../../src/provider/seeded-random.ts';
+import {
+  importsByMessage,
+  journalImporterEnv,
+  readJournal,
+} from '../support/importer-under-test.ts';
 import { freePort, type RunningScript, startScript, waitForHttp } from '../support/processes.ts';
-import { parseJournal } from '../support/test-importer.ts';
 import { postSigned } from '../support/webhooks.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
 const MAIN = join(ROOT, 'src/main.ts');
 const RECONCILE = join(ROOT, 'scripts/reconcile.ts');
 const REPLAY = join(ROOT, 'scripts/replay.ts');
-const IMPORTER = join(ROOT, 'test/support/test-importer.ts');
 const SECRET = 'whsec_one_handler_test';
 const PARTY = '0192:999999999';
 const MESSAGES = 90;
@@ -109,8 +113,7 @@ describe('one message, one handler, in any number of processes', () => {
         DATABASE_URL: `sqlite:${dbPath}`,
         DOCUMENTS_DIR: join(dir, 'documents'),
         LOG_LEVEL: 'warn',
-        IMPORTER_MODULE: IMPORTER,
-        TEST_IMPORTER_LOG: journal,
+        ...(await journalImporterEnv(journal)),
         TEST_IMPORTER_SEED: String(seed),
         TEST_IMPORTER_DELAY_MS: '15',
       };
@@ -160,17 +163,15 @@ describe('one message, one handler, in any number of processes', () => {
       consumer.child.kill('SIGTERM');
       expect(await consumer.exited(), consumer.output()).toBe(0);
 
-      // Exactly one import() per message, and it ended; none failed.
-      const entries = parseJournal(readFileSync(journal, 'utf8'));
-      const starts = new Map<string, number>();
-      for (const e of entries.filter((e) => e.phase === 'start')) {
-        starts.set(e.messageId, (starts.get(e.messageId) ?? 0) + 1);
-      }
-      expect([...starts.entries()].filter(([, n]) => n !== 1)).toEqual([]);
-      expect(starts.size).toBe(MESSAGES);
-      expect(entries.filter((e) => e.phase === 'end' && e.status === 'imported')).toHaveLength(
-        MESSAGES,
+      // Exactly one import() per message, and it answered `imported` with a location; none
+      // failed.
+      const entries = readJournal(journal);
+      const imports = importsByMessage(entries);
+      expect([...imports.keys()].sort()).toEqual([...messageIds].sort());
+      const notOnce = [...imports].filter(
+        ([, m]) => m.calls !== 1 || m.imported !== 1 || m.locations.length !== 1,
       );
+      expect(notOnce).toEqual([]);
       expect(entries.filter((e) => e.phase === 'error')).toEqual([]);
 
       // What the reconciliations report adds up: each import counted by the run that did it.

@@ -1,17 +1,22 @@
 /**
  * The consumer is down for longer than the provider's two hours of retries (sped up here);
  * afterwards `npm run reconcile` (the script, as cron runs it) finds the never-acknowledged
- * message, imports it and acknowledges it.
+ * message, imports it and acknowledges it. It imports through the journal importer, with the
+ * importer under test (importer-under-test.ts); the journal shows what it imported.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
+import {
+  importsByMessage,
+  journalImporterEnv,
+  readJournal,
+} from '../support/importer-under-test.ts';
 import { runScript } from '../support/processes.ts';
 import { providerAdmin } from '../support/provider-admin.ts';
 
@@ -20,9 +25,12 @@ const PARTY = '0192:999999999';
 
 let provider: RunningProvider;
 let dir: string;
+let journal: string;
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'reconcile-e2e-'));
+  journal = join(dir, 'imports.jsonl');
+  writeFileSync(journal, '');
   // The consumer has run here before: reconcile works on its database, never creates one.
   await (await openSqliteStore(join(dir, 'consumer.db'))).close();
   // 2 hours of retries pass in about 70 ms.
@@ -38,7 +46,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function reconcile(env: Record<string, string> = {}) {
+async function reconcile(env: Record<string, string> = {}) {
   return runScript(SCRIPT, {
     cwd: dir,
     env: {
@@ -49,12 +57,16 @@ function reconcile(env: Record<string, string> = {}) {
       DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
       DOCUMENTS_DIR: join(dir, 'documents'),
       LOG_LEVEL: 'silent',
+      ...(await journalImporterEnv(journal)),
       ...env,
     },
   });
 }
 
 const admin = providerAdmin(() => provider.url);
+
+/** One import() call, answered `imported` with a location. */
+const IMPORTED_ONCE = { calls: 1, imported: 1, errors: 0, locations: [expect.any(String)] };
 
 async function exhausted(messageId: string) {
   for (let i = 0; i < 200; i++) {
@@ -79,11 +91,7 @@ describe('npm run reconcile', () => {
     );
     expect(first.code).toBe(0);
     expect((await admin('GET', `/messages/${messageId}`)).sides.inbound.status).toBe('delivered');
-    expect(
-      existsSync(
-        join(documentFolder(join(dir, 'documents'), 'inbound', messageId), 'manifest.json'),
-      ),
-    ).toBe(true);
+    expect(importsByMessage(readJournal(journal)).get(messageId)).toMatchObject(IMPORTED_ONCE);
 
     const second = await reconcile();
     expect(second.output).toContain('found=0');
@@ -109,6 +117,7 @@ describe('npm run reconcile', () => {
     const retried = await reconcile();
     expect(retried.output).toContain('found=1 imported=1 acknowledged=1');
     expect(retried.code).toBe(0);
+    expect(importsByMessage(readJournal(journal)).get(messageId)).toMatchObject(IMPORTED_ONCE);
   });
 
   it('counts apart a message the importer already had (a database restored from an older backup)', async () => {

@@ -3,11 +3,11 @@
  * runs them: three consumer processes behind a round-robin proxy (a few lines of node:http),
  * the embedded provider sending inbound invoices and their status events through it, the
  * service's duplicates landing on other replicas, and one replica killed with SIGKILL halfway
- * and started again. Every invoice is imported exactly once (the journal importer counts) and
- * acknowledged, every event that got a 204 is handled, and each message ends with the
- * provider's statuses.
+ * and started again. Every invoice is imported exactly once (the journal importer counts the
+ * importer under test's answers, importer-under-test.ts) and acknowledged, every event that
+ * got a 204 is handled, and each message ends with the provider's statuses.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -18,17 +18,20 @@ import { afterEach, expect, it } from 'vitest';
 import type { WebhookEnvelope } from '../../src/protocol/index.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
 import {
+  importsByMessage,
+  journalImporterEnv,
+  readJournal,
+} from '../support/importer-under-test.ts';
+import {
   createTestDatabase,
   describeWithPostgres,
   type TestDatabase,
 } from '../support/postgres.ts';
 import { freePort, type RunningScript, startScript, waitForHttp } from '../support/processes.ts';
 import { providerAdmin } from '../support/provider-admin.ts';
-import { parseJournal } from '../support/test-importer.ts';
 import { postSigned } from '../support/webhooks.ts';
 
 const MAIN = join(import.meta.dirname, '../../src/main.ts');
-const IMPORTER = join(import.meta.dirname, '../support/test-importer.ts');
 const SECRET = 'whsec_replicas_test_secret';
 const PARTY = '0192:999999999';
 const INVOICES = Number(process.env.REPLICAS_TEST_INVOICES ?? 300);
@@ -86,6 +89,7 @@ describeWithPostgres('replicas on one PostgreSQL database', () => {
     const running = provider;
 
     const ports = await Promise.all([freePort(), freePort(), freePort()]);
+    const importerEnv = await journalImporterEnv(journal);
     const start = async (port: number) => {
       const replica = startScript(MAIN, {
         cwd: dir,
@@ -98,8 +102,7 @@ describeWithPostgres('replicas on one PostgreSQL database', () => {
           DOCUMENTS_DIR: join(dir, 'documents'),
           LOG_LEVEL: 'warn',
           CLAIM_LEASE_MS: '3000',
-          IMPORTER_MODULE: IMPORTER,
-          TEST_IMPORTER_LOG: journal,
+          ...importerEnv,
           TEST_IMPORTER_DELAY_MS: '5',
         },
       });
@@ -209,14 +212,13 @@ describeWithPostgres('replicas on one PostgreSQL database', () => {
       await client.end();
     }
 
-    // Exactly one completed import per invoice. The killed replica may have started one it
-    // never finished; the next import of that invoice was then told so.
-    const entries = parseJournal(readFileSync(journal, 'utf8'));
-    const imported = new Map<string, number>();
-    for (const e of entries.filter((e) => e.phase === 'end' && e.status === 'imported')) {
-      imported.set(e.messageId, (imported.get(e.messageId) ?? 0) + 1);
-    }
-    expect([...imported.entries()].filter(([, n]) => n !== 1)).toEqual([]);
+    // Exactly one completed import per invoice, with a location. The killed replica may have
+    // started one it never finished; the next import of that invoice was then told so.
+    const entries = readJournal(journal);
+    const imports = importsByMessage(entries);
+    expect([...imports].filter(([, m]) => m.imported > 1)).toEqual([]);
+    expect(messageIds.filter((id) => (imports.get(id)?.locations.length ?? 0) === 0)).toEqual([]);
+    const imported = new Set([...imports].filter(([, m]) => m.imported === 1).map(([id]) => id));
     const cut = entries.filter((e) => e.phase === 'start' && e.pid === victim.child.pid);
     const finishedByVictim = new Set(
       entries
@@ -224,7 +226,7 @@ describeWithPostgres('replicas on one PostgreSQL database', () => {
         .map((e) => e.messageId),
     );
     // An invoice without an `imported` end line was imported by the victim, killed after its
-    // files were in place but before its journal line: the next attempt found them
+    // import got through but before its journal line: the next attempt found it
     // (`already_imported`), which is the import guarantee at work, not a lost import.
     const cutByKill = new Set(
       cut.filter((e) => !finishedByVictim.has(e.messageId)).map((e) => e.messageId),

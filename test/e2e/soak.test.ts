@@ -4,13 +4,15 @@
  * at rest, and exits 0. And it fails, naming the event, when an event the consumer had stored
  * and handled disappears from its inbox: the test deletes the row from outside, during the
  * pause at rest after the run, as a bug losing it would (the traffic is paused then, so no
- * duplicate can bring it back).
+ * duplicate can bring it back). The soak's consumer imports with the importer under test
+ * (importer-under-test.ts), handed on through TEST_IMPORTER and its settings.
  */
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { importerUnderTestEnv } from '../support/importer-under-test.ts';
 import { runScript, startScript, waitForOutput } from '../support/processes.ts';
 
 const SOAK = join(import.meta.dirname, '../../bench/soak.ts');
@@ -26,6 +28,7 @@ describe('npm run soak', () => {
     const run = await runScript(SOAK, {
       cwd: tmpdir(),
       loader: 'node',
+      env: await importerUnderTestEnv(),
       args: [
         ...['--minutes', '0.3', '--warmup', '10', '--rate', '2', '--seed', '11'],
         // The lock is left out: the webhooks it refuses come back a minute later.
@@ -57,6 +60,7 @@ describe('npm run soak', () => {
     const soak = startScript(SOAK, {
       cwd: tmpdir(),
       loader: 'node',
+      env: await importerUnderTestEnv(),
       args: ['--minutes', '0.2', '--warmup', '4', '--rate', '1', '--faults', 'none'],
     });
     await waitForOutput(soak, 'work folder: ');

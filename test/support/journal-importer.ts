@@ -36,15 +36,21 @@ const milliseconds = z.coerce.number().int().min(0).default(0);
 
 export default defineImporter({
   name: 'journal',
-  settings: z.object({
-    TEST_IMPORTER_LOG: z.string(),
-    TEST_IMPORTER_INNER: z.string().default('file'),
-    TEST_IMPORTER_DELAY_MS: milliseconds,
-    TEST_IMPORTER_SEED: z.string().default('0'),
-    TEST_IMPORTER_HANG: z.enum(['until-aborted', 'ignore-signal', 'until-gate']).optional(),
-    TEST_IMPORTER_HANG_MS: milliseconds,
-    TEST_IMPORTER_GATE: z.string().optional(),
-  }),
+  settings: z
+    .object({
+      TEST_IMPORTER_LOG: z.string(),
+      TEST_IMPORTER_INNER: z.string().default('file'),
+      TEST_IMPORTER_DELAY_MS: milliseconds,
+      TEST_IMPORTER_SEED: z.string().default('0'),
+      TEST_IMPORTER_HANG: z.enum(['until-aborted', 'ignore-signal', 'until-gate']).optional(),
+      TEST_IMPORTER_HANG_MS: milliseconds,
+      TEST_IMPORTER_GATE: z.string().optional(),
+    })
+    // Without its file, `until-gate` would wait for good.
+    .refine((s) => s.TEST_IMPORTER_HANG !== 'until-gate' || s.TEST_IMPORTER_GATE !== undefined, {
+      path: ['TEST_IMPORTER_GATE'],
+      message: 'is required with TEST_IMPORTER_HANG=until-gate',
+    }),
   describe: (s) => `the ${s.TEST_IMPORTER_INNER} importer, journaled to ${s.TEST_IMPORTER_LOG}`,
   async create({ settings, logger, documentsDir }) {
     const loaded = await readImporter(
@@ -80,7 +86,7 @@ export default defineImporter({
           } else if (hang === 'ignore-signal') {
             await delay(settings.TEST_IMPORTER_HANG_MS);
           } else if (hang === 'until-gate') {
-            while (!existsSync(settings.TEST_IMPORTER_GATE ?? '')) await delay(20);
+            while (!existsSync(settings.TEST_IMPORTER_GATE as string)) await delay(20);
           }
           const ignores = hang === 'ignore-signal' || hang === 'until-gate';
           const signal = ignores ? new AbortController().signal : input.signal;
