@@ -318,7 +318,10 @@ export interface MessageStore {
    * importAttempts counts each.
    */
   markImportStarted(key: MessageKey, now: number): Promise<void>;
-  /** Notes why an import failed transiently (describeError's text); the next one may succeed. */
+  /**
+   * Notes why an import failed transiently (describeError's text); the next one may succeed.
+   * Ignored once an import is recorded (a late report of a holder that lost its claim).
+   */
   markImportFailed(key: MessageKey, error: string, now: number): Promise<void>;
   /** Records a successful import and clears importError. */
   markImported(key: MessageKey, location: string, now: number): Promise<void>;

@@ -205,6 +205,10 @@ describeEachStore('message statuses', (kind) => {
         importedAt: 3100,
         importLocation: 'erp:INV-2026-0042',
       });
+      // A late failure (a holder that lost its claim while its import ran on) is not kept
+      // beside the recorded import.
+      await store.messages.markImportFailed(key, 'Error: aborted', 3200);
+      expect((await store.messages.get(key))?.importError).toBeNull();
     });
 
     it('records a rejection: acknowledged as failed, with the reason', async () => {

@@ -249,7 +249,7 @@ export function createPostgresMessageStore(pool: pg.Pool): MessageStore {
     markImportFailed: (key, error, now) =>
       upsertThen(
         `UPDATE messages SET import_error = $4, updated_at = $3
-          WHERE message_id = $1 AND transfer = $2`,
+          WHERE message_id = $1 AND transfer = $2 AND imported_at IS NULL`,
         key,
         now,
         [error],

@@ -139,9 +139,11 @@ export const MESSAGE_SQL = {
     UPDATE messages SET import_started_at = COALESCE(import_started_at, @now),
                         import_attempts = import_attempts + 1, updated_at = @now
      WHERE message_id = @messageId AND transfer = @transfer`,
+  // Never on a side whose import is recorded: a late failure report (a holder that lost its
+  // claim while its import() ran on) must not stand beside a successful import.
   importFailed: `
     UPDATE messages SET import_error = @error, updated_at = @now
-     WHERE message_id = @messageId AND transfer = @transfer`,
+     WHERE message_id = @messageId AND transfer = @transfer AND imported_at IS NULL`,
   imported: `
     UPDATE messages SET imported_at = COALESCE(imported_at, @now), import_location = @location,
                         import_error = NULL, updated_at = @now
