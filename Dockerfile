@@ -1,6 +1,6 @@
 # The consumer's image. `docker run IMAGE` runs the webhook consumer; the same image runs the
 # operational commands by name: reconcile, reconcile-schedule, replay, submit-invoice,
-# copy-to-postgres, provider (the sandbox) and healthcheck. README "Deployment" has the
+# copy-to-postgres, provider (the sandbox) and healthcheck. docs/deploying.md has the
 # commands and the settings.
 #
 # The base image is a build argument so that a machine without a registry can pass a stand-in
@@ -50,7 +50,7 @@ RUN chmod +x dist/src/main.js dist/scripts/*.js \
 #
 # Memory, as `npm start` and `npm run reconcile` run: glibc keeps two malloc arenas instead of
 # up to eight per core, and V8's young generation is capped at 4 MB semi-spaces; the consumer's
-# peak RSS under load goes from 181 to 147 MB (README "Deployment").
+# peak RSS under load goes from 181 to 147 MB (docs/deploying.md).
 # NODE_OPTIONS carries the V8 flag because the commands are node scripts started by their
 # shebang; it applies to every node process of the image. Keep the flag if you set NODE_OPTIONS.
 ENV NODE_ENV=production \

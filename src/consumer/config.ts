@@ -1,6 +1,6 @@
 /**
  * Consumer configuration: one pure function of an environment record. Every variable of
- * README.md's external contract is read here and nowhere else. A bad value is an error that names the
+ * docs/configuration.md is read here and nowhere else. A bad value is an error that names the
  * variable; garbage never falls back to a default silently.
  */
 import { isIPv4 } from 'node:net';

@@ -1,5 +1,5 @@
 /**
- * Configuration of `npm run provider` (README.md's external contract) as a pure function of an
+ * Configuration of `npm run provider` (docs/configuration.md#sandbox) as a pure function of an
  * environment record. A bad value throws an error naming the variable; nothing falls back to
  * a default on garbage, because a silently ignored PROVIDER_PORT is a long debugging session.
  */

@@ -134,7 +134,7 @@ describeInBrowser('console: endpoints and test events', () => {
     await page.getByRole('heading', { name: 'Send a test event' }).waitFor();
     expect((await sendTestEvent(page)).status).toContain('204');
 
-    // The consumer configured with both secrets, as the README says for a rotation.
+    // The consumer configured with both secrets, as docs/how-it-works.md says for a rotation.
     await sandbox.restartConsumer(`${rotated},whsec_first_secret_of_the_erp`);
     const result = await sendTestEvent(page);
     expect(result.status).toContain('204');

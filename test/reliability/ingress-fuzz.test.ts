@@ -5,7 +5,7 @@
  * UTF-8, too large, cut off midway), with valid events and their duplicates among them, a few
  * at once. What a user would notice:
  *
- * - every answer is the one the README's table gives for the request's class;
+ * - every answer is the one docs/how-it-works.md#answers gives for the request's class;
  * - the process never crashes and never answers 500;
  * - nothing is stored from a request that was not authentic and complete;
  * - every valid event is stored exactly once, byte for byte, however often it came.

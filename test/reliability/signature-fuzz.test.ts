@@ -2,7 +2,7 @@
  * The signature header parser and verifier under random and hostile input (fast-check, fixed
  * seeds so a failure replays). The header is attacker-controlled: whatever it holds, the
  * parser must answer with the documented result or a SignatureError, never another exception,
- * and must agree with the grammar the README documents:
+ * and must agree with the grammar docs/how-it-works.md documents:
  *
  *   t=<unix seconds>,v0=<64 hex>[,v0=<64 hex>...]   entries in any order, exactly one t,
  *   optional whitespace around entries, entries of other schemes ignored.
@@ -24,7 +24,7 @@ const RUNS = Number(process.env.RELIABILITY_FUZZ_RUNS ?? 2000);
 
 type Reference = { ok: true; timestamp: number; signatures: string[] } | { ok: false };
 
-/** The documented grammar, independently: what a careful reader of the README would write. */
+/** The documented grammar, independently: what a careful reader of how-it-works.md would write. */
 function reference(header: string): Reference {
   if (header.trim() === '') return { ok: false };
   let timestamp: number | undefined;

@@ -29,7 +29,7 @@ interface SideView {
   acknowledgedAt: string | null;
   lastEventAt: string | null;
 }
-/** GET /admin/messages/:messageId of the consumer (README.md's external contract). */
+/** GET /admin/messages/:messageId of the consumer (docs/operating.md's external contract). */
 export interface ConsumerMessageView {
   messageId: string;
   inbound: SideView | null;

@@ -158,7 +158,7 @@ function eventView(event: StoredEvent) {
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-/** The view of README.md's external contract, which operators and acceptance checks read. */
+/** The view docs/operating.md documents, which operators and acceptance checks read. */
 function messageView(record: MessageRecord) {
   return {
     deliveryStatus: record.deliveryStatus,

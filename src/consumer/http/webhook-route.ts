@@ -16,7 +16,7 @@
  *      inbox, and only then answered 204.
  * Work on the event happens later, in the worker.
  *
- * Answers (README.md's external contract): 204 stored, duplicate, test event or unknown action;
+ * Answers (docs/how-it-works.md#answers): 204 stored, duplicate, test event or unknown action;
  * 401 signature or credential failed; 400 not UTF-8, not JSON, or envelope fields
  * missing/mistyped;
  * 413 body too large; 415 compressed body; 405 other methods; 503 the store could not commit,

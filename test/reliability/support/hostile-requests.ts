@@ -1,7 +1,7 @@
 /**
  * Random webhook requests, hostile and valid, for fuzzing the ingress over real HTTP: each is
  * a description (what kind of signature, body, framing, headers), its bytes on the wire, and
- * the answer the README's table promises for it. The request's class decides the answer; the
+ * the answer docs/how-it-works.md promises for it. The request's class decides the answer; the
  * checks run in the documented order (signature header, encoding, declared length, body,
  * signature, credential, JSON, envelope), so the first failing one names the status.
  */
@@ -315,7 +315,7 @@ export function encode(request: HostileRequest, body: Buffer, nowMs: number): Bu
 }
 
 /**
- * What the README promises for a request of this class: a status, or `closed` (CONNECT: Node
+ * What how-it-works.md promises for a request of this class: a status, or `closed` (CONNECT: Node
  * closes the connection of a method no server here tunnels).
  */
 export function expectedStatus(request: HostileRequest, body: Buffer): number | 'closed' {
