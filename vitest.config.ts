@@ -1,8 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
+/** Run by the second pass of `npm test` (vitest.guides.config.ts), alone. */
+export const GUIDE_TESTS = ['test/e2e/forking-guide.test.ts'];
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: ['**/node_modules/**', ...GUIDE_TESTS],
     // A real PostgreSQL for the store tests that need one (see the file).
     globalSetup: ['test/support/postgres-global.ts'],
     // Integration tests start real servers and SQLite files; two cores do best with two forks.
