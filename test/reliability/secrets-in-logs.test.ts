@@ -292,14 +292,15 @@ describe('secrets never logged', () => {
     // Starts refused for a bad variable, with every secret set (and one in a bad URL).
     const badPort = await runConsumerToExit({ ...env, PORT: 'not-a-port' });
     outputs.push({ process: 'consumer, PORT refused', text: badPort.output });
-    expect(badPort.code).toBe(1);
+    // 2: a configuration error (issue 24), as every command exits on one.
+    expect(badPort.code).toBe(2);
     const badValues = await runConsumerToExit({
       ...env,
       API_BASE_URL: `ftp://user:${API_TOKEN}@api.example.test`,
       WEBHOOK_CREDENTIAL: `basic-${HOOK_PASSWORD}`,
     });
     outputs.push({ process: 'consumer, bad values refused', text: badValues.output });
-    expect(badValues.code).toBe(1);
+    expect(badValues.code).toBe(2);
     expect(badValues.output).toContain('WEBHOOK_CREDENTIAL must be');
     const badProvider = await runScript(join(SCRIPTS, 'provider.ts'), {
       cwd: workDir,
