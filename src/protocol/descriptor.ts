@@ -1,47 +1,104 @@
 /** The message descriptor: GET /messages/:mid, and `data` of message events (docs/events.md#message-descriptor). */
 import { z } from 'zod';
 
-/** Identifiers of the standard a Core or Original document follows. */
+/**
+ * Identifiers of the standard a Core or Original document follows (the Peppol document type
+ * of a UBL document, for example). Present on each Core and Original entry.
+ */
 export interface DocumentTransaction {
+  /** The service's short name of the transaction, e.g. `PeppolBisBilling3Invoice`. */
   transactionKeyName: string;
+  /** Business process (Peppol ProfileID), e.g. `urn:fdc:peppol.eu:2017:poacc:billing:01:1.0`. */
   profileIdentifier: string;
+  /** Specification the document conforms to (UBL CustomizationID), e.g. `urn:cen.eu:en16931:2017#compliant#...`. */
   customizationIdentifier: string;
+  /** Document type identifier: root namespace, root element, customization and syntax version. */
   documentIdentifier: string;
 }
 
+/** One document of a message, an element of the descriptor's `documents`. */
 export interface DocumentEntry {
+  /** Position in the list, from 0. */
   index: number;
-  /** Document type name, for example `Invoice`; routing filters match on it. */
+  /**
+   * Document type name, e.g. `Invoice`, `CreditNote`, `Order`, `ApplicationResponse`. The Core
+   * entry's name is the `<document type>` routing filters match (docs/webhook-endpoints.md#routing).
+   */
   name: string;
+  /**
+   * Media type of the document: `application/xml` (UBL), `application/json`, `application/pdf`,
+   * or a plain-text EDI type such as `application/edifact`. The Core entry's is the
+   * Content-Type of GET /messages/:mid/documents/core and decides the routing filter's `<format>`.
+   */
   contentType: string;
-  /** `Core` or `Original`. */
+  /**
+   * `Core` (the business document, served by GET /messages/:mid/documents/core) or `Original`
+   * (the document as the sender sent it); the values seen are those two. Attachments embedded
+   * in the core document are not listed separately.
+   */
   attachmentType: string;
+  /** True when the service converted this document from another format (a transformed document). */
   isTransformed: boolean;
+  /** The standard the document follows; present on each Core and Original entry. */
   transaction?: DocumentTransaction;
 }
 
+/** A participant of a message: originParty (sender) or destinationParty (receiver). */
 export interface Party {
+  /** Network identifier, `<scheme>:<number>` (e.g. `0192:999999999`); an envelope's `party` is one. */
   identifier: string;
+  /** Name of the participant. */
   name: string;
+  /** Country code, e.g. `NO`. */
   countryCode: string;
 }
 
+/**
+ * The state of one side of a message: GET /messages/:mid answers it, and message events
+ * (`created`, `deliveryNotified`) carry it in `data` (docs/events.md#message-descriptor). Dates
+ * are ISO 8601 UTC in whole seconds. The service may add fields (docs/events.md#versioning);
+ * fields beyond these are not shown. Validation findings are never part of it.
+ */
 export interface MessageDescriptor {
-  /** Equal to the event's messageId. */
+  /** The message identifier (UUID-shaped), equal to the event's messageId; `:mid` in API paths. */
   uniqueId: string;
+  /** When the service received the message, ISO 8601 UTC in whole seconds (`2026-01-05T09:00:00Z`). */
   timeReceived: string;
+  /** Document number of the core document, e.g. the invoice number. */
   documentNo: string;
-  /** Delivery status (docs/statuses.md#transitions). */
+  /**
+   * Delivery status of this side (DeliveryStatus, docs/statuses.md#transitions):
+   * `pendingdelivery`, `retrying`, `delivered`, `pendingfailure`, `failed`, `parked`; also
+   * `received` and `notset` on submission. A string: statuses of optional processing steps are not shown.
+   */
   status: string;
+  /** Which side this descriptor describes: `inbound` (received) or `outbound` (sent). */
   transfer: 'inbound' | 'outbound';
+  /**
+   * `approved` or `rejected` once validation has run (ValidationStatus); before that, on an
+   * outbound `created` event, the simulator sends `none` (docs/decisions.md#validation-status-before-validation).
+   */
   validationStatus: string;
+  /** TaxReportingStatus: `none`, `electronic`, `non_electronic`, `failed`. */
   taxReportingStatus: string;
+  /** LifecycleStatus: `none`, `rejected`, `paid`. */
   lifecycleStatus: string;
+  /** Status of the optional import queue; value seen: `NotSet`. Its other values are not shown. */
   importStatus: string;
-  /** Business transaction name; selects the GET /transactions/... call. */
+  /**
+   * Business transaction name, e.g. `SubmitInvoice`, `CorrectWithCredit`, `MessageLevelResponse`.
+   * Selects the GET /transactions/<kebab-case action> call that answers the message's JSON
+   * (transactionPath; TransactionJsonByAction names the JSON of each).
+   */
   action: string;
+  /** The sender. */
   originParty: Party;
+  /** The receiver. */
   destinationParty: Party;
+  /**
+   * Every document of the message; an inbound `deliveryNotified` lists all of them, including
+   * any added on the way. The Core entry is the one to import.
+   */
   documents: DocumentEntry[];
 }
 

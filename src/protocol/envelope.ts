@@ -36,21 +36,43 @@ export function statusKindOf(action: StatusAction): StatusKind {
   return STATUS_KIND_BY_ACTION[action];
 }
 
+/**
+ * The body of every webhook request (docs/events.md#envelope), JSON, signed over its raw bytes.
+ * `Data` is the message descriptor for message events and the status change for status
+ * events; MessageEvent and StatusEvent pair each with its actions.
+ */
 export interface WebhookEnvelope<Data = unknown> {
-  /** Identical on retry and redelivery: the dedupe key. */
+  /** Unique event identifier; identical on every retry and redelivery: the dedupe key. */
   eventId: string;
+  /**
+   * What happened: a MessageAction (`created`, `deliveryNotified`) or a StatusAction
+   * (`messageStatusChanged`, `taxReportingStatusChanged`, `lifecycleStatusChanged`). A string:
+   * new actions may appear at any time, and a consumer answers 2xx to them and ignores them.
+   */
   action: string;
+  /** The side of the message the event is about: `inbound` or `outbound`. */
   transfer: Transfer;
-  /** When the event happened (ISO 8601 UTC with milliseconds), unchanged on retry. */
+  /**
+   * When the event happened, not when it was sent: ISO 8601 UTC with milliseconds
+   * (`2026-01-05T09:00:00.123Z`); unchanged on retry and redelivery.
+   */
   occurredAt: string;
+  /** `true` for test events from the management console, which import logic ignores. */
   test: boolean;
   /** The participant the webhook belongs to, `<scheme>:<number>`. */
   party: string;
+  /**
+   * The message to use in API calls (`:mid`). For a status event, the business message whose
+   * status changed, also when an action message or a response message caused the change.
+   */
   messageId: string;
+  /** The message descriptor (message events) or the status change (status events). */
   data: Data;
 }
 
+/** `created` or `deliveryNotified`; `data` is the full descriptor, as GET /messages/:mid. */
 export type MessageEvent = WebhookEnvelope<MessageDescriptor> & { action: MessageAction };
+/** A status change of one kind; `data` is `{formerValue, newValue, properties?}`. */
 export type StatusEvent = WebhookEnvelope<StatusChange> & { action: StatusAction };
 
 const nonEmpty = z.string().min(1);

@@ -8,4 +8,5 @@ export * from './retry-schedule.ts';
 export * from './signature.ts';
 export * from './status-change.ts';
 export * from './statuses.ts';
+export * from './transaction-types.ts';
 export * from './transactions.ts';

@@ -1,15 +1,69 @@
 /** `data` of status events and the validation findings inside it (docs/events.md#status-properties, docs/events.md#validation-results). */
 import { z } from 'zod';
 
-export interface StatusChange {
-  formerValue: string;
-  newValue: string;
+/**
+ * The properties of a status change (docs/events.md#status-properties): name/value pairs, all
+ * values strings. Which names occur depends on the context (the table in that section), so
+ * none is guaranteed; the service may add names at any time and a consumer ignores the ones it
+ * does not know (docs/events.md#versioning). When an action caused the change,
+ * actionMessageId and actionName come first.
+ */
+export interface StatusProperties {
   /**
-   * Name/value pairs, all strings, present only when the change has details. No name is
-   * guaranteed and unknown names must be ignored (docs/events.md#versioning).
+   * Error code from a tax authority or the network, or the rule identifier of the first
+   * validation error (e.g. `BR-02`). With a failure (validation, delivery, tax report).
    */
-  properties?: Record<string, string>;
+  errorCode?: string;
+  /** Text matching errorCode, or the reason for a failure without a code; on `retrying`, the first failure. */
+  errorMessage?: string;
+  /**
+   * Validation findings: a JSON array of ValidationResult serialized into a string (parse it with
+   * parseValidationResults), errors first. With a change to failed or pendingdelivery when
+   * validation found errors or warnings; left out when there are none.
+   */
+  validationResults?: string;
+  /**
+   * Message identifier (UUID) of the action message (an MLA) that caused the change. Only in
+   * the event of the participant that took the action.
+   */
+  actionMessageId?: string;
+  /**
+   * The action: `RegisterFiscalEvidence`, `RegisterTaxableDelivery` (tax reporting),
+   * `RegisterPayment`, `RegisterRejection` (lifecycle); the values the service shows.
+   */
+  actionName?: string;
+  /** Country whose rules apply, e.g. `Croatia`, `Slovakia`. */
+  jurisdiction?: string;
+  /** Side that took the action: `Supplier` or `Customer`. */
+  role?: string;
+  /** Reason given by a person (a rejection), or the note when a message was parked. */
+  reason?: string;
+  /** Type of a rejection: `MismatchNotAffectingTaxes`, `MismatchAffectingTaxes`, `Other`. */
+  rejectionType?: string;
+  /** Registered payment amount, a decimal number as a string (`1250.00`). */
+  paidAmount?: string;
+  /** Registered payment date, `YYYY-MM-DD`. */
+  paymentDate?: string;
+  /** Names not listed here: the service may add them; ignore what you do not know. */
+  [name: string]: string;
 }
+
+/** `data` of a status event (docs/events.md#status-properties). */
+export interface StatusChange {
+  /**
+   * The status before the change, a value of the kind the action names (DeliveryStatus,
+   * TaxReportingStatus or LifecycleStatus). Compare it with the stored value: a difference
+   * means events were missed or arrive out of order.
+   */
+  formerValue: string;
+  /** The status after the change; a consumer may apply it directly, ordered by occurredAt. */
+  newValue: string;
+  /** Present only when the change has details; no name is guaranteed. */
+  properties?: StatusProperties;
+}
+
+/** The property names of StatusProperties. Others may appear at any time. */
+export type StatusPropertyName = (typeof STATUS_PROPERTY_NAMES)[number];
 
 /** Property names documented in docs/events.md#status-properties. Others may appear at any time. */
 export const STATUS_PROPERTY_NAMES = [
@@ -26,12 +80,19 @@ export const STATUS_PROPERTY_NAMES = [
   'paymentDate',
 ] as const;
 
+/**
+ * One validation finding, an element of the `validationResults` property
+ * (docs/events.md#validation-results). Exists only in webhook events: GET /messages/:mid does
+ * not return findings.
+ */
 export interface ValidationResult {
+  /** `error` or `warning`; errors come first in the array. */
   type: 'error' | 'warning';
-  /** Rule identifier, or `schema` for a schema error. */
+  /** Rule identifier (e.g. `BR-02`, `PEPPOL-EN16931-R010`), or `schema` for a schema error. */
   code: string;
+  /** What is wrong, in words. */
   message: string;
-  /** XPath, or line and position for a schema error. */
+  /** XPath of the element at fault (e.g. `/Invoice/cbc:ID`), or line and position for a schema error. */
   location: string;
 }
 

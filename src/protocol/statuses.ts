@@ -1,4 +1,15 @@
-/** Message statuses of docs/statuses.md#transitions. */
+/**
+ * Message statuses of docs/statuses.md#transitions. Each side of a message has three that
+ * change independently: the delivery status, the tax reporting status and the lifecycle status.
+ */
+
+/**
+ * Delivery status (the descriptor's `status`, `newValue` of messageStatusChanged):
+ * `received` and `notset` on submission (`notset` while more documents are expected),
+ * `pendingdelivery` (validated; inbound: ready to fetch), `retrying`, `delivered`,
+ * `pendingfailure` (handed to manual handling, not final), `failed`, `parked` (set by hand).
+ * Statuses of an optional inbound processing step are not shown.
+ */
 export const DELIVERY_STATUSES = [
   'received',
   'notset',
@@ -18,9 +29,11 @@ export const FINAL_DELIVERY_STATUSES: ReadonlySet<string> = new Set([
   'parked',
 ]);
 
+/** Tax reporting status (taxReportingStatusChanged); moves shown: from `none` to each other value. */
 export const TAX_REPORTING_STATUSES = ['none', 'electronic', 'non_electronic', 'failed'] as const;
 export type TaxReportingStatus = (typeof TAX_REPORTING_STATUSES)[number];
 
+/** Lifecycle status of an invoice (lifecycleStatusChanged): a registered rejection or payment. */
 export const LIFECYCLE_STATUSES = ['none', 'rejected', 'paid'] as const;
 export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
 
@@ -40,5 +53,6 @@ export function isValidationOutcome(value: string | null | undefined): value is 
   return (VALIDATION_STATUSES as readonly (string | null | undefined)[]).includes(value);
 }
 
+/** The side of a message: `inbound` (received by the participant) or `outbound` (sent by it). */
 export const TRANSFERS = ['inbound', 'outbound'] as const;
 export type Transfer = (typeof TRANSFERS)[number];

@@ -1,40 +1,10 @@
 /**
- * The submit-invoice request body (docs/messaging-api.md#submit-invoice-body) and a valid sample of it, which the
- * scenario admin API and the tests start from.
+ * A valid sample of the submit-invoice request body (docs/messaging-api.md#submit-invoice-body),
+ * which the scenario admin API and the tests start from. The body's type is the protocol's
+ * (src/protocol/transaction-types.ts): the simulator answers the same JSON at
+ * GET /transactions/submit-invoice that an importer parses.
  */
-
-export interface InvoiceAddress {
-  streetNameAndNumber: string;
-  city: string;
-  postalZone: string;
-  countryCode: string;
-}
-
-export interface InvoiceLine {
-  itemNo: string;
-  name: string;
-  quantity: number;
-  unitOfMeasure: { unit: string };
-  unitPriceAmount: number;
-  taxCategoryType: string;
-  taxableAmount: number;
-  taxAmount: number;
-  taxPercentage: number;
-}
-
-/** The mandatory elements; a real body may carry more, which the simulator keeps as sent. */
-export interface SubmitInvoiceBody {
-  messageHandling: { receiverIdentifier: string; fallbackEmailAddress: string };
-  invoice: {
-    invoiceNo: string;
-    issueDate: string;
-    currencyCode: string;
-    orderReference: { documentNo: string; issueDate: string };
-    supplier: { vatNumber: string; name: string; identifier: string; address: InvoiceAddress };
-    customer: { name: string; identifier: string; address: InvoiceAddress };
-    invoiceLines: InvoiceLine[];
-  };
-}
+import type { SubmitInvoiceBody } from '../protocol/index.ts';
 
 export interface SampleParty {
   identifier: string;

@@ -9,6 +9,8 @@
  */
 import { z } from 'zod';
 import {
+  ACKNOWLEDGEMENT_RESPONSE_ACTIONS,
+  acknowledgementResponseBodySchema,
   MESSAGE_ACTIONS,
   markAsFailedBodySchema,
   messageDescriptorSchema,
@@ -23,7 +25,6 @@ import {
   WEBHOOK_USER_AGENT,
 } from '../protocol/index.ts';
 import { MANDATORY_ELEMENTS, MANDATORY_LINE_ELEMENTS } from './invoice-validation.ts';
-import { RESPONSE_ACTIONS } from './model/responses.ts';
 
 type Schema = Record<string, unknown>;
 
@@ -204,17 +205,7 @@ function webhook(action: string, data: Schema, summary: string) {
 export const OPENAPI_DOCUMENT_VERSION = '1.0.0';
 
 export function createOpenApiDocument(): Schema {
-  const responseBody = json(
-    z.object({
-      responseType: z.enum(['MLR', 'eMLR']),
-      responseCode: z.literal('AB'),
-      issueDate: z.iso.date(),
-      referencedMessageId: z.string(),
-      referencedDocumentNo: z.string(),
-      senderIdentifier: z.string(),
-      receiverIdentifier: z.string(),
-    }),
-  );
+  const responseBody = json(acknowledgementResponseBodySchema);
   const envelope = z.object({
     eventId: z.string().min(1),
     action: z.string().min(1),
@@ -230,7 +221,9 @@ export function createOpenApiDocument(): Schema {
     newValue: z.string(),
     properties: z.record(z.string(), z.string()).optional(),
   });
-  const [responseMlr, responseEmlr] = Object.values(RESPONSE_ACTIONS).map(transactionPath);
+  const [responseMlr, responseEmlr] = Object.values(ACKNOWLEDGEMENT_RESPONSE_ACTIONS).map(
+    transactionPath,
+  );
   return {
     openapi: '3.1.0',
     info: {
@@ -337,8 +330,16 @@ export function createOpenApiDocument(): Schema {
           parameters: [messageIdPath, transferQuery],
           responses: {
             '200': {
-              description: 'A UBL 2.1 Invoice, or a UBL ApplicationResponse for an MLR/eMLR.',
-              content: { 'application/xml': { schema: { type: 'string' } } },
+              description:
+                'The core document in the format its descriptor entry names (docs/messaging-api.md#document-formats): a UBL 2.1 Invoice by default, a UBL CreditNote or Order, the invoice JSON, a PDF or an EDIFACT interchange when a scenario asked for one; a UBL ApplicationResponse for an MLR/eMLR.',
+              content: {
+                'application/xml': { schema: { type: 'string' } },
+                'application/json': { schema: ref('SubmitInvoice') },
+                'application/pdf': {
+                  schema: { type: 'string', contentMediaType: 'application/pdf' },
+                },
+                'application/edifact': { schema: { type: 'string' } },
+              },
             },
             '404': problem('No such message for the participant.'),
             '409': problem('The message did not pass validation: it has no core document.'),

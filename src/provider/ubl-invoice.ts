@@ -1,15 +1,16 @@
 /**
- * Renders a validated submit-invoice body as a UBL 2.1 Invoice following Peppol BIS Billing 3:
- * the core document a receiver fetches from GET /messages/:mid/documents/core. It is a
- * faithful-looking document for tests and demos, not a certified conversion: totals are
- * summed from the lines, and codes (units, tax categories) are passed through as sent.
+ * Renders a validated submit-invoice body as a UBL 2.1 Invoice following Peppol BIS Billing 3,
+ * or as a UBL 2.1 CreditNote of the same content (a scenario that asks for one): the core
+ * document a receiver fetches from GET /messages/:mid/documents/core. It is a faithful-looking
+ * document for tests and demos, not a certified conversion: totals are summed from the lines,
+ * and codes (units, tax categories) are passed through as sent.
  */
-import type { DocumentTransaction } from '../protocol/index.ts';
-import type { InvoiceAddress, InvoiceLine, SubmitInvoiceBody } from './invoice.ts';
+import type { DocumentTransaction, InvoiceLine, SubmitInvoiceBody } from '../protocol/index.ts';
+import { CAC, CBC, el, endpoint, group, money, postalAddress } from './ubl-elements.ts';
 
 export const UBL_INVOICE_NAMESPACE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
-const CAC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2';
-const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
+export const UBL_CREDIT_NOTE_NAMESPACE =
+  'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2';
 
 /** The `transaction` identifiers of the Core and Original document entries. */
 export const PEPPOL_BILLING_TRANSACTION: DocumentTransaction = {
@@ -20,66 +21,45 @@ export const PEPPOL_BILLING_TRANSACTION: DocumentTransaction = {
   documentIdentifier: `${UBL_INVOICE_NAMESPACE}::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1`,
 };
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&apos;',
+/** The same for a credit note: Peppol BIS Billing 3 has one profile for both documents. */
+export const PEPPOL_CREDIT_NOTE_TRANSACTION: DocumentTransaction = {
+  ...PEPPOL_BILLING_TRANSACTION,
+  transactionKeyName: 'PeppolBisBilling3CreditNote',
+  documentIdentifier: `${UBL_CREDIT_NOTE_NAMESPACE}::CreditNote##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1`,
 };
 
-export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
-}
+/** The element names that differ between the two documents. */
+const VARIANTS = {
+  Invoice: {
+    root: 'Invoice',
+    namespace: UBL_INVOICE_NAMESPACE,
+    typeCode: 'cbc:InvoiceTypeCode',
+    typeCodeValue: '380',
+    line: 'cac:InvoiceLine',
+    quantity: 'cbc:InvoicedQuantity',
+  },
+  CreditNote: {
+    root: 'CreditNote',
+    namespace: UBL_CREDIT_NOTE_NAMESPACE,
+    typeCode: 'cbc:CreditNoteTypeCode',
+    typeCodeValue: '381',
+    line: 'cac:CreditNoteLine',
+    quantity: 'cbc:CreditedQuantity',
+  },
+} as const;
 
-/**
- * One element. A document the network let through with errors (participants.ts) may lack a
- * mandatory value: it renders as an empty element rather than failing the fetch.
- */
-function el(
-  name: string,
-  content: string | number | undefined,
-  attributes: Record<string, string | undefined> = {},
-) {
-  const attrs = Object.entries(attributes)
-    .map(([key, value]) => ` ${key}="${escapeXml(value ?? '')}"`)
-    .join('');
-  const text = typeof content === 'number' ? String(content) : escapeXml(content ?? '');
-  return `<${name}${attrs}>${text}</${name}>`;
-}
+export type UblBillingDocument = keyof typeof VARIANTS;
 
-/** An element whose content is already XML. */
-function group(name: string, ...children: string[]): string {
-  return `<${name}>${children.join('')}</${name}>`;
-}
-
-const amount = (value: number, currency: string) =>
-  el('cbc:Amount', value.toFixed(2), { currencyID: currency });
-
-function money(name: string, value: number, currency: string): string {
-  return amount(value, currency).replaceAll('cbc:Amount', name);
-}
-
-function postalAddress(address: InvoiceAddress): string {
+function line(
+  item: InvoiceLine,
+  index: number,
+  currency: string,
+  variant: (typeof VARIANTS)[UblBillingDocument],
+): string {
   return group(
-    'cac:PostalAddress',
-    el('cbc:StreetName', address.streetNameAndNumber),
-    el('cbc:CityName', address.city),
-    el('cbc:PostalZone', address.postalZone),
-    group('cac:Country', el('cbc:IdentificationCode', address.countryCode)),
-  );
-}
-
-function endpoint(identifier: string): string {
-  const [scheme = '', id = ''] = identifier.split(':');
-  return el('cbc:EndpointID', id, { schemeID: scheme });
-}
-
-function line(item: InvoiceLine, index: number, currency: string): string {
-  return group(
-    'cac:InvoiceLine',
+    variant.line,
     el('cbc:ID', String(index + 1)),
-    el('cbc:InvoicedQuantity', String(item.quantity), { unitCode: item.unitOfMeasure.unit }),
+    el(variant.quantity, String(item.quantity), { unitCode: item.unitOfMeasure.unit }),
     money('cbc:LineExtensionAmount', item.taxableAmount, currency),
     group('cac:TaxTotal', money('cbc:TaxAmount', item.taxAmount, currency)),
     group(
@@ -97,25 +77,39 @@ function line(item: InvoiceLine, index: number, currency: string): string {
   );
 }
 
-export function renderUblInvoice(body: SubmitInvoiceBody): string {
+export interface UblRenderOptions {
+  /** @default 'Invoice' */
+  document?: UblBillingDocument;
+  /**
+   * XML inserted after the order reference, where UBL puts cac:AdditionalDocumentReference
+   * (an embedded attachment). @default none
+   */
+  additionalDocumentReference?: string;
+}
+
+export function renderUblInvoice(body: SubmitInvoiceBody, options: UblRenderOptions = {}): string {
+  const variant = VARIANTS[options.document ?? 'Invoice'];
   const { invoice } = body;
   const currency = invoice.currencyCode;
   const net = invoice.invoiceLines.reduce((sum, l) => sum + l.taxableAmount, 0);
   const tax = invoice.invoiceLines.reduce((sum, l) => sum + l.taxAmount, 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<Invoice xmlns="${UBL_INVOICE_NAMESPACE}" xmlns:cac="${CAC}" xmlns:cbc="${CBC}">`,
+    `<${variant.root} xmlns="${variant.namespace}" xmlns:cac="${CAC}" xmlns:cbc="${CBC}">`,
     el('cbc:CustomizationID', PEPPOL_BILLING_TRANSACTION.customizationIdentifier),
     el('cbc:ProfileID', PEPPOL_BILLING_TRANSACTION.profileIdentifier),
     el('cbc:ID', invoice.invoiceNo),
     el('cbc:IssueDate', invoice.issueDate.slice(0, 10)),
-    el('cbc:InvoiceTypeCode', '380'),
+    el(variant.typeCode, variant.typeCodeValue),
     el('cbc:DocumentCurrencyCode', currency),
     group(
       'cac:OrderReference',
       el('cbc:ID', invoice.orderReference.documentNo),
       el('cbc:IssueDate', invoice.orderReference.issueDate.slice(0, 10)),
     ),
+    ...(options.additionalDocumentReference === undefined
+      ? []
+      : [options.additionalDocumentReference]),
     group(
       'cac:AccountingSupplierParty',
       group(
@@ -148,8 +142,8 @@ export function renderUblInvoice(body: SubmitInvoiceBody): string {
       money('cbc:TaxInclusiveAmount', net + tax, currency),
       money('cbc:PayableAmount', net + tax, currency),
     ),
-    ...invoice.invoiceLines.map((item, index) => line(item, index, currency)),
-    '</Invoice>',
+    ...invoice.invoiceLines.map((item, index) => line(item, index, currency, variant)),
+    `</${variant.root}>`,
     '',
   ].join('\n');
 }

@@ -13,6 +13,7 @@ import { InvalidRequestError, ParticipantNotFoundError } from '../errors.ts';
 import type { FaultInjector } from '../faults.ts';
 import { isPlainObject, mergeOverrides, sampleInvoice } from '../invoice.ts';
 import { DEMO_SUPPLIER, type ProviderMessage, type ProviderModel } from '../model/index.ts';
+import { createInvoiceNumbers } from './invoice-numbers.ts';
 import { messageState, messageSummary } from './message-views.ts';
 import {
   defined,
@@ -44,7 +45,7 @@ export function createScenarioRouter(options: ScenarioRouterOptions): Router {
   const { model, clock } = options;
   const { messages, transitions, actions, participants } = model;
   const router = Router();
-  let invoiceCounter = 0;
+  const invoiceNumbers = createInvoiceNumbers(clock.now());
 
   /** Runs a change and answers with the events it produced. */
   function changed(req: Request, change: (message: ProviderMessage) => unknown) {
@@ -81,11 +82,10 @@ export function createScenarioRouter(options: ScenarioRouterOptions): Router {
     const input = parseInput(inboundSchema, req.body);
     const from = input.from ?? DEMO_SUPPLIER.identifier;
     const to = input.to ?? participants.sandbox.identifier;
-    invoiceCounter += 1;
     const sample = sampleInvoice({
       supplier: participants.get(from) ?? { identifier: from, name: from, countryCode: 'NO' },
       customer: participants.get(to) ?? { identifier: to, name: to, countryCode: 'NO' },
-      invoiceNo: `INV-${String(invoiceCounter).padStart(5, '0')}`,
+      invoiceNo: invoiceNumbers.next(),
       issueDate: new Date(clock.now()).toISOString(),
     });
     const body = mergeOverrides(sample, {
@@ -98,6 +98,8 @@ export function createScenarioRouter(options: ScenarioRouterOptions): Router {
     const message = messages.submitInvoice({
       sender: from,
       body: body as unknown as Record<string, unknown>,
+      document: input.document,
+      coreDocumentBytes: input.coreDocumentBytes,
     });
     res.status(201).json({ messageId: message.id });
   });

@@ -4,7 +4,9 @@
  * provider's one problem mapper answers with 400.
  */
 import { z } from 'zod';
+import { DOCUMENT_TYPES } from '../document-formats.ts';
 import { InvalidRequestError } from '../errors.ts';
+import { FORMATS } from '../webhooks/routing.ts';
 
 const identifier = z
   .string()
@@ -18,6 +20,9 @@ export const participantSchema = z.object({
   countryCode: z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter country code'),
 });
 
+/** Largest padded core document a scenario can ask for (4 GiB): streamed, never held in memory. */
+export const MAX_CORE_DOCUMENT_BYTES = 4 * 1024 ** 3;
+
 export const inboundSchema = z.object({
   from: identifier.optional(),
   to: identifier.optional(),
@@ -25,6 +30,15 @@ export const inboundSchema = z.object({
   invoice: z.record(z.string(), z.unknown()).optional(),
   messageHandling: z.record(z.string(), z.unknown()).optional(),
   warnings: z.boolean().optional(),
+  /** The core document's type and format (docs/messaging-api.md#document-formats). */
+  document: z
+    .object({
+      type: z.enum(DOCUMENT_TYPES),
+      format: z.enum(FORMATS),
+    })
+    .optional(),
+  /** Pad the core document to at least this many bytes. */
+  coreDocumentBytes: z.number().int().min(1).max(MAX_CORE_DOCUMENT_BYTES).optional(),
 });
 
 export const messageListSchema = z.object({

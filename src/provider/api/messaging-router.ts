@@ -3,9 +3,11 @@
  * sandbox participant. Calls pass, in order: the bearer check, the call log, injected faults.
  * Nothing is recorded for a caller without the token.
  */
+import { pipeline, Readable } from 'node:stream';
 import express, { type Request, Router } from 'express';
 import { TRANSFERS, type Transfer, transactionPath } from '../../protocol/index.ts';
 import { renderCoreDocument } from '../core-document.ts';
+import { documentBlocks, documentSize } from '../document-parts.ts';
 import { InvalidRequestError, MessageNotFoundError, StateConflictError } from '../errors.ts';
 import type { FaultInjector } from '../faults.ts';
 import { isPlainObject } from '../invoice.ts';
@@ -131,7 +133,21 @@ export function createMessagingRouter(options: MessagingRouterOptions): Router {
         `Message ${message.id} has no core document: it has not passed validation.`,
       );
     }
-    res.type('application/xml').send(renderCoreDocument(message));
+    const document = renderCoreDocument(message);
+    res.setHeader('content-type', document.contentType);
+    const { parts } = document;
+    if (parts.count === 0) {
+      res.send(Buffer.concat([parts.head, parts.tail]));
+      return;
+    }
+    // A padded document can be gigabytes: written block by block as the client reads.
+    res.setHeader('content-length', String(documentSize(parts)));
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    // An error here is the client going away mid-document; there is nobody left to answer.
+    pipeline(Readable.from(documentBlocks(parts)), res, () => {});
   });
 
   router.post('/messages/:mid/mark-as-delivered', (req, res) => {

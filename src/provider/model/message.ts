@@ -22,6 +22,7 @@ import type {
   WebhookEnvelope,
 } from '../../protocol/index.ts';
 import type { Clock, Timer } from '../clock.ts';
+import { coreEntry, formatOfContentType } from '../document-formats.ts';
 import type { EventPublisher } from '../events.ts';
 
 export interface SideState {
@@ -50,6 +51,8 @@ export interface ProviderMessage {
   validationStatus: 'none' | 'approved' | 'rejected';
   validationResults: ValidationResult[];
   documents: DocumentEntry[];
+  /** A scenario's request for a core document of at least this many bytes (core-document.ts). */
+  coreDocumentBytes?: number;
   sides: Partial<Record<Transfer, SideState>>;
   events: WebhookEnvelope[];
   /** The scheduled end of a failing delivery (retrying -> failed), if any. */
@@ -130,11 +133,13 @@ export function createEventEmitter(deps: {
         data,
       };
       message.events.push(envelope);
+      // Routing filters match the core document's type and format (docs/webhook-endpoints.md#routing),
+      // read from the descriptor's Core entry, as a consumer sees them.
+      const core = coreEntry(message.documents);
       deps.publisher.publish(envelope, {
         category: transfer,
-        // Routing filters match the core document's type (docs/webhook-endpoints.md#routing).
-        documentType: message.documents[0]?.name ?? 'Invoice',
-        format: 'XML',
+        documentType: core?.name ?? 'Invoice',
+        format: core === undefined ? 'XML' : formatOfContentType(core.contentType),
         ownChange,
       });
       return envelope;

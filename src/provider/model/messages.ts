@@ -34,9 +34,13 @@ import {
   WEBHOOK_RETRY_WINDOW_MS,
 } from '../../protocol/index.ts';
 import type { Clock } from '../clock.ts';
+import {
+  type CoreDocumentChoice,
+  DEFAULT_CORE_DOCUMENT,
+  submittedDocuments,
+} from '../document-formats.ts';
 import { InvalidRequestError, MessageNotFoundError, StateConflictError } from '../errors.ts';
 import { getPath, validateInvoice } from '../invoice-validation.ts';
-import { PEPPOL_BILLING_TRANSACTION } from '../ubl-invoice.ts';
 import { createDelivery, isFinal } from './delivery.ts';
 import { createManualTransitions, type ManualTransitions } from './manual-transitions.ts';
 import { describe, type EventEmitter, type ProviderMessage, partyOf } from './message.ts';
@@ -68,6 +72,10 @@ export interface MessageModel {
     sender: string;
     body: Record<string, unknown>;
     more?: boolean;
+    /** The core document's type and format (a scenario's choice). @default Invoice/XML */
+    document?: CoreDocumentChoice | undefined;
+    /** Pad the core document to at least this many bytes. @default no padding */
+    coreDocumentBytes?: number | undefined;
   }): ProviderMessage;
   get(id: string): ProviderMessage;
   all(): ProviderMessage[];
@@ -152,7 +160,7 @@ export function createMessageModel(options: MessageModelOptions): MessageModel {
   }
 
   const model: MessageModel = {
-    submitInvoice({ sender, body, more = false }) {
+    submitInvoice({ sender, body, more = false, document, coreDocumentBytes }) {
       const origin = participants.get(sender);
       if (origin === undefined) throw new InvalidRequestError(`Unknown sender ${sender}`, 'from');
       const text = (path: string) => {
@@ -165,14 +173,6 @@ export function createMessageModel(options: MessageModelOptions): MessageModel {
         name: text('invoice.customer.name'),
         countryCode: text('invoice.customer.address.countryCode'),
       };
-      const document = (index: number, contentType: string, attachmentType: string) => ({
-        index,
-        name: 'Invoice',
-        contentType,
-        attachmentType,
-        isTransformed: false,
-        transaction: { ...PEPPOL_BILLING_TRANSACTION },
-      });
       const message: ProviderMessage = {
         id: randomId(),
         action: 'SubmitInvoice',
@@ -183,10 +183,8 @@ export function createMessageModel(options: MessageModelOptions): MessageModel {
         body: structuredClone(body),
         validationStatus: 'none',
         validationResults: [],
-        documents: [
-          document(0, 'application/xml', 'Core'),
-          document(1, 'application/json', 'Original'),
-        ],
+        documents: submittedDocuments(document ?? DEFAULT_CORE_DOCUMENT),
+        ...(coreDocumentBytes === undefined ? {} : { coreDocumentBytes }),
         sides: { outbound: newSide(more ? 'notset' : 'received') },
         events: [],
       };

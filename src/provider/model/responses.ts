@@ -12,14 +12,13 @@
  * `EMessageLevelResponse`, so a consumer meets a second transaction route
  * (docs/decisions.md#acknowledgement-responses).
  */
-import type { DocumentTransaction } from '../../protocol/index.ts';
+import {
+  ACKNOWLEDGEMENT_RESPONSE_ACTIONS,
+  type AcknowledgementResponseBody,
+  type DocumentTransaction,
+} from '../../protocol/index.ts';
 import type { ProviderMessage } from './message.ts';
 import type { AcknowledgementResponse } from './participants.ts';
-
-export const RESPONSE_ACTIONS: Record<Exclude<AcknowledgementResponse, 'none'>, string> = {
-  MLR: 'MessageLevelResponse',
-  eMLR: 'EMessageLevelResponse',
-};
 
 export const PEPPOL_MLR_TRANSACTION: DocumentTransaction = {
   transactionKeyName: 'PeppolBisMlr3',
@@ -29,27 +28,13 @@ export const PEPPOL_MLR_TRANSACTION: DocumentTransaction = {
     'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2::ApplicationResponse##urn:fdc:peppol.eu:poacc:trns:mlr:3::2.1',
 };
 
-/** The JSON of a response (GET /transactions/<kebab-case action>?messageId=). */
-export interface ResponseBody {
-  responseType: Exclude<AcknowledgementResponse, 'none'>;
-  /** UNCL 4343 subset of the Peppol MLR: AB = message acknowledgement. */
-  responseCode: 'AB';
-  issueDate: string;
-  /** The message this response answers, and its document number. */
-  referencedMessageId: string;
-  referencedDocumentNo: string;
-  /** Who sends the response (the network on the receiver's behalf) and who gets it. */
-  senderIdentifier: string;
-  receiverIdentifier: string;
-}
-
 /** A response to `original` for its sender, without sides yet (the caller announces it). */
 export function buildResponseMessage(
   original: ProviderMessage,
   kind: Exclude<AcknowledgementResponse, 'none'>,
   params: { id: string; timeReceived: string; issueDate: string },
 ): ProviderMessage {
-  const body: ResponseBody = {
+  const body: AcknowledgementResponseBody = {
     responseType: kind,
     responseCode: 'AB',
     issueDate: params.issueDate,
@@ -60,7 +45,7 @@ export function buildResponseMessage(
   };
   return {
     id: params.id,
-    action: RESPONSE_ACTIONS[kind],
+    action: ACKNOWLEDGEMENT_RESPONSE_ACTIONS[kind],
     documentNo: `${kind}-${original.documentNo}`,
     timeReceived: params.timeReceived,
     // From the invoice's receiver side back to its sender.

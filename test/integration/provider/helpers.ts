@@ -1,5 +1,6 @@
 /** A provider on a free port with a manual clock and a recording publisher, for these tests. */
 import { pino } from 'pino';
+import { expect } from 'vitest';
 import type { WebhookEnvelope } from '../../../src/protocol/index.ts';
 import { createManualClock, type ManualClock } from '../../../src/provider/clock.ts';
 import type { EventRouting } from '../../../src/provider/events.ts';
@@ -31,8 +32,10 @@ export interface TestProvider extends RunningProvider {
   eventsOf(messageId: string, filter?: { transfer?: string; party?: string }): WebhookEnvelope[];
 }
 
-export async function startTestProvider(options: StartProviderOptions = {}): Promise<TestProvider> {
-  const clock = createManualClock();
+export async function startTestProvider(
+  options: Omit<StartProviderOptions, 'clock'> & { clock?: ManualClock } = {},
+): Promise<TestProvider> {
+  const clock = options.clock ?? createManualClock();
   const events: RecordedEvent[] = [];
   const running = await startProvider({
     clock,
@@ -135,4 +138,18 @@ export function summary(events: readonly WebhookEnvelope[]): string[] {
       ? `${e.transfer}:${e.action}`
       : `${e.transfer}:${e.action}:${d.formerValue}->${d.newValue}`;
   });
+}
+
+/** Checks that tags balance and every `&` starts an entity: enough to call the XML well-formed here. */
+export function assertWellFormed(xml: string): void {
+  const body = xml.replace(/^<\?xml[^?]*\?>\s*/, '');
+  const stack: string[] = [];
+  for (const match of body.matchAll(/<(\/?)([A-Za-z][\w:.-]*)([^>]*?)(\/?)>/g)) {
+    const [, closing, name, attributes, selfClosing] = match;
+    expect(attributes ?? '').toMatch(/^(\s+[\w:.-]+="[^"<]*")*\s*$/);
+    if (closing) expect(stack.pop()).toBe(name);
+    else if (!selfClosing) stack.push(name as string);
+  }
+  expect(stack).toEqual([]);
+  expect(body.replace(/<[^>]*>/g, '')).not.toMatch(/[<>]|&(?!(amp|lt|gt|quot|apos);)/);
 }

@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SANDBOX, SUPPLIER, startTestProvider, type TestProvider } from './helpers.ts';
+import {
+  assertWellFormed,
+  SANDBOX,
+  SUPPLIER,
+  startTestProvider,
+  type TestProvider,
+} from './helpers.ts';
 
 let provider: TestProvider;
 beforeEach(async () => {
@@ -10,20 +16,6 @@ afterEach(() => provider.close());
 interface Page {
   items: { uniqueId: string; status: string; transfer: string }[];
   nextCursor: string | null;
-}
-
-/** Checks that tags balance and every `&` starts an entity: enough to call the XML well-formed here. */
-function assertWellFormed(xml: string): void {
-  const body = xml.replace(/^<\?xml[^?]*\?>\s*/, '');
-  const stack: string[] = [];
-  for (const match of body.matchAll(/<(\/?)([A-Za-z][\w:.-]*)([^>]*?)(\/?)>/g)) {
-    const [, closing, name, attributes, selfClosing] = match;
-    expect(attributes ?? '').toMatch(/^(\s+[\w:.-]+="[^"<]*")*\s*$/);
-    if (closing) expect(stack.pop()).toBe(name);
-    else if (!selfClosing) stack.push(name as string);
-  }
-  expect(stack).toEqual([]);
-  expect(body.replace(/<[^>]*>/g, '')).not.toMatch(/[<>]|&(?!(amp|lt|gt|quot|apos);)/);
 }
 
 describe('messaging API reads', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sampleInvoice } from '../../../src/provider/invoice.ts';
 import { validateInvoice } from '../../../src/provider/invoice-validation.ts';
-import { escapeXml, renderUblInvoice } from '../../../src/provider/ubl-invoice.ts';
+import { escapeXml } from '../../../src/provider/ubl-elements.ts';
+import { renderUblInvoice } from '../../../src/provider/ubl-invoice.ts';
 
 const party = (identifier: string, name: string) => ({ identifier, name, countryCode: 'NO' });
 const body = sampleInvoice({

@@ -1,5 +1,6 @@
 /** The scenario admin API's message list and outbound submission, which the console uses. */
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createManualClock } from '../../../../src/provider/clock.ts';
 import { SANDBOX, SUPPLIER, startTestProvider, type TestProvider } from '../helpers.ts';
 
 let provider: TestProvider;
@@ -52,7 +53,7 @@ it('lists messages newest first with each side’s three statuses', async () => 
     expect.objectContaining({ id: second }),
     expect.objectContaining({
       id: first,
-      documentNo: 'INV-00001',
+      documentNo: 'INV-20260105-090000.000-00001',
       validationStatus: 'approved',
       validationResultCount: 0,
       sides: {
@@ -66,4 +67,30 @@ it('lists messages newest first with each side’s three statuses', async () => 
     }),
   ]);
   expect((await fetch(`${provider.url}/admin/messages?limit=0`)).status).toBe(400);
+});
+
+it('numbers demo invoices so that a restarted sandbox repeats none of the last run’s', async () => {
+  const documentNos = async (sandbox: TestProvider, count: number) => {
+    const numbers: string[] = [];
+    for (let i = 0; i < count; i++) {
+      numbers.push(sandbox.provider.model.messages.get(await sandbox.inbound()).documentNo);
+    }
+    return numbers;
+  };
+  const first = await documentNos(provider, 3);
+  provider.clock.advance(2_500);
+  const restartedAt = provider.clock.now();
+  await provider.close();
+  provider = await startTestProvider({ clock: createManualClock(restartedAt) });
+  const second = await documentNos(provider, 3);
+  expect(first).toEqual([
+    'INV-20260105-090000.000-00001',
+    'INV-20260105-090000.000-00002',
+    'INV-20260105-090000.000-00003',
+  ]);
+  expect(second).toEqual([
+    'INV-20260105-090002.500-00001',
+    'INV-20260105-090002.500-00002',
+    'INV-20260105-090002.500-00003',
+  ]);
 });

@@ -1,0 +1,223 @@
+/**
+ * The transaction JSON: what `GET /transactions/<kebab-case action>?messageId=` answers for a
+ * message, the route chosen by the descriptor's `action` (transactionPath in transactions.ts,
+ * docs/decisions.md#transaction-routes). An importer receives these bytes unparsed as
+ * `ImportInput.transaction`; the types and schemas here say what is in them.
+ *
+ * - `SubmitInvoice`: the invoice data, the submit-invoice request body as the sender posted it
+ *   (docs/messaging-api.md#submit-invoice-body). Only the mandatory elements are described;
+ *   the service's optional elements are not shown, and a body carries them as sent.
+ * - `MessageLevelResponse`, `EMessageLevelResponse`: an acknowledgement-level response (MLR,
+ *   eMLR), a shape this project decided (docs/decisions.md#acknowledgement-responses).
+ * - `CorrectWithCredit` and any other action: named by the service, JSON not shown.
+ *
+ * The schemas are loose (unknown fields pass through) and check only presence and JSON type,
+ * not formats: a document the network let through with errors (docs/events.md#documents-with-errors)
+ * can lack a mandatory element, so parse with `safeParse` and decide what a failure means for
+ * your import rather than assume a message always conforms.
+ */
+import { z } from 'zod';
+
+/** A postal address of the supplier or the customer. */
+export interface InvoiceAddress {
+  /** Street name and building number on one line, e.g. `Storgata 1`. */
+  streetNameAndNumber: string;
+  /** City name. */
+  city: string;
+  /** Postal code, a string (leading zeros matter: `0155`). */
+  postalZone: string;
+  /** Country code, e.g. `NO`; the allowed values are not shown (ISO 3166-1 alpha-2 in practice). */
+  countryCode: string;
+}
+
+/** One invoice line; `invoice.invoiceLines` has at least one. */
+export interface InvoiceLine {
+  /** The seller's item number. */
+  itemNo: string;
+  /** Item name, as shown on the invoice. */
+  name: string;
+  /** Invoiced quantity, in `unitOfMeasure.unit`; a JSON number. */
+  quantity: number;
+  /**
+   * `unit`: the unit name, a word such as `kilogram`; the allowed values are not shown (the
+   * simulator passes it through unmapped).
+   */
+  unitOfMeasure: { unit: string };
+  /** Net price of one unit, in `invoice.currencyCode`; a JSON number. */
+  unitPriceAmount: number;
+  /** Tax category name, e.g. `standard`; the allowed values are not shown. */
+  taxCategoryType: string;
+  /** Line net amount (quantity times unit price, after line discounts), a JSON number. */
+  taxableAmount: number;
+  /** Tax of the line, a JSON number; expected to be taxableAmount x taxPercentage / 100. */
+  taxAmount: number;
+  /** Tax rate in percent, e.g. `25`; a JSON number. */
+  taxPercentage: number;
+}
+
+/** The seller. */
+export interface InvoiceSupplier {
+  /** The supplier's VAT number, e.g. `NO999999999MVA`; the customer has none in the minimum body. */
+  vatNumber: string;
+  /** Legal name. */
+  name: string;
+  /** Network identifier, `<scheme>:<number>` (e.g. `0192:111111111`); the descriptor's originParty. */
+  identifier: string;
+  address: InvoiceAddress;
+}
+
+/** The buyer: the participant receiving the invoice. */
+export interface InvoiceCustomer {
+  /** Legal name. */
+  name: string;
+  /** Network identifier, `<scheme>:<number>`; normally equal to messageHandling.receiverIdentifier. */
+  identifier: string;
+  address: InvoiceAddress;
+}
+
+/** The invoice itself. */
+export interface InvoiceData {
+  /** Invoice number, the sender's; the descriptor's documentNo. Unique per supplier in practice. */
+  invoiceNo: string;
+  /** Issue date: ISO 8601 date-time, UTC, with milliseconds (`2026-01-05T09:00:00.000Z`). */
+  issueDate: string;
+  /** Currency of every amount, e.g. `NOK`; the allowed values are not shown (ISO 4217 in practice). */
+  currencyCode: string;
+  /** The buyer's order this invoice answers. */
+  orderReference: {
+    /** The order's document number. */
+    documentNo: string;
+    /** The order's issue date, ISO 8601 date-time. */
+    issueDate: string;
+  };
+  supplier: InvoiceSupplier;
+  customer: InvoiceCustomer;
+  /** At least one line. */
+  invoiceLines: InvoiceLine[];
+}
+
+/**
+ * The JSON of a SubmitInvoice message: `POST /transactions/submit-invoice` takes it, `GET
+ * /transactions/submit-invoice?messageId=` answers it as the sender posted it. These are the
+ * mandatory elements (the minimum valid body); optional elements of the service are not shown,
+ * and arrive as sent.
+ */
+export interface SubmitInvoiceBody {
+  /** How the service routes the message. */
+  messageHandling: {
+    /** The receiver's network identifier, `<scheme>:<number>`; the descriptor's destinationParty. */
+    receiverIdentifier: string;
+    /** E-mail address the service falls back to when the receiver cannot be reached electronically. */
+    fallbackEmailAddress: string;
+  };
+  invoice: InvoiceData;
+}
+
+/**
+ * The JSON of an acknowledgement-level response (MLR or eMLR), an inbound message of its own
+ * that a participant set up for acknowledgements receives when its outbound invoice passes
+ * validation. The service names MLRs and eMLRs without showing their content: this shape is
+ * this project's (docs/decisions.md#acknowledgement-responses), a JSON view of the Peppol MLR
+ * the core document carries.
+ */
+export interface AcknowledgementResponseBody {
+  /** Which response: `MLR` (action MessageLevelResponse) or `eMLR` (EMessageLevelResponse). */
+  responseType: 'MLR' | 'eMLR';
+  /** UNCL 4343 response code of the Peppol MLR; `AB`, message acknowledgement, the only one sent. */
+  responseCode: 'AB';
+  /** Date the response was issued, `YYYY-MM-DD`. */
+  issueDate: string;
+  /** The messageId of the invoice this response answers (no status event links the two). */
+  referencedMessageId: string;
+  /** That invoice's documentNo. */
+  referencedDocumentNo: string;
+  /** Who sends the response (the invoice's receiver, through the network), `<scheme>:<number>`. */
+  senderIdentifier: string;
+  /** Who receives it (the invoice's sender), `<scheme>:<number>`. */
+  receiverIdentifier: string;
+}
+
+/** The business transactions whose action names are this project's (docs/decisions.md#acknowledgement-responses). */
+export const ACKNOWLEDGEMENT_RESPONSE_ACTIONS = {
+  MLR: 'MessageLevelResponse',
+  eMLR: 'EMessageLevelResponse',
+} as const satisfies Record<AcknowledgementResponseBody['responseType'], string>;
+
+/**
+ * The transaction JSON by the descriptor's `action`. `CorrectWithCredit` is named by the
+ * service (a credit note correcting an invoice) but its JSON is not shown, and the simulator
+ * sends none: treat it, and any action not listed, as unknown JSON.
+ */
+export interface TransactionJsonByAction {
+  SubmitInvoice: SubmitInvoiceBody;
+  MessageLevelResponse: AcknowledgementResponseBody;
+  EMessageLevelResponse: AcknowledgementResponseBody;
+  CorrectWithCredit: Record<string, unknown>;
+}
+
+/** The transaction JSON of a message whose descriptor has `action` A; `unknown` for other actions. */
+export type TransactionJson<A extends string> = A extends keyof TransactionJsonByAction
+  ? TransactionJsonByAction[A]
+  : unknown;
+
+const addressSchema = z.looseObject({
+  streetNameAndNumber: z.string(),
+  city: z.string(),
+  postalZone: z.string(),
+  countryCode: z.string(),
+});
+
+const invoiceLineSchema = z.looseObject({
+  itemNo: z.string(),
+  name: z.string(),
+  quantity: z.number(),
+  unitOfMeasure: z.looseObject({ unit: z.string() }),
+  unitPriceAmount: z.number(),
+  taxCategoryType: z.string(),
+  taxableAmount: z.number(),
+  taxAmount: z.number(),
+  taxPercentage: z.number(),
+});
+
+/** The mandatory elements of SubmitInvoiceBody, present and of their JSON type. */
+export const submitInvoiceBodySchema = z.looseObject({
+  messageHandling: z.looseObject({
+    receiverIdentifier: z.string(),
+    fallbackEmailAddress: z.string(),
+  }),
+  invoice: z.looseObject({
+    invoiceNo: z.string(),
+    issueDate: z.string(),
+    currencyCode: z.string(),
+    orderReference: z.looseObject({ documentNo: z.string(), issueDate: z.string() }),
+    supplier: z.looseObject({
+      vatNumber: z.string(),
+      name: z.string(),
+      identifier: z.string(),
+      address: addressSchema,
+    }),
+    customer: z.looseObject({
+      name: z.string(),
+      identifier: z.string(),
+      address: addressSchema,
+    }),
+    invoiceLines: z.array(invoiceLineSchema).min(1),
+  }),
+}) satisfies z.ZodType<SubmitInvoiceBody>;
+
+export const acknowledgementResponseBodySchema = z.looseObject({
+  responseType: z.enum(['MLR', 'eMLR']),
+  responseCode: z.literal('AB'),
+  issueDate: z.iso.date(),
+  referencedMessageId: z.string(),
+  referencedDocumentNo: z.string(),
+  senderIdentifier: z.string(),
+  receiverIdentifier: z.string(),
+}) satisfies z.ZodType<AcknowledgementResponseBody>;
+
+/** A schema for each transaction JSON the simulator sends, by action. */
+export const transactionJsonSchemas = {
+  SubmitInvoice: submitInvoiceBodySchema,
+  MessageLevelResponse: acknowledgementResponseBodySchema,
+  EMessageLevelResponse: acknowledgementResponseBodySchema,
+} as const;
