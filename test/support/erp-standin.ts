@@ -56,6 +56,8 @@ export interface ErpStandin {
   attachments(): Map<string, number>;
   calls(): ErpCall[];
   fault(fault: ErpFault): void;
+  /** Drops the faults not used up yet (an outage that is over). */
+  clearFaults(): void;
   /** Everything back to empty (documents, attachments, calls, faults). */
   reset(): void;
   close(): Promise<void>;
@@ -201,6 +203,9 @@ export async function startErpStandin(options: ErpStandinOptions = {}): Promise<
     calls: () => [...calls],
     fault(fault) {
       faults.push({ count: 1, match: '', ...fault });
+    },
+    clearFaults() {
+      faults = [];
     },
     reset() {
       documents = [];

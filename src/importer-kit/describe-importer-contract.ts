@@ -1,0 +1,78 @@
+/**
+ * The kit's cases as vitest tests, for a forker's own test file:
+ *
+ *   import { describeImporterContract } from '../src/importer-kit/index.ts';
+ *
+ *   describeImporterContract({
+ *     importer: 'my-erp',
+ *     env: { MY_ERP_URL: 'http://127.0.0.1:4100', MY_ERP_TOKEN: 'test' },
+ *     rejectInvoiceNo: 'REFUSED-1',
+ *   });
+ *
+ * registers a `describe` with one `it` per case, named by its id: a case that fails throws its
+ * evidence, a case that cannot be checked is skipped with the reason. The simulator starts in
+ * the describe's beforeAll; `env` and `target` may be functions, called then, for what is known
+ * only once the file's own beforeAll ran (a stand-in's port).
+ */
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import {
+  CASE_IDS,
+  DEFAULT_CALL_TIMEOUT_MS,
+  type ImporterKitOptions,
+  type KitSession,
+  startImporterKit,
+} from './kit.ts';
+import { formatCase } from './report.ts';
+
+/** A value, or a function giving it when the kit starts (after the file's own beforeAll). */
+export type Deferred<T> = T | (() => T);
+
+export interface ImporterContractOptions extends Omit<ImporterKitOptions, 'env' | 'target'> {
+  /**
+   * The importer's settings; a function when they are known only once a beforeAll ran (a
+   * stand-in's port). @default {}
+   */
+  env?: Deferred<NonNullable<ImporterKitOptions['env']>>;
+  /** A controller of the importer's target (target.ts), or a function giving it. @default none */
+  target?: Deferred<NonNullable<ImporterKitOptions['target']>>;
+  /** What the describe is called. @default `importer contract: <importer>` */
+  name?: string;
+}
+
+/** A case that failed: its report, evidence included, as the test's error. */
+export class ImporterContractError extends Error {
+  override readonly name = 'ImporterContractError';
+}
+
+export function describeImporterContract(options: ImporterContractOptions): void {
+  const { env, target, name, ...rest } = options;
+  const title = name ?? `importer contract: ${options.importer ?? 'IMPORTER_MODULE'}`;
+  describe(title, () => {
+    let session: KitSession | undefined;
+    beforeAll(async () => {
+      const resolvedEnv = typeof env === 'function' ? env() : env;
+      const resolvedTarget = typeof target === 'function' ? target() : target;
+      session = await startImporterKit({
+        ...rest,
+        ...(resolvedEnv === undefined ? {} : { env: resolvedEnv }),
+        ...(resolvedTarget === undefined ? {} : { target: resolvedTarget }),
+      });
+    }, 60_000);
+    afterAll(async () => {
+      await session?.close();
+    });
+    for (const id of CASE_IDS) {
+      it(
+        id,
+        async (context) => {
+          if (session === undefined) throw new Error('the importer kit did not start');
+          const report = await session.run(id);
+          if (report.result === 'not checked') context.skip(report.evidence.join('; '));
+          if (report.result === 'fail') throw new ImporterContractError(`\n${formatCase(report)}`);
+        },
+        // The kit bounds a case at ten call timeouts; vitest's own bound comes after it.
+        10 * (options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS) + 5_000,
+      );
+    }
+  });
+}

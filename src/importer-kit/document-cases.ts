@@ -1,0 +1,121 @@
+/**
+ * The cases of what arrives: a core document of tens of MiB (streamed, never held whole), and
+ * every document type and format the simulator delivers, plus the acknowledgement responses
+ * (MLR, eMLR) it sends inbound. Each asks the simulator for the document through the admin
+ * API and checks it got what it asked for before importing: a simulator without an option
+ * leaves the case, or that kind, not checked, saying so.
+ */
+import { DOCUMENT_TYPES, formatOfContentType } from '../provider/document-formats.ts';
+import { FORMATS } from '../provider/webhooks/routing.ts';
+import {
+  createEvidence,
+  expectHeld,
+  expectHolds,
+  heldCount,
+  heldText,
+  type KitCase,
+  notChecked,
+} from './case.ts';
+import { describeOutcome, resolvedAs } from './import-call.ts';
+import { SimulatorRefusedError } from './simulator.ts';
+
+const CONTRACT = 'src/consumer/importer/README.md';
+
+/** The large core document: tens of MiB, well under API_MAX_DOCUMENT_BYTES (100 MiB). */
+export const LARGE_DOCUMENT_BYTES = 32 * 1024 * 1024;
+
+export const importLargeDocument: KitCase = {
+  id: 'import.large-document',
+  title: `a core document of ${LARGE_DOCUMENT_BYTES / 1024 / 1024} MiB is imported`,
+  doc: `${CONTRACT}#the-contract`,
+  async run(kit) {
+    let messageId: string;
+    try {
+      messageId = await kit.inbound({ coreDocumentBytes: LARGE_DOCUMENT_BYTES });
+    } catch (error) {
+      if (!(error instanceof SimulatorRefusedError)) throw error;
+      return notChecked(`not checked: ${error.message}`);
+    }
+    const call = await kit.prepare(messageId, { previouslyAttempted: false });
+    const core = call.input.coreDocument;
+    const fetched = `message ${messageId}: a core document of ${core.size} bytes (${core.contentType}, sha256 ${core.sha256.slice(0, 12)}...)`;
+    if (core.size < LARGE_DOCUMENT_BYTES) {
+      await call.discard();
+      return notChecked(
+        `not checked: the simulator ignores coreDocumentBytes (POST /admin/messages/inbound); it has no large documents yet`,
+        [fetched],
+      );
+    }
+    const e = createEvidence();
+    e.note(fetched);
+    const outcome = await call.run(await kit.instance());
+    e.note(describeOutcome(outcome));
+    e.expect(
+      resolvedAs(outcome, 'imported'),
+      "a large document must be imported like any other ('imported'): stream it, never read it whole",
+    );
+    await expectHolds(kit, e, messageId);
+    return e.verdict();
+  },
+};
+
+interface Kind {
+  /** `Invoice/XML`, `ApplicationResponse/XML (MessageLevelResponse)`. */
+  label: string;
+  messageId: string;
+}
+
+export const importDocumentTypes: KitCase = {
+  id: 'import.document-types',
+  title: 'every document type and format the simulator delivers, and its responses, imported once',
+  doc: `${CONTRACT}#the-contract`,
+  async run(kit) {
+    const e = createEvidence();
+    const kinds: Kind[] = [];
+    const ignored: string[] = [];
+    for (const type of DOCUMENT_TYPES) {
+      for (const format of FORMATS) {
+        let messageId: string;
+        try {
+          messageId = await kit.inbound({ document: { type, format } });
+        } catch (error) {
+          if (!(error instanceof SimulatorRefusedError)) throw error;
+          ignored.push(`${type}/${format} (${error.message})`);
+          continue;
+        }
+        const entry = kit.simulator.coreEntry(messageId);
+        const got = entry && `${entry.name}/${formatOfContentType(entry.contentType)}`;
+        if (got === `${type}/${format}`) kinds.push({ label: got, messageId });
+        else ignored.push(`${type}/${format} (made ${got ?? 'no core document'})`);
+      }
+    }
+    for (const response of ['MLR', 'eMLR'] as const) {
+      try {
+        const messageId = await kit.simulator.response(response);
+        const entry = kit.simulator.coreEntry(messageId);
+        const format = entry === undefined ? '?' : formatOfContentType(entry.contentType);
+        kinds.push({
+          label: `${entry?.name ?? '?'}/${format} (${kit.simulator.action(messageId)})`,
+          messageId,
+        });
+      } catch (error) {
+        ignored.push(`${response} (${error instanceof Error ? error.message : String(error)})`);
+      }
+    }
+    if (ignored.length > 0) {
+      e.note(`the simulator did not deliver: ${ignored.join('; ')}`);
+    }
+    if (kinds.length === 0) return notChecked('not checked: no message could be made');
+    const importer = await kit.instance();
+    for (const kind of kinds) {
+      const outcome = await kit.call(importer, kind.messageId, { previouslyAttempted: false });
+      const held = await heldCount(kit, kind.messageId);
+      e.note(
+        `${kind.label}, message ${kind.messageId}: ${describeOutcome(outcome)}${heldText(held)}`,
+      );
+      e.expect(resolvedAs(outcome, 'imported'), `${kind.label} must resolve 'imported'`);
+      expectHeld(e, kind.messageId, held);
+    }
+    return e.verdict();
+  },
+};

@@ -1,0 +1,169 @@
+/**
+ * One import() call, made with the input the consumer would make (worker/inbound-delivery.ts):
+ * the descriptor from GET /messages/:mid, the core document and the transaction JSON fetched
+ * by the consumer's own API client into spool files under DOCUMENTS_DIR/.incoming/, each an
+ * ImportDocument from fileDocument(), a signal of the call's own. The spool files left after the
+ * call are removed, as the consumer removes them; an importer that moved them keeps them.
+ *
+ * The call is awaited for at most `waitMs`: an import that ignores its signal is reported as
+ * still running instead of holding the kit.
+ */
+import { statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
+import type { ApiClient, FetchedDocument } from '../consumer/api/index.ts';
+import {
+  fileDocument,
+  type Importer,
+  type ImportInput,
+  type ImportResult,
+  PermanentImportError,
+} from '../consumer/importer/index.ts';
+
+export type CallOutcome =
+  | { ended: 'resolved'; result: ImportResult; ms: number }
+  | { ended: 'rejected'; error: unknown; ms: number }
+  | { ended: 'running'; ms: number };
+
+export interface CallOptions {
+  previouslyAttempted: boolean;
+  /** How long the kit waits for import() to return. */
+  waitMs: number;
+  /** @default AbortSignal.timeout(waitMs), the call's deadline, as the consumer's */
+  signal?: AbortSignal;
+}
+
+/** An input fetched and ready: `run` calls import() once with it, `discard` drops it unused. */
+export interface PreparedCall {
+  input: ImportInput;
+  run(importer: Importer): Promise<CallOutcome>;
+  discard(): Promise<void>;
+}
+
+/** Fetches the message's documents into spool files, as the consumer does before import(). */
+export async function prepareCall(
+  api: ApiClient,
+  messageId: string,
+  options: CallOptions,
+): Promise<PreparedCall> {
+  const { descriptor } = await api.getMessage(messageId, { transfer: 'inbound' });
+  const fetched = await Promise.allSettled([
+    api.getCoreDocument(messageId),
+    api.getTransaction(descriptor.action, messageId),
+  ]);
+  const spooled = fetched.flatMap((f) => (f.status === 'fulfilled' ? [f.value.path] : []));
+  const failed = fetched.find((f) => f.status === 'rejected');
+  if (failed !== undefined) {
+    await Promise.all(spooled.map((path) => rm(path, { force: true })));
+    throw failed.reason;
+  }
+  const [core, transaction] = fetched.map(
+    (f) => (f as PromiseFulfilledResult<FetchedDocument>).value,
+  ) as [FetchedDocument, FetchedDocument];
+  const input: ImportInput = {
+    messageId,
+    transfer: 'inbound',
+    descriptor,
+    coreDocument: fileDocument(core),
+    transaction: fileDocument(transaction),
+    previouslyAttempted: options.previouslyAttempted,
+    signal: options.signal ?? AbortSignal.timeout(options.waitMs),
+  };
+  // The files are the importer's until import() returns (importer/README.md); then the
+  // consumer removes what is left.
+  const removeLeft = async () => {
+    const left = spooled.filter((path) => statSync(path, { throwIfNoEntry: false }));
+    await Promise.all(left.map((path) => rm(path, { force: true })));
+  };
+
+  return {
+    input,
+    discard: removeLeft,
+    async run(importer) {
+      const started = performance.now();
+      const ms = () => Math.round(performance.now() - started);
+      const call = Promise.resolve()
+        .then(() => importer.import(input))
+        .then(
+          (result): CallOutcome => ({ ended: 'resolved', result, ms: ms() }),
+          (error: unknown): CallOutcome => ({ ended: 'rejected', error, ms: ms() }),
+        );
+      let timer: NodeJS.Timeout | undefined;
+      const gaveUp = new Promise<CallOutcome>((resolve) => {
+        timer = setTimeout(() => resolve({ ended: 'running', ms: ms() }), options.waitMs);
+      });
+      const outcome = await Promise.race([call, gaveUp]);
+      clearTimeout(timer);
+      if (outcome.ended === 'running') void call.then(removeLeft);
+      else await removeLeft();
+      return outcome;
+    },
+  };
+}
+
+/** A result the contract allows: a known status and a location that is a non-empty string. */
+export function isValidResult(result: unknown): result is ImportResult {
+  const r = result as Partial<ImportResult> | undefined;
+  return (
+    typeof r === 'object' &&
+    r !== null &&
+    (r.status === 'imported' || r.status === 'already_imported') &&
+    typeof r.location === 'string' &&
+    r.location !== ''
+  );
+}
+
+/** The outcome resolved a valid result with one of `statuses`. */
+export function resolvedAs(
+  outcome: CallOutcome,
+  ...statuses: ImportResult['status'][]
+): outcome is { ended: 'resolved'; result: ImportResult; ms: number } {
+  return (
+    outcome.ended === 'resolved' &&
+    isValidResult(outcome.result) &&
+    statuses.includes(outcome.result.status)
+  );
+}
+
+/** The location of a valid resolved outcome, else undefined. */
+export function locationOf(outcome: CallOutcome): string | undefined {
+  return outcome.ended === 'resolved' && isValidResult(outcome.result)
+    ? outcome.result.location
+    : undefined;
+}
+
+export function isPermanent(outcome: CallOutcome): boolean {
+  return outcome.ended === 'rejected' && outcome.error instanceof PermanentImportError;
+}
+
+/** Rejected with an error the consumer retries (anything but a PermanentImportError). */
+export function isTransient(outcome: CallOutcome): boolean {
+  return outcome.ended === 'rejected' && !(outcome.error instanceof PermanentImportError);
+}
+
+/** `import() -> imported at PI-000001 (24 ms)`, for the evidence. */
+export function describeOutcome(outcome: CallOutcome): string {
+  switch (outcome.ended) {
+    case 'resolved':
+      return isValidResult(outcome.result)
+        ? `import() -> ${outcome.result.status} at ${outcome.result.location} (${outcome.ms} ms)`
+        : `import() -> resolved ${short(JSON.stringify(outcome.result) ?? String(outcome.result))}, not { status: 'imported' | 'already_imported', location: <non-empty string> } (${outcome.ms} ms)`;
+    case 'rejected':
+      return `import() -> threw ${describeError(outcome.error)} (${outcome.ms} ms)`;
+    case 'running':
+      return `import() had not returned after ${outcome.ms} ms`;
+  }
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof PermanentImportError) {
+    return `PermanentImportError, reason ${JSON.stringify(short(error.reason))}`;
+  }
+  if (error instanceof Error) return `${error.name}: ${short(error.message)}`;
+  return short(String(error));
+}
+
+function short(text: string): string {
+  const line = text.replace(/\s+/g, ' ');
+  return line.length > 300 ? `${line.slice(0, 300)}...` : line;
+}

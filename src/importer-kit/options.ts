@@ -1,0 +1,77 @@
+/**
+ * The command line of `npm run importer:check -- [importer] [options]`, as one pure parser:
+ * a bad option is a UsageError naming it.
+ */
+import { parseArgs } from 'node:util';
+
+export interface ImporterCheckArgs {
+  /** The importer, a name of src/importers/ or a path; undefined: IMPORTER_MODULE. */
+  importer?: string;
+  /** An invoice number the importer's target refuses for good. */
+  rejectInvoiceNo?: string;
+  /** Print the report as JSON instead of a table. @default false */
+  json: boolean;
+}
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const USAGE = `Usage: npm run importer:check -- [importer] [options]
+
+Checks an importer against its contract (src/consumer/importer/README.md): starts the service
+simulator, makes inbound messages in it, imports each with fresh instances of the importer
+(as after a restart) and prints each case with PASS, FAIL or n/a (not checked) and the
+evidence. The importer's own settings (ERP_BASE_URL, ...) come from the environment or .env.
+Exit code 0 when every checked case holds, 1 when one fails, 2 on bad usage or settings.
+
+  [importer]                  a name of src/importers/ (file, erp-http) or a path
+                              (default: IMPORTER_MODULE, else file)
+  --reject-invoice-no <no>    an invoice number the importer's target refuses for good
+                              (enables import.permanent)
+  --json                      print the report as JSON (for CI)
+  --help                      this text
+
+Cases that need control of the target (outages, hangs, lost replies, counting its records) run
+in a test with describeImporterContract({ target }): src/importer-kit/README.md.`;
+
+export function parseImporterCheckArgs(args: readonly string[]): ImporterCheckArgs | 'help' {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) return 'help';
+  if (positionals.length > 1) {
+    throw new UsageError(
+      `one importer at a time, got ${positionals.length}: ${positionals.join(' ')}`,
+    );
+  }
+  const result: ImporterCheckArgs = { json: values.json === true };
+  const [importer] = positionals;
+  if (importer !== undefined) {
+    if (importer.trim() === '') throw new UsageError('the importer is empty');
+    result.importer = importer;
+  }
+  const reject = values['reject-invoice-no'];
+  if (reject !== undefined) {
+    if (reject.trim() === '') throw new UsageError('--reject-invoice-no is empty');
+    result.rejectInvoiceNo = reject;
+  }
+  return result;
+}
+
+function parse(args: readonly string[]) {
+  return parseArgs({
+    args: [...args],
+    strict: true,
+    allowPositionals: true,
+    options: {
+      'reject-invoice-no': { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
+  });
+}
