@@ -71,14 +71,8 @@ export function renderCoreDocument(message: ProviderMessage): CoreDocument {
     case 'XML': {
       const render = (additionalDocumentReference?: string) =>
         type === 'Order'
-          ? renderUblOrder(
-              body,
-              additionalDocumentReference === undefined ? {} : { additionalDocumentReference },
-            )
-          : renderUblInvoice(body, {
-              document: type,
-              ...(additionalDocumentReference === undefined ? {} : { additionalDocumentReference }),
-            });
+          ? renderUblOrder(body, { additionalDocumentReference })
+          : renderUblInvoice(body, { document: type, additionalDocumentReference });
       const unit = Buffer.from(Buffer.from(PADDING_ROW).toString('base64'));
       return {
         contentType,

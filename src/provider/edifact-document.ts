@@ -10,7 +10,7 @@
  * segment count in UNT includes.
  */
 import type { DocumentTransaction, InvoiceAddress, SubmitInvoiceBody } from '../protocol/index.ts';
-import { type DocumentParts, FILL_MARK, splitAtFill } from './document-parts.ts';
+import { type DocumentParts, FILL_MARK, splitAtFill, wholeDocument } from './document-parts.ts';
 
 export type EdifactDocument = 'Invoice' | 'CreditNote' | 'Order';
 
@@ -57,6 +57,12 @@ function partyId(identifier: string): string {
   return `${text(number)}::${text(scheme)}`;
 }
 
+/** `<scheme>:<number>` as an interchange party: the number, qualified by the scheme. */
+function interchangeParty(identifier: string): string {
+  const [scheme = '', number = ''] = identifier.split(':');
+  return `${text(number)}:${text(scheme)}`;
+}
+
 function nad(qualifier: string, identifier: string, name: string, address: InvoiceAddress) {
   return `NAD+${qualifier}+${partyId(identifier)}++${text(name)}+${text(address.streetNameAndNumber)}+${text(address.city)}++${text(address.postalZone)}+${text(address.countryCode)}`;
 }
@@ -74,19 +80,14 @@ export function renderEdifact(
   const type = MESSAGE_TYPE[document];
   const count = options.count ?? 0;
   const reference = text(options.reference.slice(0, 14));
-  const [supplierScheme = '', supplierNumber = ''] = invoice.supplier.identifier.split(':');
-  const [customerScheme = '', customerNumber = ''] = invoice.customer.identifier.split(':');
+  const supplierId = invoice.supplier.identifier;
+  const customerId = invoice.customer.identifier;
+  // An order goes from the buyer to the seller, an invoice the other way.
   const [sender, recipient] =
-    type === 'ORDERS'
-      ? [
-          `${text(customerNumber)}:${text(customerScheme)}`,
-          `${text(supplierNumber)}:${text(supplierScheme)}`,
-        ]
-      : [
-          `${text(supplierNumber)}:${text(supplierScheme)}`,
-          `${text(customerNumber)}:${text(customerScheme)}`,
-        ];
+    type === 'ORDERS' ? [customerId, supplierId] : [supplierId, customerId];
   const issued = invoice.issueDate;
+  // Date and time of preparation, YYMMDD:HHMM: the document's issue time.
+  const prepared = `${ymd(issued).slice(2)}:${text(issued.slice(11, 16).replace(':', ''))}`;
   const net = invoice.invoiceLines.reduce((sum, l) => sum + l.taxableAmount, 0);
   const tax = invoice.invoiceLines.reduce((sum, l) => sum + l.taxAmount, 0);
   const supplier = nad(
@@ -141,7 +142,7 @@ export function renderEdifact(
   const segments = message.length - (count > 0 ? 1 : 0) + count + 1;
   const interchange = [
     "UNA:+.? '",
-    `UNB+UNOC:3+${sender}+${recipient}+${text(issued.slice(2, 4) + issued.slice(5, 7) + issued.slice(8, 10))}:${text(issued.slice(11, 13) + issued.slice(14, 16))}+${reference}'`,
+    `UNB+UNOC:3+${interchangeParty(sender)}+${interchangeParty(recipient)}+${prepared}+${reference}'`,
     ...message.map((segment) => (segment === FILL_MARK ? FILL_MARK : `${segment}'`)),
     `UNT+${segments}+1'`,
     `UNZ+1+${reference}'`,
@@ -151,12 +152,7 @@ export function renderEdifact(
     // The padding segments end in their own line break.
     .replace(`${FILL_MARK}\n`, FILL_MARK);
   if (count === 0) {
-    return {
-      head: Buffer.from(interchange, 'latin1'),
-      unit: Buffer.alloc(0),
-      count: 0,
-      tail: Buffer.alloc(0),
-    };
+    return wholeDocument(Buffer.from(interchange, 'latin1'));
   }
   return splitAtFill(interchange, EDIFACT_PADDING_SEGMENT, count, 'latin1');
 }

@@ -8,7 +8,7 @@
  * Text is written as Latin-1 (WinAnsiEncoding); characters outside it become `?`.
  */
 import type { SubmitInvoiceBody } from '../protocol/index.ts';
-import { type DocumentParts, FILL_MARK, splitAtFill } from './document-parts.ts';
+import { type DocumentParts, FILL_MARK, splitAtFill, wholeDocument } from './document-parts.ts';
 
 /** A PDF string literal: Latin-1 only, with its three special characters escaped. */
 function pdfString(text: string): string {
@@ -78,15 +78,16 @@ export function renderPdf(
         ]
       : []),
   ];
-  // Offsets count bytes; every character written is one Latin-1 byte, the padding aside.
+  // The binary comment line marks the file as binary for transfer tools (PDF 1.4, 3.4.1).
   let text = '%PDF-1.4\n%\u00e2\u00e3\u00cf\u00d3\n';
+  // The byte offset of the end of `text`: one Latin-1 byte per character, the padding at its size.
+  const end = () => text.length + (text.includes(FILL_MARK) ? fillBytes - FILL_MARK.length : 0);
   const offsets: number[] = [];
   for (const [index, object] of objects.entries()) {
-    const at = text.length + (text.includes(FILL_MARK) ? fillBytes - FILL_MARK.length : 0);
-    offsets.push(at);
+    offsets.push(end());
     text += `${index + 1} 0 obj\n${object}\nendobj\n`;
   }
-  const xrefAt = text.length + (padded ? fillBytes - FILL_MARK.length : 0);
+  const xrefAt = end();
   text += [
     'xref',
     `0 ${objects.length + 1}`,
@@ -100,12 +101,7 @@ export function renderPdf(
     '',
   ].join('\n');
   if (!padded) {
-    return {
-      head: Buffer.from(text, 'latin1'),
-      unit: Buffer.alloc(0),
-      count: 0,
-      tail: Buffer.alloc(0),
-    };
+    return wholeDocument(Buffer.from(text, 'latin1'));
   }
   return splitAtFill(text, fill.unit, fill.count, 'latin1');
 }

@@ -84,7 +84,7 @@ export interface UblRenderOptions {
    * XML inserted after the order reference, where UBL puts cac:AdditionalDocumentReference
    * (an embedded attachment). @default none
    */
-  additionalDocumentReference?: string;
+  additionalDocumentReference?: string | undefined;
 }
 
 export function renderUblInvoice(body: SubmitInvoiceBody, options: UblRenderOptions = {}): string {

@@ -49,7 +49,7 @@ function orderLine(item: InvoiceLine, index: number, currency: string): string {
 /** `additionalDocumentReference`: XML put where UBL's Order has it (an embedded attachment). */
 export function renderUblOrder(
   body: SubmitInvoiceBody,
-  options: { additionalDocumentReference?: string } = {},
+  options: { additionalDocumentReference?: string | undefined } = {},
 ): string {
   const { invoice } = body;
   const currency = invoice.currencyCode;
