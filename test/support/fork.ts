@@ -4,7 +4,7 @@
  * packages are the same). For the tests that follow docs/forking.md.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -19,6 +19,8 @@ export function forkOfThisRepository(): string {
     .split('\0')
     .filter((file) => file !== '');
   for (const file of files) {
+    // A file deleted in this checkout but not yet committed is not part of what is tested.
+    if (!existsSync(join(REPOSITORY_ROOT, file))) continue;
     mkdirSync(dirname(join(fork, file)), { recursive: true });
     cpSync(join(REPOSITORY_ROOT, file), join(fork, file));
   }
