@@ -1,7 +1,8 @@
 /**
  * npm run conformance -- --url <consumer webhook URL> --secret <signing secret> [options]
- * Exit 0 when every checked duty holds, 1 when one fails, 2 on bad usage or when the run
- * could not be made (the port taken, say).
+ * Exit 0 when every checked duty holds, 1 when one fails (a consumer that answers too slowly
+ * among them), 2 on bad usage or when the run could not be made (the port taken, the consumer
+ * not reachable at all).
  */
 import { parseConformanceArgs, USAGE, UsageError } from '../src/conformance/options.ts';
 import { formatTable } from '../src/conformance/report.ts';

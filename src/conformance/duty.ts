@@ -20,6 +20,14 @@ export interface Duty {
   doc: string;
 }
 
+/**
+ * A duty whose verdict waits for the end of the run: nothing may happen later (a refused
+ * request acted upon, a duplicate imported), or the answers it was sent are still to come.
+ */
+export interface Pending {
+  finalize(): Promise<DutyReport>;
+}
+
 export function report(
   duty: Duty,
   result: DutyResult | boolean,
@@ -28,3 +36,6 @@ export function report(
   const outcome = typeof result === 'boolean' ? (result ? 'pass' : 'fail') : result;
   return { ...duty, result: outcome, evidence: [...evidence] };
 }
+
+/** A verdict known now, for a duty the runner otherwise finalizes with the pending ones. */
+export const decided = (verdict: DutyReport): Pending => ({ finalize: async () => verdict });

@@ -4,8 +4,14 @@
  * dispatcher (real routing, signing, retries), and by posting events itself, signed with the
  * protocol's code, when a scenario needs an order, a duplicate or a fault the service would
  * only produce by chance. Every answer the consumer gives is recorded for the answer-time duty.
+ *
+ * Each answer is judged against its own deadline, the service's 5 s. The runner's posts go out
+ * one after another (`send`), the next once the one before was answered or SEND_GAP_MS passed:
+ * a consumer that answers in milliseconds gets them strictly in turn, and one slower than the
+ * limit costs the run the gap per post, not 5 s, while its answers are still timed to the end.
  */
 import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
 import {
   credentialHeader,
@@ -26,8 +32,23 @@ export interface Answer {
   what: string;
   status?: number;
   error?: string;
+  /** No answer within the 5 s limit: the consumer was reached, and too slow. */
+  timedOut?: boolean;
   ms: number;
 }
+
+/** A post on its way: its answer comes when it comes, up to the 5 s limit. */
+export interface Sent {
+  answer: Promise<Answer>;
+  /** The answer, when it came before the runner went on. */
+  early?: Answer;
+}
+
+/**
+ * How long `send` waits for an answer before the next post may go. Long enough for a request
+ * to reach a consumer on the same machine, so posts still arrive in the order they were sent.
+ */
+export const SEND_GAP_MS = 250;
 
 export interface PostOptions {
   /** What the post is, for the evidence. */
@@ -49,6 +70,10 @@ export interface Harness {
   accepted: Answer[];
   /** Posts `body` to the consumer as the service would, signed unless told otherwise. */
   post(body: string, options: PostOptions): Promise<Answer>;
+  /** Starts `post` and returns once it is answered or SEND_GAP_MS passed, whichever is first. */
+  send(body: string, options: PostOptions): Promise<Sent>;
+  /** Resolves once every post made so far has its answer (or its timeout). */
+  settled(): Promise<void>;
   sign(body: string, timestamp?: number, secrets?: string[]): string;
   /** The consumer's messaging API calls about a message, oldest first. */
   calls(messageId: string): ApiCall[];
@@ -77,6 +102,7 @@ export function createHarness(
   const party = provider.provider.model.participants.sandbox.identifier;
   const { dispatcher, callLog, model } = provider.provider;
   const accepted: Answer[] = [];
+  const inFlight = new Set<Promise<Answer>>();
   const credential =
     options.credential === undefined ? undefined : credentialHeader(options.credential);
 
@@ -114,21 +140,42 @@ export function createHarness(
       }
       const started = performance.now();
       const answer: Answer = { what: postOptions.what, ms: 0 };
-      try {
-        const res = await request(options.url, {
-          method: 'POST',
-          headers,
-          body,
-          signal: AbortSignal.timeout(WEBHOOK_RESPONSE_TIMEOUT_MS),
-        });
-        await res.body.dump();
-        answer.status = res.statusCode;
-      } catch (error) {
-        answer.error = error instanceof Error ? error.message : String(error);
-      }
-      answer.ms = Math.round(performance.now() - started);
-      if (postOptions.expectAccepted !== false) accepted.push(answer);
-      return answer;
+      const deadline = AbortSignal.timeout(WEBHOOK_RESPONSE_TIMEOUT_MS);
+      const answered = (async () => {
+        try {
+          const res = await request(options.url, {
+            method: 'POST',
+            headers,
+            body,
+            signal: deadline,
+          });
+          await res.body.dump();
+          answer.status = res.statusCode;
+        } catch (error) {
+          if (deadline.aborted) {
+            answer.timedOut = true;
+            answer.error = `no answer within ${WEBHOOK_RESPONSE_TIMEOUT_MS / 1000} s`;
+          } else {
+            answer.error = error instanceof Error ? error.message : String(error);
+          }
+        }
+        answer.ms = Math.round(performance.now() - started);
+        if (postOptions.expectAccepted !== false) accepted.push(answer);
+        return answer;
+      })();
+      inFlight.add(answered);
+      answered.finally(() => inFlight.delete(answered));
+      return answered;
+    },
+
+    async send(body, postOptions) {
+      const answer = harness.post(body, postOptions);
+      const early = await Promise.race([answer, delay(SEND_GAP_MS).then(() => undefined)]);
+      return early === undefined ? { answer } : { answer, early };
+    },
+
+    async settled() {
+      while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
     },
 
     calls: (messageId) => callLog.list({ messageId }),
@@ -220,8 +267,12 @@ export function describeCall(call: ApiCall): string {
   return `${call.method} ${call.path} ${call.status ?? '(no answer)'}`;
 }
 
+/** No answer at all, and not for being slow: the connection was refused, reset or never made. */
+export const isUnreachable = (answer: Answer) =>
+  answer.status === undefined && answer.timedOut !== true;
+
 export function describeAnswer(answer: Answer): string {
-  return answer.status === undefined
-    ? `${answer.what} -> ${answer.error ?? 'no answer'} after ${answer.ms} ms`
-    : `${answer.what} -> ${answer.status} in ${answer.ms} ms`;
+  if (answer.status !== undefined) return `${answer.what} -> ${answer.status} in ${answer.ms} ms`;
+  if (answer.timedOut === true) return `${answer.what} -> ${answer.error}`;
+  return `${answer.what} -> ${answer.error ?? 'no answer'} after ${answer.ms} ms`;
 }

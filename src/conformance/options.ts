@@ -53,7 +53,8 @@ export const USAGE = `Usage: npm run conformance -- --url <consumer webhook URL>
 Starts the service simulator, points its webhooks at the consumer, plays the scenarios of the
 consumer's duties and prints each duty with pass, fail or "not checked" and the evidence.
 The consumer's messaging API base URL must be the simulator: http://127.0.0.1:<port>, token
-<api-token>. Exit code 0 only when every checked duty holds; 1 when one fails; 2 on bad usage.
+<api-token>. Exit code 0 only when every checked duty holds; 1 when one fails (answers slower
+than 5 s fail answer.in-time); 2 on bad usage or when the consumer cannot be reached at all.
 
   --url <url>                 the consumer's webhook URL (required)
   --secret <secret>           the signing secret the consumer verifies with (required)

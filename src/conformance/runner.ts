@@ -3,34 +3,37 @@
  * test, plays the scenarios of docs/consumer-duties.md in an order that lets the
  * "nothing happened" checks be judged last, and returns the report.
  *
- *   1. probes that must change nothing: refused signatures, test events, unknown actions
- *      (their verdicts wait for the end of the run);
- *   2. what must be accepted: valid signatures, rotation, the credential, a burst;
- *   3. whole scenarios: import and acknowledge, duplicates of it, a permanent failure,
- *      transient API failures, status events newest first; these also give the consumer
- *      time to act on anything it wrongly accepted in 1;
- *   4. the pending verdicts of 1 and of the duplicates;
+ *   1. a burst of webhooks at once, and with it the probes: those that must change nothing
+ *      (refused signatures, test events, unknown actions) and the valid signatures, rotation
+ *      and the credential; every verdict waits for the end of the run, and for its answers;
+ *   2. whether the consumer was there at all: if not, the run ends with an error;
+ *   3. whole scenarios: import and acknowledge, duplicates of it, status events newest first,
+ *      a lost reply to mark-as-delivered, a permanent failure, transient API failures; these
+ *      also give the consumer time to act on anything it wrongly accepted earlier;
+ *   4. the pending verdicts, then the answer times, once every answer is in;
  *   5. reconciliation last, since it may rightly fetch the messages of 1.
+ *
+ * A consumer that cannot be reached at all ends the run with an error; one that answers too
+ * slowly is judged like any other (answer.in-time fails, with its slow answers as evidence).
  */
-import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
-import { WEBHOOK_RESPONSE_TIMEOUT_MS } from '../protocol/index.ts';
 import { startProvider } from '../provider/provider.ts';
-import { buildTestEnvelope } from '../provider/webhooks/test-event.ts';
-import { type DutyReport, report } from './duty.ts';
+import { answerDuty, burst } from './answer-duty.ts';
+import type { DutyReport, Pending } from './duty.ts';
+import { createHarness } from './harness.ts';
 import {
   duplicatesDuty,
   importDuty,
-  orderDuty,
+  lostAcknowledgementDuty,
   permanentFailureDuty,
-  reconcileDuty,
-  skipDuties,
   transientFailureDuty,
-} from './flow-duties.ts';
-import { createHarness, describeAnswer, type Harness, isSuccess } from './harness.ts';
+} from './import-duties.ts';
 import type { ConformanceOptions } from './options.ts';
+import { orderDuty } from './order-duty.ts';
+import { reconcileDuty } from './reconcile-duty.ts';
 import { type ConformanceReport, summarize } from './report.ts';
-import { signatureDuties } from './signature-duties.ts';
+import { assertReachable, signatureDuties } from './signature-duties.ts';
+import { skipDuties } from './skip-duties.ts';
 
 /** Ways to reach the consumer other than a shell command, for programs that embed the runner. */
 export interface ConformanceHooks {
@@ -59,24 +62,29 @@ export async function runConformance(
     });
     const h = createHarness(options, running, endpoint.id);
     const duties: DutyReport[] = [];
+    const pending: Pending[] = [];
 
+    // The burst goes out with the probes, so a consumer slower than 5 s costs the run one wait.
+    const bursting = burst(h);
     const signatures = await signatureDuties(h);
-    const skipped = await skipDuties(h);
-    duties.push(...signatures.now);
-    const burst = await burstCheck(h);
+    pending.push(...signatures.later);
+    pending.push(...(await skipDuties(h)));
+    const burstAnswers = await bursting;
+    // By now the first probe has its answer, or its 5 s passed: was the consumer there at all?
+    assertReachable(h, await signatures.first);
 
     const imported = await importDuty(h);
     duties.push(imported.report);
-    const duplicates = await duplicatesDuty(h, imported.messageId);
+    pending.push(await duplicatesDuty(h, imported.messageId));
+    pending.push(await orderDuty(h));
+    pending.push(await lostAcknowledgementDuty(h));
     duties.push(await permanentFailureDuty(h));
     duties.push(await transientFailureDuty(h));
-    duties.push(await orderDuty(h));
 
     // Anything the consumer wrongly accepted earlier has had the scenarios' time to show.
-    duties.push(...signatures.later.map((p) => p.finalize()));
-    duties.push(...skipped.map((p) => p.finalize()));
-    duties.push(duplicates.finalize());
-    duties.push(answerDuty(h, burst));
+    for (const verdict of pending) duties.push(await verdict.finalize());
+    await h.settled();
+    duties.push(answerDuty(h, burstAnswers));
     duties.push(await reconcileDuty(h, hooks.reconcile));
     return summarize(order(duties), {
       consumer: options.url,
@@ -86,63 +94,6 @@ export async function runConformance(
   } finally {
     await running.close();
   }
-}
-
-/** `burst` signed test events at once. */
-async function burstCheck(h: Harness) {
-  const answers = await Promise.all(
-    Array.from({ length: h.options.burst }, () => {
-      const envelope = buildTestEnvelope({
-        party: h.party,
-        category: 'inbound',
-        action: 'created',
-        randomId: randomUUID,
-        nowMs: Date.now(),
-      });
-      return h.post(JSON.stringify(envelope), { what: 'burst test event' });
-    }),
-  );
-  return answers;
-}
-
-/**
- * Every webhook the consumer had to accept, the runner's own posts and the dispatcher's
- * attempts alike, was answered 200/201/202/204 within 5 seconds.
- */
-function answerDuty(h: Harness, burst: Awaited<ReturnType<typeof burstCheck>>): DutyReport {
-  const duty = {
-    id: 'answer.in-time',
-    title: 'every webhook is answered 200, 201, 202 or 204 within 5 s, also under a burst',
-    doc: 'docs/consumer-duties.md#answer-within-5-seconds',
-  };
-  const deliveries = h.provider.provider.dispatcher
-    .deliveries(h.party)
-    .filter((d) => d.endpointId === h.endpointId)
-    .flatMap((d) => d.attempts.map((a) => ({ d, a })));
-  const slow = h.accepted.filter((a) => !isSuccess(a) || a.ms >= WEBHOOK_RESPONSE_TIMEOUT_MS);
-  const failedAttempts = deliveries.filter(
-    ({ a }) =>
-      a.statusCode === undefined ||
-      ![200, 201, 202, 204].includes(a.statusCode) ||
-      a.responseTimeMs >= WEBHOOK_RESPONSE_TIMEOUT_MS,
-  );
-  const burstMax = Math.max(0, ...burst.map((a) => a.ms));
-  const allMax = Math.max(
-    0,
-    ...h.accepted.map((a) => a.ms),
-    ...deliveries.map(({ a }) => a.responseTimeMs),
-  );
-  const evidence = [
-    `${h.accepted.length} webhooks posted by the runner (${burst.length} of them at once, slowest ${burstMax} ms) and ${deliveries.length} delivery attempts by the simulator; slowest answer ${allMax} ms`,
-    ...slow.slice(0, 5).map(describeAnswer),
-    ...failedAttempts
-      .slice(0, 5)
-      .map(
-        ({ d, a }) =>
-          `${d.action} ${d.eventId} -> ${a.statusCode ?? a.error} in ${a.responseTimeMs} ms`,
-      ),
-  ];
-  return report(duty, slow.length === 0 && failedAttempts.length === 0, evidence);
 }
 
 /** The report lists duties in reading order, whatever order they were judged in. */
@@ -161,6 +112,7 @@ const ORDER = [
   'test-events',
   'unknown-actions',
   'import.acknowledge',
+  'import.lost-acknowledgement',
   'import.permanent-failure',
   'import.transient-failure',
   'reconciliation',

@@ -9,16 +9,19 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookEnvelope } from '../protocol/index.ts';
 import { buildTestEnvelope } from '../provider/webhooks/test-event.ts';
-import { type Duty, type DutyReport, report } from './duty.ts';
-import { type Answer, describeAnswer, describeCall, type Harness, isSuccess } from './harness.ts';
+import { type Duty, decided, type Pending, report } from './duty.ts';
+import {
+  type Answer,
+  describeAnswer,
+  describeCall,
+  type Harness,
+  isSuccess,
+  isUnreachable,
+  type Sent,
+} from './harness.ts';
 
 const DOC = 'docs/signature.md';
 const HOUR = 3600;
-
-/** A duty whose verdict waits for the end of the run (nothing may happen later). */
-export interface Pending {
-  finalize(): DutyReport;
-}
 
 function probe(h: Harness, test = false): WebhookEnvelope {
   const envelope = buildTestEnvelope({
@@ -31,15 +34,16 @@ function probe(h: Harness, test = false): WebhookEnvelope {
   return { ...envelope, test };
 }
 
-function refusal(
+async function refusal(
   h: Harness,
   duty: Duty,
-  send: (body: string) => Promise<Answer>,
+  send: (body: string) => Promise<Sent>,
 ): Promise<Pending> {
   const envelope = probe(h);
-  const body = JSON.stringify(envelope);
-  return send(body).then((answer) => ({
-    finalize() {
+  const sent = await send(JSON.stringify(envelope));
+  return {
+    async finalize() {
+      const answer = await sent.answer;
       const calls = h.calls(envelope.messageId);
       const evidence = [
         describeAnswer(answer),
@@ -49,33 +53,48 @@ function refusal(
       ];
       return report(duty, !isSuccess(answer) && calls.length === 0, evidence);
     },
-  }));
+  };
 }
 
-export async function signatureDuties(h: Harness): Promise<{
-  now: DutyReport[];
-  later: Pending[];
-}> {
-  const now: DutyReport[] = [];
+/** Nothing else can be judged against a consumer that is not there at all. */
+export function assertReachable(h: Harness, answer: Answer | undefined): void {
+  if (answer !== undefined && isUnreachable(answer)) {
+    throw new Error(
+      `could not reach the consumer at ${h.options.url}: ${answer.error ?? 'no answer'}`,
+    );
+  }
+}
+
+/**
+ * Every signature and credential probe, sent in turn; the verdicts wait for the end of the run.
+ * Throws when the first probe's connection failed at once; `first` is that probe's answer, for
+ * the runner to check the same once it has had the time to come (a slow consumer is judged,
+ * an unreachable one is not).
+ */
+export async function signatureDuties(
+  h: Harness,
+): Promise<{ later: Pending[]; first: Promise<Answer> }> {
   const later: Pending[] = [];
   const t = () => Math.floor(Date.now() / 1000);
 
-  {
-    const duty = {
-      id: 'signature.valid',
-      title: 'a correctly signed webhook is accepted',
-      doc: `${DOC}#verify-every-request`,
-    };
-    const body = JSON.stringify(probe(h, true));
-    const answer = await h.post(body, { what: 'test event signed with the secret' });
-    // Nothing else can be judged against a consumer that is not there.
-    if (answer.status === undefined) {
-      throw new Error(
-        `could not reach the consumer at ${h.options.url}: ${answer.error ?? 'no answer'}`,
+  const valid = await h.send(JSON.stringify(probe(h, true)), {
+    what: 'test event signed with the secret',
+  });
+  assertReachable(h, valid.early);
+  later.push({
+    async finalize() {
+      const answer = await valid.answer;
+      return report(
+        {
+          id: 'signature.valid',
+          title: 'a correctly signed webhook is accepted',
+          doc: `${DOC}#verify-every-request`,
+        },
+        isSuccess(answer),
+        [describeAnswer(answer)],
       );
-    }
-    now.push(report(duty, isSuccess(answer), [describeAnswer(answer)]));
-  }
+    },
+  });
 
   later.push(
     await refusal(
@@ -88,7 +107,7 @@ export async function signatureDuties(h: Harness): Promise<{
       (body) => {
         const signature = h.sign(body);
         const changed = body.replace('"test":false', '"test":false ');
-        return h.post(changed, {
+        return h.send(changed, {
           what: 'deliveryNotified whose body changed by one space after signing',
           signature,
           expectAccepted: false,
@@ -103,7 +122,7 @@ export async function signatureDuties(h: Harness): Promise<{
         doc: `${DOC}#verify-every-request`,
       },
       (body) =>
-        h.post(body, {
+        h.send(body, {
           what: 'deliveryNotified signed with another secret',
           signature: h.sign(body, t(), [`${h.options.secret}-not`]),
           expectAccepted: false,
@@ -117,7 +136,7 @@ export async function signatureDuties(h: Harness): Promise<{
         doc: `${DOC}#timestamp`,
       },
       (body) =>
-        h.post(body, {
+        h.send(body, {
           what: 'deliveryNotified signed an hour ago',
           signature: h.sign(body, t() - HOUR),
           expectAccepted: false,
@@ -131,7 +150,7 @@ export async function signatureDuties(h: Harness): Promise<{
         doc: `${DOC}#timestamp`,
       },
       (body) =>
-        h.post(body, {
+        h.send(body, {
           what: 'deliveryNotified signed an hour ahead',
           signature: h.sign(body, t() + HOUR),
           expectAccepted: false,
@@ -145,7 +164,7 @@ export async function signatureDuties(h: Harness): Promise<{
         doc: `${DOC}#verify-every-request`,
       },
       (body) =>
-        h.post(body, {
+        h.send(body, {
           what: 'deliveryNotified without SVC-Webhook-Signature',
           signature: null,
           expectAccepted: false,
@@ -160,20 +179,25 @@ export async function signatureDuties(h: Harness): Promise<{
       doc: `${DOC}#secret-rotation`,
     };
     const other = `whsec_rotated_out_${randomUUID()}`;
-    const answers: Answer[] = [];
+    const sent: Sent[] = [];
     for (const secrets of [
       [other, h.options.secret],
       [h.options.secret, other],
     ]) {
       const body = JSON.stringify(probe(h, true));
-      answers.push(
-        await h.post(body, {
+      sent.push(
+        await h.send(body, {
           what: `test event with v0 for ${secrets[0] === other ? 'the old, then the current' : 'the current, then the old'} secret`,
           signature: h.sign(body, t(), secrets),
         }),
       );
     }
-    now.push(report(duty, answers.every(isSuccess), answers.map(describeAnswer)));
+    later.push({
+      async finalize() {
+        const answers = await Promise.all(sent.map((s) => s.answer));
+        return report(duty, answers.every(isSuccess), answers.map(describeAnswer));
+      },
+    });
   }
 
   const credentialDuty = {
@@ -182,26 +206,28 @@ export async function signatureDuties(h: Harness): Promise<{
     doc: `${DOC}#credential`,
   };
   if (h.options.credential === undefined) {
-    now.push(report(credentialDuty, 'not checked', ['no --credential given']));
+    later.push(decided(report(credentialDuty, 'not checked', ['no --credential given'])));
   } else {
     const body = JSON.stringify(probe(h, true));
-    const withIt = await h.post(body, { what: 'signed test event with the credential' });
+    const withIt = await h.send(body, { what: 'signed test event with the credential' });
     const pending = await refusal(h, credentialDuty, (refused) =>
-      h.post(refused, {
+      h.send(refused, {
         what: 'signed deliveryNotified without the credential',
         credential: false,
         expectAccepted: false,
       }),
     );
     later.push({
-      finalize() {
-        const without = pending.finalize();
-        return report(credentialDuty, isSuccess(withIt) && without.result === 'pass', [
-          describeAnswer(withIt),
+      async finalize() {
+        const answer = await withIt.answer;
+        const without = await pending.finalize();
+        return report(credentialDuty, isSuccess(answer) && without.result === 'pass', [
+          describeAnswer(answer),
           ...without.evidence,
         ]);
       },
     });
   }
-  return { now, later };
+
+  return { later, first: valid.answer };
 }

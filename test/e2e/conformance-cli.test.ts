@@ -92,6 +92,34 @@ describe('npm run conformance', () => {
     expect(code).toBe(1);
   }, 60_000);
 
+  it('exits 1 when the consumer answers too slowly: answer.in-time fails with the slow answers', async () => {
+    // Our consumer behind a gateway that passes each answer on 6 s late: reached, and too slow.
+    const slowPort = await freePort();
+    const slow = await startConsumerUnderTest('slow', slowPort);
+    try {
+      const { code, output } = await run([
+        '--url',
+        slow.url,
+        '--secret',
+        slow.secret,
+        '--credential',
+        CREDENTIAL,
+        '--port',
+        String(slowPort),
+        '--burst',
+        '5',
+        '--timeout-ms',
+        '10000',
+      ]);
+      expect(output).toMatch(/^FAIL {2}answer\.in-time/m);
+      expect(output).toMatch(/^ +test event signed with the secret -> no answer within 5 s$/m);
+      expect(output).not.toContain('could not reach the consumer');
+      expect(code).toBe(1);
+    } finally {
+      await slow.stop();
+    }
+  }, 60_000);
+
   it('exits 2 when the consumer cannot be reached, saying so', async () => {
     const { code, output } = await run([
       '--url',

@@ -9,7 +9,7 @@ import {
   REJECTED_INVOICE_NO,
   startConsumerUnderTest,
 } from '../../support/conformance.ts';
-import { freePort } from '../../support/processes.ts';
+import { freePort } from '../../support/free-port.ts';
 
 let consumer: ConsumerUnderTest;
 let report: ConformanceReport;
@@ -47,4 +47,19 @@ describe('conformance of our consumer', () => {
     expect(report.duties.map((d) => d.id)).toEqual(DUTY_IDS);
     expect(report.passed).toBe(true);
   });
+
+  it('a lost reply to mark-as-delivered: the deliveryNotified again changes nothing, the message ends delivered', () => {
+    const evidence = duty('import.lost-acknowledgement');
+    expect(evidence).toMatch(/again, after the 503 -> 204/);
+    expect(evidence).toMatch(/mark-as-delivered 503; POST \S+ 204/);
+    expect(evidence).toContain('the message at the service: delivered');
+  });
+
+  it('parked and retried, the two changes newest first: the view ends at pendingdelivery', () => {
+    expect(duty('status.order')).toContain(
+      "outbound delivery status pendingdelivery; the service's: pendingdelivery",
+    );
+  });
 });
+
+const duty = (id: string) => report.duties.find((d) => d.id === id)?.evidence.join('\n') ?? '';
