@@ -17,9 +17,9 @@ describe('configuration errors of the consumer process', () => {
     ['DATABASE_URL', 'mysql://app:PASSWORD-1@db/x'],
     ['API_BASE_URL', 'http://app:PASSWORD-1@api.example.test'],
     ['API_BASE_URL', 'ftp://app:PASSWORD-1@api.example.test'],
-  ])('%s=%s: exit 1, the variable named, the password redacted', async (name, value) => {
+  ])('%s=%s: exit 2, the variable named, the password redacted', async (name, value) => {
     const { code, output } = await runConsumerToExit({ ...VALID, [name]: value });
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(output).toContain(name);
     expect(output).toContain('[redacted]@');
     expect(output).not.toContain('PASSWORD-1');
@@ -31,7 +31,7 @@ describe('configuration errors of the consumer process', () => {
       ADMIN_TOKEN: 'short-ADMIN-secret',
       WEBHOOK_CREDENTIAL: 'token=CREDENTIAL-secret',
     });
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(output).toContain('ADMIN_TOKEN must be at least 32 characters');
     expect(output).toContain('WEBHOOK_CREDENTIAL must be');
     expect(output).not.toContain('ADMIN-secret');
@@ -40,7 +40,7 @@ describe('configuration errors of the consumer process', () => {
 
   it('plain http:// to a remote API is refused unless API_ALLOW_INSECURE_HTTP=true', async () => {
     const refused = await runConsumerToExit({ ...VALID, API_BASE_URL: 'http://192.0.2.10' });
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(refused.output).toContain('API_BASE_URL must use https://');
   });
 
