@@ -154,6 +154,6 @@ describeWithEngine('the compose deployment (docker/compose.yaml)', () => {
     expect(logs).toMatch(/reconcile: found=\d+ .* failed=0/);
 
     const once = await compose.run(['run', '--rm', 'reconcile']);
-    expect(once).toMatch(/^reconcile: found=0 .* failed=0$/m);
+    expect(once).toMatch(/^reconcile: found=0 .* failed=0 alreadyImported=0$/m);
   });
 });
