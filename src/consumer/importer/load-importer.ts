@@ -89,8 +89,8 @@ export async function readImporter(
     return {
       problems: [
         old
-          ? `${IMPORTER_VARIABLE} ${spec}: ${file.path} exports createImporter(config, logger), the contract before importer modules; export default defineImporter({ name, settings, describe, create }) instead (docs/forking.md)`
-          : `${IMPORTER_VARIABLE} ${spec}: ${file.path} has no default export made with defineImporter({ name, settings, describe, create }) (docs/forking.md)`,
+          ? `${IMPORTER_VARIABLE} ${spec}: ${file.path} exports createImporter(config, logger), the contract before importer modules; export default defineImporter({ settings, describe, create }) instead (docs/forking.md)`
+          : `${IMPORTER_VARIABLE} ${spec}: ${file.path} has no default export made with defineImporter({ settings, describe, create }) (docs/forking.md)`,
       ],
     };
   }
