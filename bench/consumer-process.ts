@@ -4,10 +4,11 @@
  * and peak memory come from /proc, which count every thread of the process: the event loop and
  * the SQLite writer.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { spawnWithOutput } from '../test/support/child-output.ts';
 import { freePort } from '../test/support/free-port.ts';
 
 export const MAIN = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
@@ -51,22 +52,14 @@ export function spawnMeasured(
   env: Record<string, string>,
   nodeArgs: string[] = [],
 ): MeasuredProcess & { output(): string } {
-  const child = spawn(process.execPath, [...nodeArgs, script], {
+  const { child, output } = spawnWithOutput(process.execPath, [...nodeArgs, script], {
     env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk;
   });
   const pid = child.pid as number;
   return {
     child,
     pid,
-    output: () => output,
+    output,
     cpuMicros() {
       // Fields 14 and 15 of /proc/<pid>/stat: utime and stime in clock ticks (100 per second).
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];

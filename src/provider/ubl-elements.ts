@@ -1,9 +1,9 @@
 /**
  * The XML building blocks of the simulator's UBL 2.1 documents (ubl-invoice.ts, ubl-order.ts,
- * core-document.ts): escaping, elements, amounts, parties. Strings, not a DOM: the documents are
- * small and their element order is fixed by the UBL schemas.
+ * core-document.ts): escaping, elements, amounts, parties, items. Strings, not a DOM: the
+ * documents are small and their element order is fixed by the UBL schemas.
  */
-import type { InvoiceAddress } from '../protocol/index.ts';
+import type { InvoiceAddress, InvoiceLine } from '../protocol/index.ts';
 
 export const CAC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2';
 export const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
@@ -61,4 +61,19 @@ export function postalAddress(address: InvoiceAddress): string {
 export function endpoint(identifier: string): string {
   const [scheme = '', id = ''] = identifier.split(':');
   return el('cbc:EndpointID', id, { schemeID: scheme });
+}
+
+/** The cac:Item of a line, the same in an invoice, a credit note and an order. */
+export function lineItem(line: InvoiceLine): string {
+  return group(
+    'cac:Item',
+    el('cbc:Name', line.name),
+    group('cac:SellersItemIdentification', el('cbc:ID', line.itemNo)),
+    group(
+      'cac:ClassifiedTaxCategory',
+      el('cbc:ID', line.taxCategoryType),
+      el('cbc:Percent', String(line.taxPercentage)),
+      group('cac:TaxScheme', el('cbc:ID', 'VAT')),
+    ),
+  );
 }

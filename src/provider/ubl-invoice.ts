@@ -6,7 +6,7 @@
  * and codes (units, tax categories) are passed through as sent.
  */
 import type { DocumentTransaction, InvoiceLine, SubmitInvoiceBody } from '../protocol/index.ts';
-import { CAC, CBC, el, endpoint, group, money, postalAddress } from './ubl-elements.ts';
+import { CAC, CBC, el, endpoint, group, lineItem, money, postalAddress } from './ubl-elements.ts';
 
 export const UBL_INVOICE_NAMESPACE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
 export const UBL_CREDIT_NOTE_NAMESPACE =
@@ -62,17 +62,7 @@ function line(
     el(variant.quantity, String(item.quantity), { unitCode: item.unitOfMeasure.unit }),
     money('cbc:LineExtensionAmount', item.taxableAmount, currency),
     group('cac:TaxTotal', money('cbc:TaxAmount', item.taxAmount, currency)),
-    group(
-      'cac:Item',
-      el('cbc:Name', item.name),
-      group('cac:SellersItemIdentification', el('cbc:ID', item.itemNo)),
-      group(
-        'cac:ClassifiedTaxCategory',
-        el('cbc:ID', item.taxCategoryType),
-        el('cbc:Percent', String(item.taxPercentage)),
-        group('cac:TaxScheme', el('cbc:ID', 'VAT')),
-      ),
-    ),
+    lineItem(item),
     group('cac:Price', money('cbc:PriceAmount', item.unitPriceAmount, currency)),
   );
 }

@@ -11,7 +11,7 @@ import type {
   InvoiceLine,
   SubmitInvoiceBody,
 } from '../protocol/index.ts';
-import { CAC, CBC, el, endpoint, group, money, postalAddress } from './ubl-elements.ts';
+import { CAC, CBC, el, endpoint, group, lineItem, money, postalAddress } from './ubl-elements.ts';
 
 export const UBL_ORDER_NAMESPACE = 'urn:oasis:names:specification:ubl:schema:xsd:Order-2';
 
@@ -31,17 +31,7 @@ function orderLine(item: InvoiceLine, index: number, currency: string): string {
       el('cbc:Quantity', String(item.quantity), { unitCode: item.unitOfMeasure.unit }),
       money('cbc:LineExtensionAmount', item.taxableAmount, currency),
       group('cac:Price', money('cbc:PriceAmount', item.unitPriceAmount, currency)),
-      group(
-        'cac:Item',
-        el('cbc:Name', item.name),
-        group('cac:SellersItemIdentification', el('cbc:ID', item.itemNo)),
-        group(
-          'cac:ClassifiedTaxCategory',
-          el('cbc:ID', item.taxCategoryType),
-          el('cbc:Percent', String(item.taxPercentage)),
-          group('cac:TaxScheme', el('cbc:ID', 'VAT')),
-        ),
-      ),
+      lineItem(item),
     ),
   );
 }

@@ -23,7 +23,8 @@ import { type ErpStandin, startErpStandin } from '../support/erp-standin.ts';
 import { blockAfter, forkOfThisRepository, REPOSITORY_ROOT } from '../support/fork.ts';
 import { describeWithEngine } from './support/engine.ts';
 import { json, waitFor } from './support/http.ts';
-import { buildImages, CONSUMER_IMAGE } from './support/images.ts';
+import { buildImages } from './support/images.ts';
+import { startProviderContainer } from './support/provider-container.ts';
 
 const run = promisify(execFile);
 const FORK_IMAGE = 'my-consumer';
@@ -68,20 +69,8 @@ describeWithEngine('a fork with its own importer, as an image', () => {
     network = await new Network().start();
     // The ERP runs on this host; containers reach it at their network's gateway address.
     erp = await startErpStandin({ host: '0.0.0.0' });
-    provider = await new GenericContainer(CONSUMER_IMAGE)
-      .withCommand(['provider'])
-      .withNetwork(network)
-      .withNetworkAliases('provider')
-      .withEnvironment({
-        PROVIDER_HOST: '0.0.0.0',
-        PROVIDER_WEBHOOK_URL: 'http://consumer:3000/webhooks',
-        PROVIDER_WEBHOOK_SECRET: SECRET,
-        PROVIDER_TIME_SCALE: '60',
-        // The sandbox's admin API without a token: it is reached on this test network only.
-      })
-      .withExposedPorts(4000)
-      .withWaitStrategy(Wait.forLogMessage('Provider simulator listening'))
-      .start();
+    // The sandbox's admin API without a token: it is reached on this test network only.
+    provider = await startProviderContainer(network, { webhookSecret: SECRET });
   }, 15 * 60_000);
 
   afterAll(async () => {

@@ -21,6 +21,7 @@ import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
 import { describeWithEngine } from './support/engine.ts';
 import { json, waitFor } from './support/http.ts';
 import { buildImages, CONSUMER_IMAGE } from './support/images.ts';
+import { startProviderContainer } from './support/provider-container.ts';
 
 const SECRET = `whsec_${randomBytes(16).toString('hex')}`;
 const ADMIN_TOKEN = randomBytes(32).toString('hex');
@@ -73,20 +74,10 @@ describeWithEngine('the consumer image', () => {
   beforeAll(async () => {
     await buildImages();
     network = await new Network().start();
-    provider = await new GenericContainer(CONSUMER_IMAGE)
-      .withCommand(['provider'])
-      .withNetwork(network)
-      .withNetworkAliases('provider')
-      .withEnvironment({
-        PROVIDER_HOST: '0.0.0.0',
-        PROVIDER_ADMIN_TOKEN,
-        PROVIDER_WEBHOOK_URL: 'http://consumer:3000/webhooks',
-        PROVIDER_WEBHOOK_SECRET: SECRET,
-        PROVIDER_TIME_SCALE: '60',
-      })
-      .withExposedPorts(4000)
-      .withWaitStrategy(Wait.forLogMessage('Provider simulator listening'))
-      .start();
+    provider = await startProviderContainer(network, {
+      webhookSecret: SECRET,
+      adminToken: PROVIDER_ADMIN_TOKEN,
+    });
     consumer = await startConsumer();
   }, 15 * 60_000);
 

@@ -7,11 +7,10 @@
  * output it must print (`...` stands for anything). A guide that drifts from the code fails
  * here; its image steps are run by test/container/forked-importer.test.ts.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { type ProcessGroup, startProcessGroup } from '../support/child-output.ts';
 import { forkOfThisRepository, REPOSITORY_ROOT } from '../support/fork.ts';
 import { freePort } from '../support/processes.ts';
 
@@ -47,16 +46,10 @@ function expectedOutput(script: string): RegExp[] {
   );
 }
 
-const background: ChildProcess[] = [];
+const background: ProcessGroup[] = [];
 let fork: string | undefined;
 afterAll(async () => {
-  for (const child of background.splice(0)) {
-    if (child.exitCode === null && child.pid !== undefined) {
-      const exited = once(child, 'exit');
-      process.kill(-child.pid, 'SIGTERM');
-      await exited;
-    }
-  }
+  for (const running of background.splice(0)) await running.stop();
   if (fork !== undefined) rmSync(fork, { recursive: true, force: true });
 });
 
@@ -88,31 +81,26 @@ describe('docs/forking.md', () => {
 
     for (const block of guideBlocks(readFileSync(GUIDE, 'utf8'))) {
       const script = withPorts(block.script);
-      const child = spawn('bash', ['-euo', 'pipefail', '-c', script], {
+      // A group of its own: a background block's commands are stopped with it.
+      const running = startProcessGroup('bash', ['-euo', 'pipefail', '-c', script], {
         cwd: fork,
         env,
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let output = '';
-      child.stdout?.on('data', (chunk: Buffer) => {
-        output += chunk;
-      });
-      child.stderr?.on('data', (chunk: Buffer) => {
-        output += chunk;
       });
       if (block.background !== undefined) {
-        background.push(child);
+        background.push(running);
         const deadline = Date.now() + 60_000;
-        while (!output.includes(block.background)) {
-          if (child.exitCode !== null || Date.now() > deadline) {
-            throw new Error(`${block.script}\nnever printed ${block.background}:\n${output}`);
+        while (!running.output().includes(block.background)) {
+          if (running.child.exitCode !== null || Date.now() > deadline) {
+            throw new Error(
+              `${block.script}\nnever printed ${block.background}:\n${running.output()}`,
+            );
           }
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
         continue;
       }
-      const [code] = await once(child, 'exit');
+      const code = await running.exited();
+      const output = running.output();
       expect(code, `${block.script}\n${output}`).toBe(0);
       // As a terminal shows it: without colour sequences.
       const shown = output.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');

@@ -4,13 +4,13 @@
  * PROVIDER_PORT and PORT, as a user's .env would) and the signing secret is the one the
  * banner printed, as the README says to take it. A README that drifts from the code fails here.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
+import { type ProcessGroup, spawnWithOutput, startProcessGroup } from '../support/child-output.ts';
 import { freePort } from '../support/processes.ts';
 import { itIfAvailable } from '../support/requirement.ts';
 
@@ -37,44 +37,14 @@ const EXPECTED: [command: string, output: RegExp][] = [
   ['/test-event', /"statusCode":204,/],
 ];
 
-interface Dev {
-  child: ChildProcess;
-  output(): string;
-  /** SIGTERM to the whole group, as Ctrl-C in a terminal signals every process of the job. */
-  stop(): Promise<void>;
-}
-
 /** `npm run dev` in its own process group (npm, sh, node), so stopping it stops them all. */
-function startDev(command: string[], env: Record<string, string>): Dev {
+function startDev(command: string[], env: Record<string, string>): ProcessGroup {
   const [file = 'npm', ...args] = command;
-  const child = spawn(file, args, {
-    cwd: ROOT,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk;
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk;
-  });
-  const exited = once(child, 'exit');
-  return {
-    child,
-    output: () => output,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
-        process.kill(-child.pid, 'SIGTERM');
-      }
-      await exited;
-    },
-  };
+  return startProcessGroup(file, args, { cwd: ROOT, env });
 }
 
 async function waitFor(
-  dev: Dev,
+  dev: ProcessGroup,
   pattern: RegExp,
   what: string,
   ms = 30_000,
@@ -91,19 +61,12 @@ async function waitFor(
 }
 
 async function runBlock(script: string, env: Record<string, string>) {
-  const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, env });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    output += chunk;
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    output += chunk;
-  });
-  const [code] = await once(child, 'exit');
-  return { code: code as number, output };
+  const block = spawnWithOutput('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, env });
+  const [code] = await once(block.child, 'exit');
+  return { code: code as number, output: block.output() };
 }
 
-let dev: Dev | undefined;
+let dev: ProcessGroup | undefined;
 let dir: string | undefined;
 afterEach(async () => {
   await dev?.stop();

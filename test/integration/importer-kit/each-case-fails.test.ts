@@ -5,22 +5,13 @@
  * own (wrong-importers.test.ts).
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startImporterKit } from '../../../src/importer-kit/index.ts';
-import { type ErpStandin, startErpStandin } from '../../support/erp-standin.ts';
 import type { Misbehaviour } from '../../support/wrong-importers/misbehaving.ts';
-import { erpStandinTarget } from './erp-standin-target.ts';
+import { setUpErpStandin } from './erp-standin-target.ts';
 
 const MISBEHAVING = join(import.meta.dirname, '../../support/wrong-importers/misbehaving.ts');
-const REFUSED = 'REFUSED-INVOICE-1';
-
-let erp: ErpStandin;
-beforeAll(async () => {
-  erp = await startErpStandin({ rejectInvoiceNos: [REFUSED] });
-});
-afterAll(async () => {
-  await erp?.close();
-});
+const standin = setUpErpStandin();
 
 const MISTAKES: Array<[Misbehaviour, string, RegExp]> = [
   ['no-location', 'import.once', /wrong: a message nobody imported before must resolve/],
@@ -49,14 +40,7 @@ describe('each case of the kit fails the importer with its mistake', () => {
     const session = await startImporterKit({
       importer: MISBEHAVING,
       // A short ERP timeout: ignores-signal waits for the hanging stand-in until then.
-      env: {
-        ERP_BASE_URL: erp.url,
-        ERP_TOKEN: erp.token,
-        ERP_TIMEOUT_MS: '3000',
-        WRONG_IMPORTER_MODE: mode,
-      },
-      rejectInvoiceNo: REFUSED,
-      target: erpStandinTarget(erp),
+      ...standin.kitOptions({ ERP_TIMEOUT_MS: '3000', WRONG_IMPORTER_MODE: mode }),
     });
     try {
       const report = await session.run(id);

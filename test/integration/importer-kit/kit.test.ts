@@ -5,7 +5,7 @@
  * a time and removes its temporary folder.
  */
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   CASE_IDS,
   formatTable,
@@ -13,26 +13,15 @@ import {
   runImporterKit,
   startImporterKit,
 } from '../../../src/importer-kit/index.ts';
-import { type ErpStandin, startErpStandin } from '../../support/erp-standin.ts';
-import { erpStandinTarget } from './erp-standin-target.ts';
+import { setUpErpStandin } from './erp-standin-target.ts';
 
-const REFUSED = 'REFUSED-INVOICE-1';
-
-let erp: ErpStandin;
-beforeAll(async () => {
-  erp = await startErpStandin({ rejectInvoiceNos: [REFUSED] });
-});
-afterAll(async () => {
-  await erp?.close();
-});
+const standin = setUpErpStandin();
 
 describe('runImporterKit', () => {
   it('checks every case but forget() on erp-http with a target, each with evidence', async () => {
     const report = await runImporterKit({
       importer: 'erp-http',
-      env: { ERP_BASE_URL: erp.url, ERP_TOKEN: erp.token },
-      rejectInvoiceNo: REFUSED,
-      target: erpStandinTarget(erp),
+      ...standin.kitOptions(),
     });
     expect(report.cases.map((c) => c.id)).toEqual(CASE_IDS);
     expect(report.cases.map((c) => [c.id, c.result])).toEqual(
@@ -52,7 +41,8 @@ describe('runImporterKit', () => {
     expect(evidence('import.document-types')).toContain('(MessageLevelResponse)');
     // Every message the kit made was booked once, never twice.
     const counts = new Map<string, number>();
-    for (const d of erp.documents()) counts.set(d.externalId, (counts.get(d.externalId) ?? 0) + 1);
+    for (const d of standin.erp.documents())
+      counts.set(d.externalId, (counts.get(d.externalId) ?? 0) + 1);
     expect([...counts.values()].every((n) => n === 1)).toBe(true);
     expect(formatTable(report)).toMatch(
       /^PASS {2}import\.lost-reply +a call whose result was lost/m,

@@ -5,32 +5,18 @@
  * the target controller.
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { type KitReport, runImporterKit } from '../../../src/importer-kit/index.ts';
-import { type ErpStandin, startErpStandin } from '../../support/erp-standin.ts';
-import { erpStandinTarget } from './erp-standin-target.ts';
+import { setUpErpStandin } from './erp-standin-target.ts';
 
 const WRONG = join(import.meta.dirname, '../../support/wrong-importers');
-const REFUSED = 'REFUSED-INVOICE-1';
 
-let erp: ErpStandin;
-beforeAll(async () => {
-  erp = await startErpStandin({ rejectInvoiceNos: [REFUSED] });
-});
-afterAll(async () => {
-  await erp?.close();
-});
+const standin = setUpErpStandin();
 beforeEach(() => {
-  erp.reset();
+  standin.erp.reset();
 });
 
-const check = (importer: string) =>
-  runImporterKit({
-    importer,
-    env: { ERP_BASE_URL: erp.url, ERP_TOKEN: erp.token },
-    rejectInvoiceNo: REFUSED,
-    target: erpStandinTarget(erp),
-  });
+const check = (importer: string) => runImporterKit({ importer, ...standin.kitOptions() });
 
 const failing = (report: KitReport) =>
   report.cases.filter((c) => c.result === 'fail').map((c) => c.id);

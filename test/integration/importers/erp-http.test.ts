@@ -3,25 +3,19 @@
  * describeImporterContract with the importer's settings, an invoice number its ERP refuses,
  * and a controller of the ERP (here the stand-in's faults) for outages, hangs and lost replies.
  */
-import { afterAll, beforeAll } from 'vitest';
 import { describeImporterContract } from '../../../src/importer-kit/index.ts';
-import { type ErpStandin, startErpStandin } from '../../support/erp-standin.ts';
-import { erpStandinTarget } from '../importer-kit/erp-standin-target.ts';
+import {
+  erpStandinTarget,
+  REFUSED_INVOICE_NO,
+  setUpErpStandin,
+} from '../importer-kit/erp-standin-target.ts';
 
-const REFUSED = 'REFUSED-INVOICE-1';
-
-let erp: ErpStandin;
-beforeAll(async () => {
-  erp = await startErpStandin({ rejectInvoiceNos: [REFUSED] });
-});
-afterAll(async () => {
-  await erp?.close();
-});
+const standin = setUpErpStandin();
 
 describeImporterContract({
   importer: 'erp-http',
-  // Functions: the stand-in's URL is known once the beforeAll above ran.
-  env: () => ({ ERP_BASE_URL: erp.url, ERP_TOKEN: erp.token }),
-  rejectInvoiceNo: REFUSED,
-  target: () => erpStandinTarget(erp),
+  // Functions: the stand-in's URL is known once the beforeAll of setUpErpStandin ran.
+  env: () => ({ ERP_BASE_URL: standin.erp.url, ERP_TOKEN: standin.erp.token }),
+  rejectInvoiceNo: REFUSED_INVOICE_NO,
+  target: () => erpStandinTarget(standin.erp),
 });

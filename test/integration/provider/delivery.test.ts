@@ -1,19 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WEBHOOK_RETRY_WINDOW_MS } from '../../../src/protocol/index.ts';
-import {
-  change,
-  minimalInvoice,
-  SANDBOX,
-  startTestProvider,
-  summary,
-  type TestProvider,
-} from './helpers.ts';
+import { change, minimalInvoice, SANDBOX, summary, testProviderForEachTest } from './helpers.ts';
 
-let provider: TestProvider;
-beforeEach(async () => {
-  provider = await startTestProvider();
-});
-afterEach(() => provider.close());
+const provider = testProviderForEachTest();
 
 async function submit(receiver: string): Promise<string> {
   const res = await provider.api('/transactions/submit-invoice', {

@@ -7,7 +7,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DocumentEntry, MessageDescriptor } from '../../../src/protocol/index.ts';
-import { assertWellFormed, SANDBOX, startTestProvider, type TestProvider } from './helpers.ts';
+import { assertWellFormed, SANDBOX, testProviderForEachTest } from './helpers.ts';
 import { type RecordingEndpoint, startRecordingEndpoint } from './webhooks/recording-endpoint.ts';
 
 const TYPES = ['Invoice', 'CreditNote', 'Order'] as const;
@@ -29,11 +29,7 @@ const EDI_HEADERS = {
   Order: "UNH+1+ORDERS:D:96A:UN'\nBGM+220+",
 } as const;
 
-let provider: TestProvider;
-beforeEach(async () => {
-  provider = await startTestProvider();
-});
-afterEach(() => provider.close());
+const provider = testProviderForEachTest();
 
 async function inbound(body: Record<string, unknown>): Promise<string> {
   return provider.inbound(body);

@@ -1,11 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestProvider, type TestProvider } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { testProviderForEachTest } from './helpers.ts';
 
-let provider: TestProvider;
-beforeEach(async () => {
-  provider = await startTestProvider();
-});
-afterEach(() => provider.close());
+const provider = testProviderForEachTest();
 
 async function statuses(path: string, times: number): Promise<number[]> {
   const result: number[] = [];

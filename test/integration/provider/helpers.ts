@@ -1,6 +1,6 @@
 /** A provider on a free port with a manual clock and a recording publisher, for these tests. */
 import { pino } from 'pino';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import type { WebhookEnvelope } from '../../../src/protocol/index.ts';
 import { createManualClock, type ManualClock } from '../../../src/provider/clock.ts';
 import type { EventRouting } from '../../../src/provider/events.ts';
@@ -81,6 +81,21 @@ export async function startTestProvider(
             (filter.party === undefined || e.party === filter.party),
         ),
   };
+}
+
+/**
+ * A fresh provider for each test of the calling file: started in beforeEach, closed in
+ * afterEach. The object returned stays the same and is refilled with each test's provider, so
+ * the file's tests and helpers can all use it as a constant.
+ */
+export function testProviderForEachTest(): TestProvider {
+  // Empty until the first beforeEach: nothing may use it outside a test.
+  const current = {} as TestProvider;
+  beforeEach(async () => {
+    Object.assign(current, await startTestProvider());
+  });
+  afterEach(() => current.close());
+  return current;
 }
 
 /** The minimum valid submit-invoice body of docs/messaging-api.md#submit-invoice-body, and nothing more. */

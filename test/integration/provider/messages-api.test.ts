@@ -1,17 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  assertWellFormed,
-  SANDBOX,
-  SUPPLIER,
-  startTestProvider,
-  type TestProvider,
-} from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { assertWellFormed, SANDBOX, SUPPLIER, testProviderForEachTest } from './helpers.ts';
 
-let provider: TestProvider;
-beforeEach(async () => {
-  provider = await startTestProvider();
-});
-afterEach(() => provider.close());
+const provider = testProviderForEachTest();
 
 interface Page {
   items: { uniqueId: string; status: string; transfer: string }[];

@@ -3,23 +3,18 @@
  * acknowledgement-level responses as inbound messages of their own, a network that lets
  * documents with errors through, and the `?transfer=` extension switched off.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseValidationResults } from '../../../src/protocol/index.ts';
 import {
   change,
   minimalInvoice,
   SANDBOX,
   SUPPLIER,
-  startTestProvider,
   summary,
-  type TestProvider,
+  testProviderForEachTest,
 } from './helpers.ts';
 
-let provider: TestProvider;
-beforeEach(async () => {
-  provider = await startTestProvider();
-});
-afterEach(() => provider.close());
+const provider = testProviderForEachTest();
 
 async function settings(party: string, body: unknown) {
   const res = await provider.admin(`/participants/${party}/settings`, body, 'PUT');

@@ -2,23 +2,12 @@
  * Rules of the service the simulator follows that no other test would notice breaking
  * (docs/rules.md maps every rule to its tests).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseValidationResults } from '../../../src/protocol/index.ts';
-import {
-  change,
-  minimalInvoice,
-  SANDBOX,
-  SUPPLIER,
-  startTestProvider,
-  type TestProvider,
-} from './helpers.ts';
+import { change, minimalInvoice, SANDBOX, SUPPLIER, testProviderForEachTest } from './helpers.ts';
 import { startRecordingEndpoint } from './webhooks/recording-endpoint.ts';
 
-let provider: TestProvider;
-beforeEach(async () => {
-  provider = await startTestProvider();
-});
-afterEach(() => provider.close());
+const provider = testProviderForEachTest();
 
 describe('rules of the service', () => {
   it('every real event carries test: false, a boolean', async () => {

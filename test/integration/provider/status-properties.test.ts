@@ -1,13 +1,9 @@
 /** One test per row of docs/events.md#status-properties "Which properties accompany which event". */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseValidationResults, type WebhookEnvelope } from '../../../src/protocol/index.ts';
-import { change, SANDBOX, SUPPLIER, startTestProvider, type TestProvider } from './helpers.ts';
+import { change, SANDBOX, SUPPLIER, testProviderForEachTest } from './helpers.ts';
 
-let provider: TestProvider;
-beforeEach(async () => {
-  provider = await startTestProvider();
-});
-afterEach(() => provider.close());
+const provider = testProviderForEachTest();
 
 async function act(messageId: string, action: string, body: unknown): Promise<WebhookEnvelope[]> {
   const res = await provider.admin(`/messages/${messageId}/${action}`, body);

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseValidationResults } from '../../../src/protocol/index.ts';
 import {
   MANDATORY_ELEMENTS,
@@ -9,16 +9,11 @@ import {
   minimalInvoice,
   SANDBOX,
   SUPPLIER,
-  startTestProvider,
   summary,
-  type TestProvider,
+  testProviderForEachTest,
 } from './helpers.ts';
 
-let provider: TestProvider;
-beforeEach(async () => {
-  provider = await startTestProvider();
-});
-afterEach(() => provider.close());
+const provider = testProviderForEachTest();
 
 async function submit(body: unknown, query = ''): Promise<{ messageId: string; status: string }> {
   const res = await provider.api(`/transactions/submit-invoice${query}`, {

@@ -4,25 +4,15 @@
  * fetched as a consumer would, at the route its descriptor's action chooses, and parsed with the
  * schema the protocol exports for that action.
  */
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   type MessageDescriptor,
   transactionJsonSchemas,
   transactionPath,
 } from '../../../src/protocol/index.ts';
-import {
-  minimalInvoice,
-  SANDBOX,
-  SUPPLIER,
-  startTestProvider,
-  type TestProvider,
-} from './helpers.ts';
+import { minimalInvoice, SANDBOX, SUPPLIER, testProviderForEachTest } from './helpers.ts';
 
-let provider: TestProvider;
-beforeEach(async () => {
-  provider = await startTestProvider();
-});
-afterEach(() => provider.close());
+const provider = testProviderForEachTest();
 
 /** The message's JSON, from the route its action names, parsed with the protocol's schema. */
 async function transactionJson(messageId: string) {

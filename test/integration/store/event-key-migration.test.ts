@@ -3,16 +3,11 @@
  * migration 008, PostgreSQL's 004): every event is kept as it was, still found by its eventId,
  * still a duplicate when redelivered, and the open one is still handled.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../../../src/consumer/store/postgres/pg-store.ts';
-import { openSqliteStore } from '../../../src/consumer/store/sqlite/sqlite-store.ts';
+import { describe, expect, it } from 'vitest';
 import type { NewEvent, Store } from '../../../src/consumer/store/store.ts';
-import { createTestDatabase, describeWithPostgres } from '../../support/postgres.ts';
+import { describeWithPostgres } from '../../support/postgres.ts';
 import { newEvent } from '../../support/sqlite.ts';
-import { oldPostgres, oldSqlite } from './old-schema.ts';
+import { upgradeOldPostgres, upgradeOldSqlite } from './old-schema.ts';
 
 const NOW = 1_800_000_000_000;
 
@@ -69,32 +64,24 @@ async function expectUpgraded(store: Store) {
 }
 
 describe('the (occurredAt, eventId) inbox key on an existing SQLite file', () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  });
-
   it('migration 008 keeps every event, its rowid and its dedupe', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'event-key-'));
-    const path = join(dir, 'consumer.db');
-    const db = oldSqlite(path, 7);
-    const insert = db.prepare(
-      `INSERT INTO events (rowid, test, ${OLD_COLUMNS}) VALUES (?, 0, ${'?, '.repeat(10)}?)`,
+    await upgradeOldSqlite(
+      7,
+      (db) => {
+        const insert = db.prepare(
+          `INSERT INTO events (rowid, test, ${OLD_COLUMNS}) VALUES (?, 0, ${'?, '.repeat(10)}?)`,
+        );
+        OLD_ROWS.forEach((row, i) => {
+          insert.run((i + 1) * 10, ...oldValues(row));
+        });
+      },
+      async (store) => {
+        expect(
+          store.db.prepare('SELECT rowid, event_id FROM events ORDER BY rowid').raw().all(),
+        ).toEqual(OLD_ROWS.map(([e], i) => [(i + 1) * 10, e.eventId]));
+        await expectUpgraded(store);
+      },
     );
-    OLD_ROWS.forEach((row, i) => {
-      insert.run((i + 1) * 10, ...oldValues(row));
-    });
-    db.close();
-
-    const store = await openSqliteStore(path);
-    try {
-      expect(
-        store.db.prepare('SELECT rowid, event_id FROM events ORDER BY rowid').raw().all(),
-      ).toEqual(OLD_ROWS.map(([e], i) => [(i + 1) * 10, e.eventId]));
-      await expectUpgraded(store);
-    } finally {
-      await store.close();
-    }
   });
 });
 
@@ -102,26 +89,19 @@ describeWithPostgres(
   'the (occurredAt, eventId) inbox key on an existing PostgreSQL database',
   () => {
     it('migration 004 keeps every event and its dedupe', async () => {
-      const database = await createTestDatabase();
-      const client = await oldPostgres(database.url, 3);
-      try {
-        for (const row of OLD_ROWS) {
-          await client.query(
-            `INSERT INTO events (test, ${OLD_COLUMNS})
-             VALUES (false, ${Array.from({ length: 11 }, (_, i) => `$${i + 1}`).join(', ')})`,
-            oldValues(row),
-          );
-        }
-      } finally {
-        await client.end();
-      }
-      const store = await openPostgresStore(database.url);
-      try {
-        await expectUpgraded(store);
-      } finally {
-        await store.close();
-        await database.drop();
-      }
+      await upgradeOldPostgres(
+        3,
+        async (client) => {
+          for (const row of OLD_ROWS) {
+            await client.query(
+              `INSERT INTO events (test, ${OLD_COLUMNS})
+               VALUES (false, ${Array.from({ length: 11 }, (_, i) => `$${i + 1}`).join(', ')})`,
+              oldValues(row),
+            );
+          }
+        },
+        expectUpgraded,
+      );
     });
   },
 );

@@ -3,16 +3,11 @@
  * imported side counts one import attempt, a side never imported none, nobody's import error
  * is made up, and the dead event stays dead until an acknowledgement closes it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openPostgresStore } from '../../../src/consumer/store/postgres/pg-store.ts';
-import { openSqliteStore } from '../../../src/consumer/store/sqlite/sqlite-store.ts';
+import { describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/consumer/store/store.ts';
-import { createTestDatabase, describeWithPostgres } from '../../support/postgres.ts';
+import { describeWithPostgres } from '../../support/postgres.ts';
 import { newEvent } from '../../support/sqlite.ts';
-import { oldPostgres, oldSqlite } from './old-schema.ts';
+import { upgradeOldPostgres, upgradeOldSqlite } from './old-schema.ts';
 
 const NOW = 1_800_000_000_000;
 const dead = newEvent({ messageId: 'waiting', action: 'deliveryNotified' });
@@ -83,50 +78,33 @@ async function expectUpgraded(store: Store) {
 }
 
 describe('migration 009 on an existing SQLite file', () => {
-  let dir: string | undefined;
-  afterEach(() => {
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  });
-
   it('counts the imports made before it and closes an old dead event', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'import-record-'));
-    const path = join(dir, 'consumer.db');
-    const db = oldSqlite(path, 8);
-    for (const [sql, values] of OLD_ROWS) {
-      db.prepare(sql).run(...values.map((v) => (typeof v === 'boolean' ? Number(v) : v)));
-    }
-    db.close();
-
-    const store = await openSqliteStore(path);
-    try {
-      await expectUpgraded(store);
-    } finally {
-      await store.close();
-    }
+    await upgradeOldSqlite(
+      8,
+      (db) => {
+        for (const [sql, values] of OLD_ROWS) {
+          db.prepare(sql).run(...values.map((v) => (typeof v === 'boolean' ? Number(v) : v)));
+        }
+      },
+      expectUpgraded,
+    );
   });
 });
 
 describeWithPostgres('migration 009 on an existing PostgreSQL database', () => {
   it('counts the imports made before it and closes an old dead event', async () => {
-    const database = await createTestDatabase();
-    const client = await oldPostgres(database.url, 4);
-    try {
-      for (const [sql, values] of OLD_ROWS) {
-        let n = 0;
-        await client.query(
-          sql.replace(/\?/g, () => `$${++n}`),
-          values,
-        );
-      }
-    } finally {
-      await client.end();
-    }
-    const store = await openPostgresStore(database.url);
-    try {
-      await expectUpgraded(store);
-    } finally {
-      await store.close();
-      await database.drop();
-    }
+    await upgradeOldPostgres(
+      4,
+      async (client) => {
+        for (const [sql, values] of OLD_ROWS) {
+          let n = 0;
+          await client.query(
+            sql.replace(/\?/g, () => `$${++n}`),
+            values,
+          );
+        }
+      },
+      expectUpgraded,
+    );
   });
 });

@@ -3,9 +3,20 @@
  * applied and recorded, as that version's start-up would have. For the upgrade tests, which
  * put old rows in it and then open the store of today on it.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import {
+  openPostgresStore,
+  type PostgresStore,
+} from '../../../src/consumer/store/postgres/pg-store.ts';
+import {
+  openSqliteStore,
+  type SqliteStore,
+} from '../../../src/consumer/store/sqlite/sqlite-store.ts';
+import { createTestDatabase } from '../../support/postgres.ts';
 
 /** The migration files numbered up to `last`, in order, as [version, name, sql]. */
 export function migrationsThrough(store: 'sqlite' | 'postgres', last: number) {
@@ -20,7 +31,7 @@ export function migrationsThrough(store: 'sqlite' | 'postgres', last: number) {
 }
 
 /** A new SQLite file at `path` migrated up to `last`; the caller closes it. */
-export function oldSqlite(path: string, last: number): Database.Database {
+function oldSqlite(path: string, last: number): Database.Database {
   const db = new Database(path);
   db.exec(
     'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT',
@@ -33,7 +44,7 @@ export function oldSqlite(path: string, last: number): Database.Database {
 }
 
 /** The empty PostgreSQL database at `url` migrated up to `last`; the caller ends the client. */
-export async function oldPostgres(url: string, last: number): Promise<pg.Client> {
+async function oldPostgres(url: string, last: number): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query(
@@ -44,4 +55,58 @@ export async function oldPostgres(url: string, last: number): Promise<pg.Client>
     await client.query('INSERT INTO schema_migrations VALUES ($1, $2, 0)', [version, name]);
   }
   return client;
+}
+
+/**
+ * Upgrades a SQLite file: migrated up to `last` and given its old rows by `fill`, then opened
+ * with today's store (which applies the newer migrations) for `check`. The file is removed after.
+ */
+export async function upgradeOldSqlite(
+  last: number,
+  fill: (db: Database.Database) => void,
+  check: (store: SqliteStore) => Promise<void>,
+): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'old-schema-'));
+  try {
+    const path = join(dir, 'consumer.db');
+    const db = oldSqlite(path, last);
+    try {
+      fill(db);
+    } finally {
+      db.close();
+    }
+    const store = await openSqliteStore(path);
+    try {
+      await check(store);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The same for a new PostgreSQL database, dropped after. */
+export async function upgradeOldPostgres(
+  last: number,
+  fill: (client: pg.Client) => Promise<void>,
+  check: (store: PostgresStore) => Promise<void>,
+): Promise<void> {
+  const database = await createTestDatabase();
+  try {
+    const client = await oldPostgres(database.url, last);
+    try {
+      await fill(client);
+    } finally {
+      await client.end();
+    }
+    const store = await openPostgresStore(database.url);
+    try {
+      await check(store);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await database.drop();
+  }
 }
