@@ -31,7 +31,11 @@ if (from === undefined || to === undefined || !/^postgres(ql)?:\/\//.test(to)) {
   process.exit(2);
 }
 
-/** Source columns, in the order they are inserted; SQLite's 0/1 become booleans. */
+/**
+ * Source columns, in the order they are inserted; SQLite's 0/1 become booleans. A column the
+ * source does not have yet (a file of an older version, never migrated) is left to the
+ * target's default, as the migration would have filled it.
+ */
 const TABLES: Array<{ name: string; columns: string[]; booleans: string[]; key: string }> = [
   {
     name: 'events',
@@ -51,6 +55,7 @@ const TABLES: Array<{ name: string; columns: string[]; booleans: string[]; key: 
       'next_attempt_at',
       'last_error',
       'updated_at',
+      'resolution',
     ],
     booleans: ['test'],
     key: 'occurred_at, event_id',
@@ -78,6 +83,8 @@ const TABLES: Array<{ name: string; columns: string[]; booleans: string[]; key: 
       'acknowledged_at',
       'acknowledgement',
       'failure_reason',
+      'import_attempts',
+      'import_error',
       'last_event_at',
       'created_at',
       'updated_at',
@@ -111,9 +118,11 @@ async function copyTable(
   target: pg.Pool,
   table: (typeof TABLES)[number],
 ): Promise<{ read: number; copied: number }> {
-  const rows = source.prepare(
-    `SELECT ${table.columns.join(', ')} FROM ${table.name} ORDER BY rowid`,
+  const present = new Set(
+    (source.pragma(`table_info(${table.name})`) as { name: string }[]).map((c) => c.name),
   );
+  const columns = table.columns.filter((column) => present.has(column));
+  const rows = source.prepare(`SELECT ${columns.join(', ')} FROM ${table.name} ORDER BY rowid`);
   let read = 0;
   let copied = 0;
   let batch: Record<string, unknown>[] = [];
@@ -121,7 +130,7 @@ async function copyTable(
     if (batch.length === 0) return;
     const values: unknown[] = [];
     const tuples = batch.map((row) => {
-      const placeholders = table.columns.map((column) => {
+      const placeholders = columns.map((column) => {
         let value = row[column];
         if (table.booleans.includes(column)) value = value === 1;
         // A claim belonged to a process that is stopped now: its event is pending again.
@@ -133,7 +142,7 @@ async function copyTable(
       return `(${placeholders.join(', ')})`;
     });
     const { rowCount } = await target.query(
-      `INSERT INTO ${table.name} (${table.columns.join(', ')}) VALUES ${tuples.join(', ')}
+      `INSERT INTO ${table.name} (${columns.join(', ')}) VALUES ${tuples.join(', ')}
        ON CONFLICT (${table.key}) DO NOTHING`,
       values,
     );

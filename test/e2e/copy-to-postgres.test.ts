@@ -53,6 +53,8 @@ describeWithPostgres('npm run copy-to-postgres', () => {
       { kind: 'delivery', value: 'delivered', at: 42, source: 'fetch' },
       NOW,
     );
+    await sqlite.messages.markImportStarted(key, NOW);
+    await sqlite.messages.markImportStarted(key, NOW);
     await sqlite.messages.markImported(key, '/docs/m-1', NOW);
     await sqlite.messages.recordStatusChange(
       {
@@ -95,6 +97,7 @@ describeWithPostgres('npm run copy-to-postgres', () => {
         deliveryAt: 42,
         deliveryConfirmed: true,
         importLocation: '/docs/m-1',
+        importAttempts: 2,
       });
       expect(await pg.messages.statusChanges(key)).toEqual([
         expect.objectContaining({ eventId: 'status-1', properties: { errorMessage: 'none' } }),
