@@ -3,7 +3,7 @@ import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
-import type { Store } from '../store/store.ts';
+import { type Store, StoreError } from '../store/store.ts';
 import { createAdminRouter } from './admin-routes.ts';
 import type { Admission } from './admission.ts';
 import { createHealthRouter, type ReadinessCheck } from './health-routes.ts';
@@ -69,6 +69,18 @@ export function createApp(deps: AppDeps): Express {
         status: 400,
         title: 'Bad Request',
         detail: 'The path contains an invalid percent-escape.',
+      });
+      return;
+    }
+    // The store is away (a database restart, a failover): a passing condition, said as such.
+    if (error instanceof StoreError) {
+      logger.warn({ err: error, method: req.method, path: req.path }, 'store unavailable');
+      if (res.headersSent) return;
+      res.set('Retry-After', '1');
+      sendProblem(res, {
+        status: 503,
+        title: 'Store unavailable',
+        detail: 'The store could not be reached; retry shortly.',
       });
       return;
     }

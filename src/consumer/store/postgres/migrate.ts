@@ -4,22 +4,30 @@
  * on a PostgreSQL advisory lock held for the whole check-and-apply, so the second finds the
  * work done; each file runs in a transaction of its own. A database holding a migration newer
  * than this code is refused with a clear error.
+ *
+ * It runs on a connection of its own, opened for it and closed after: its statements may take
+ * long (an index built on a large table), longer than the pool lets a query run (pool.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import type pg from 'pg';
+import pg from 'pg';
 import { MigrationError } from '../store.ts';
+import { clientConfig } from './pool.ts';
 
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 /** Any fixed number: the lock all processes of this program agree on. */
 const MIGRATION_LOCK = 4_242_001;
 
-export async function migrate(pool: pg.Pool): Promise<number[]> {
+export async function migrate(connectionString: string): Promise<number[]> {
   const files = readdirSync(MIGRATIONS_DIR)
     .filter((f) => /^\d+_.+\.sql$/.test(f))
     .sort();
   const known = Math.max(0, ...files.map((file) => Number.parseInt(file, 10)));
-  const client = await pool.connect();
+  const client = new pg.Client(clientConfig(connectionString));
+  // A connection the server drops between two statements emits 'error', which would end the
+  // process unheard; the failure reaches this code as the next query's rejection instead.
+  client.on('error', () => {});
   try {
+    await client.connect();
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
       await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -52,16 +60,18 @@ export async function migrate(pool: pg.Pool): Promise<number[]> {
           );
           await client.query('COMMIT');
         } catch (error) {
-          await client.query('ROLLBACK');
+          await client.query('ROLLBACK').catch(() => {});
           throw error;
         }
         applied.push(version);
       }
       return applied;
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+      // Ending the session below releases the lock too; this only frees it sooner, and must
+      // not hide the error that brought us here (the connection may be the one that failed).
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     }
   } finally {
-    client.release();
+    await client.end().catch(() => {});
   }
 }

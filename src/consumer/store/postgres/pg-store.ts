@@ -4,6 +4,10 @@
  * inserts are durable when their statement commits (synchronous_commit as configured on the
  * server, on by default), claims are atomic across replicas (FOR UPDATE SKIP LOCKED and the
  * claim upsert), and other replicas hear of new events through LISTEN/NOTIFY.
+ *
+ * The database may go away and come back (a restart, a failover): every method then fails
+ * with a StoreError (unavailable.ts) until it is back, and the pool, the LISTEN connection and
+ * readiness recover by themselves (pool.ts, inbox-listener.ts).
  */
 import type pg from 'pg';
 import { withDeadline } from '../deadline.ts';
@@ -15,6 +19,9 @@ import { createPostgresEventStore } from './pg-events.ts';
 import { createPostgresMessageStore } from './pg-messages.ts';
 import { createPostgresRetentionStore } from './pg-retention.ts';
 import { createPool } from './pool.ts';
+import { refuseTransactionPooling } from './pooler-check.ts';
+import { explainTlsFailure } from './tls-failure.ts';
+import { asStoreError, reportingUnavailable } from './unavailable.ts';
 
 export interface PostgresStore extends Store {
   readonly kind: 'postgres';
@@ -34,14 +41,13 @@ export async function openPostgresStore(
   options: PostgresStoreOptions = {},
 ): Promise<PostgresStore> {
   const commitTimeoutMs = options.commitTimeoutMs ?? 2000;
+  // The first connection: where a TLS setting of DATABASE_URL that does not work shows.
+  await refuseTransactionPooling(url).catch((error: unknown) => {
+    throw explainTlsFailure(error);
+  });
+  await migrate(url);
   const pool = createPool(url, options.poolSize ?? 10);
-  try {
-    await migrate(pool);
-  } catch (error) {
-    await pool.end();
-    throw error;
-  }
-  const events = createPostgresEventStore(pool);
+  const events = reportingUnavailable(createPostgresEventStore(pool));
   const listener = createInboxListener(url);
   return {
     kind: 'postgres',
@@ -56,12 +62,16 @@ export async function openPostgresStore(
         }
       },
     },
-    claims: createPostgresClaimStore(pool),
-    messages: createPostgresMessageStore(pool),
-    retention: createPostgresRetentionStore(pool),
+    claims: reportingUnavailable(createPostgresClaimStore(pool)),
+    messages: reportingUnavailable(createPostgresMessageStore(pool)),
+    retention: reportingUnavailable(createPostgresRetentionStore(pool)),
     async checkWritable() {
       await withDeadline(
-        pool.query('UPDATE health SET checked_at = $1 WHERE id = 1', [Date.now()]),
+        pool
+          .query('UPDATE health SET checked_at = $1 WHERE id = 1', [Date.now()])
+          .catch((error) => {
+            throw asStoreError(error);
+          }),
         commitTimeoutMs,
       );
     },
