@@ -119,7 +119,7 @@ describeIfAvailable(
         await client.query('SELECT 2');
       });
       const socket = await inside;
-      cluster.stopServer();
+      await cluster.stopServer();
       // The server's goodbye is read while no statement runs: that was the unhandled 'error'.
       await socket.closed;
       resume();
@@ -139,7 +139,7 @@ describeIfAvailable(
         expect(await failure(call())).toBeInstanceOf(StoreError);
       }
 
-      cluster.startServer();
+      await cluster.startServer();
       await recovered(store);
       // The broken connection was dropped, not lent again.
       expect(store.pool.totalCount).toBeLessThanOrEqual(2);
@@ -156,8 +156,8 @@ describeIfAvailable(
       });
       await eventually(async () => woken > 0, 'the first LISTEN');
       woken = 0;
-      cluster.stopServer();
-      cluster.startServer();
+      await cluster.stopServer();
+      await cluster.startServer();
       // A new LISTEN connection wakes its worker once (what arrived meanwhile), then hears
       // the other store's inserts.
       await eventually(async () => woken > 0, 'LISTEN to reconnect', 15_000);

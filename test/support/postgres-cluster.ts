@@ -5,10 +5,11 @@
  * `npm run bench`, and by the tests that stop, freeze or reconfigure their server (a cluster
  * of their own, so the shared one stays up).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { freePort } from './free-port.ts';
 
 export interface Cluster {
@@ -19,10 +20,13 @@ export interface Cluster {
   dir: string;
   /** Stops the server and removes its folder. Safe to call twice, and after stopServer(). */
   stop(): void;
-  /** Stops the server as an operator's restart does (`pg_ctl stop -m fast`), keeping its data. */
-  stopServer(): void;
-  /** Starts it again, with the same settings, on the same port. */
-  startServer(): void;
+  /**
+   * Stops the server as an operator's restart does (`pg_ctl stop -m fast`), keeping its data;
+   * resolves once it is down. The caller's event loop runs meanwhile.
+   */
+  stopServer(): Promise<void>;
+  /** Starts it again, with the same settings, on the same port; resolves once it accepts. */
+  startServer(): Promise<void>;
   /** The postmaster's process id and those of its children (backends, background workers). */
   serverPids(): number[];
 }
@@ -56,12 +60,14 @@ export async function startPrivateCluster(
   options: ClusterOptions = {},
 ): Promise<Cluster> {
   const dir = mkdtempSync(join(tmpdir(), 'private-postgres-'));
-  const run = (command: string, args: string[]) =>
+  const asPostgres = (command: string, args: string[]): [string, string[]] =>
     AS_ROOT
-      ? execFileSync('runuser', ['-u', 'postgres', '--', join(bin, command), ...args], {
-          stdio: 'pipe',
-        })
-      : execFileSync(join(bin, command), args, { stdio: 'pipe' });
+      ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]]
+      : [join(bin, command), args];
+  const run = (command: string, args: string[]) =>
+    execFileSync(...asPostgres(command, args), { stdio: 'pipe' });
+  const runAsync = (command: string, args: string[]) =>
+    promisify(execFile)(...asPostgres(command, args));
   if (AS_ROOT) chmodSync(dir, 0o777);
   const data = join(dir, 'data');
   run('initdb', ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--no-sync']);
@@ -71,30 +77,28 @@ export async function startPrivateCluster(
     `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`,
     ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
   ].join(' ');
-  const startServer = () =>
-    run('pg_ctl', ['-D', data, '-l', join(dir, 'server.log'), '-w', '-o', serverOptions, 'start']);
-  let running = false;
-  const stopServer = () => {
-    if (!running) return;
-    run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
-    running = false;
-  };
-  startServer();
-  running = true;
+  const startArgs = ['-D', data, '-l', join(dir, 'server.log'), '-w', '-o', serverOptions, 'start'];
+  const stopArgs = ['-D', data, '-m', 'fast', '-w', 'stop'];
+  run('pg_ctl', startArgs);
+  let running = true;
   return {
     url: `postgres://postgres@${options.host ?? '127.0.0.1'}:${port}/postgres`,
     port,
     dir,
     stop() {
       try {
-        stopServer();
+        if (running) run('pg_ctl', stopArgs);
+        running = false;
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
     },
-    stopServer,
-    startServer() {
-      startServer();
+    async stopServer() {
+      await runAsync('pg_ctl', stopArgs);
+      running = false;
+    },
+    async startServer() {
+      await runAsync('pg_ctl', startArgs);
       running = true;
     },
     serverPids() {
