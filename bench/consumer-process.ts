@@ -42,6 +42,8 @@ export interface MeasuredProcess {
 export interface ConsumerProcess extends MeasuredProcess {
   /** Base URL, e.g. http://127.0.0.1:41234 */
   url: string;
+  /** Its stdout and stderr so far (its log lines). */
+  output(): string;
   /** SIGTERM, then waits for the exit; throws unless it exits 0. */
   stop(): Promise<void>;
 }
@@ -77,10 +79,13 @@ export async function startConsumerProcess(
   nodeArgs: string[] = [],
 ): Promise<ConsumerProcess> {
   const port = await freePort();
-  const measured = spawnMeasured(MAIN, { ...PRODUCTION_START.env, ...env, PORT: String(port) }, [
-    ...PRODUCTION_START.nodeArgs,
-    ...nodeArgs,
-  ]);
+  // The default importer unless a scenario names one: production refuses to start without
+  // IMPORTER_MODULE (src/consumer/config.ts), and the figures so far were measured with it.
+  const measured = spawnMeasured(
+    MAIN,
+    { ...PRODUCTION_START.env, IMPORTER_MODULE: 'file', ...env, PORT: String(port) },
+    [...PRODUCTION_START.nodeArgs, ...nodeArgs],
+  );
   const url = `http://127.0.0.1:${port}`;
   const exited = once(measured.child, 'exit');
   for (let ready = false; !ready; ) {

@@ -3,9 +3,10 @@
  * store and on one holding a year of history, then a retention run over that history while
  * webhooks keep arriving. For SQLite and, when a server is available, PostgreSQL.
  *
- * History: `events` finished events spread evenly over the last 365 days, five per message
- * (created, two status changes, deliveryNotified, a lifecycle change; bodies as the service
- * sends them), each message delivered and imported, two status changes recorded per message.
+ * History: `events` events spread evenly over the last 365 days, five per message (created,
+ * two status changes, deliveryNotified, a lifecycle change; bodies as the service sends them),
+ * each message delivered and imported, two status changes recorded per message. Every event is
+ * finished but one in a thousand, left dead (see DEAD_EVERY).
  * It is written straight into the database (through the consumer it would take hours), then
  * put on disk as a year-old store would be (the SQLite file fsynced, PostgreSQL vacuumed and
  * checkpointed): otherwise the probes that follow would share the disk with the writeback of
@@ -21,7 +22,8 @@
  *
  * Retention: the consumer (ROLE=all, RETENTION_INTERVAL_SECONDS=1) prunes the history with the
  * default policy while a webhook arrives every 10 ms; reported: the run's duration, what it
- * removed, the webhooks' latency meanwhile, and the store's size before and after. The history
+ * removed, its batches (the longest, from the consumer's log; how many over 10 and 20 ms, from
+ * its histogram), the webhooks' latency meanwhile, and the store's size before and after. The history
  * arrives at events/365 a day; retention keeps a fixed number of days, so the size after a run
  * scales with the daily rate: the bound at 25,000 events a day is that size times
  * 25,000 / (events/365).
@@ -103,6 +105,17 @@ export interface HistoryResult {
     sizeAfterBytes: number;
     /** sizeAfterBytes scaled to 25,000 events a day. */
     boundAt25kPerDayBytes: number;
+    /**
+     * The run's batches: how many, the longest (how long it held the store, and its step), and
+     * how many held it longer than 10 and 20 ms (retention_batch_duration_seconds).
+     */
+    batches: {
+      count: number;
+      longestMs: number;
+      longestStep: string;
+      over10Ms: number;
+      over20Ms: number;
+    };
   };
 }
 
@@ -366,6 +379,8 @@ async function prune(
       API_BASE_URL: api.url,
       RETENTION_ENABLED: 'true',
       RETENTION_INTERVAL_SECONDS: '1',
+      // For the `retention run done` line, which names the run's longest batch.
+      LOG_LEVEL: 'info',
     }),
   );
   const source = createRequestSource(SECRET);
@@ -373,6 +388,7 @@ async function prune(
   let non204 = 0;
   const started = performance.now();
   let removed: Record<string, number> = {};
+  let histogram = '';
   try {
     const inFlight = new Set<Promise<void>>();
     for (let count = 1; ; count++) {
@@ -391,9 +407,13 @@ async function prune(
       void answer.finally(() => inFlight.delete(answer));
       await new Promise((resolve) => setTimeout(resolve, 10));
       if (count % 50 === 0) {
-        removed = await prunedSoFar(consumer);
+        const metrics = await (await fetch(`${consumer.url}/metrics`)).text();
+        removed = prunedSoFar(metrics);
         // The run's last step reports itself when the run is through.
-        if ('pages' in removed) break;
+        if ('pages' in removed) {
+          histogram = metrics;
+          break;
+        }
       }
     }
     await Promise.all(inFlight);
@@ -401,6 +421,15 @@ async function prune(
     await consumer.stop();
     await api.stop();
   }
+  const done = consumer
+    .output()
+    .split('\n')
+    .find((line) => line.includes('"retention run done"'));
+  const run = JSON.parse(done ?? '{}') as {
+    batches?: number;
+    longestBatchMs?: number;
+    longestBatchStep?: string;
+  };
   const seconds = (performance.now() - started) / 1000;
   const sizeAfterBytes = await sizeOf(url);
   const sorted = [...latencies].sort((a, b) => a - b);
@@ -417,11 +446,27 @@ async function prune(
     sizeBeforeBytes,
     sizeAfterBytes,
     boundAt25kPerDayBytes: Math.round((sizeAfterBytes * 25_000) / (events / YEAR_DAYS)),
+    batches: {
+      count: run.batches ?? 0,
+      longestMs: run.longestBatchMs ?? 0,
+      longestStep: run.longestBatchStep ?? '',
+      over10Ms: batchesOver(histogram, '0.01'),
+      over20Ms: batchesOver(histogram, '0.02'),
+    },
   };
 }
 
-async function prunedSoFar(consumer: ConsumerProcess): Promise<Record<string, number>> {
-  const text = await (await fetch(`${consumer.url}/metrics`)).text();
+/** Batches of the histogram longer than `le` seconds, over every step. */
+function batchesOver(metrics: string, le: string): number {
+  const sum = (pattern: RegExp) =>
+    [...metrics.matchAll(pattern)].reduce((total, m) => total + Number(m[1]), 0);
+  return (
+    sum(/^retention_batch_duration_seconds_count\{[^}]*\} (\d+)/gm) -
+    sum(new RegExp(`^retention_batch_duration_seconds_bucket\\{le="${le}",[^}]*\\} (\\d+)`, 'gm'))
+  );
+}
+
+function prunedSoFar(text: string): Record<string, number> {
   return Object.fromEntries(
     [...text.matchAll(/^retention_pruned_total\{step="(\w+)"\} (\d+)/gm)].map((m) => [
       m[1] as string,
@@ -429,6 +474,14 @@ async function prunedSoFar(consumer: ConsumerProcess): Promise<Record<string, nu
     ]),
   );
 }
+
+/**
+ * One message in DEAD_EVERY has its second status event dead (failed for the last allowed
+ * time; the message was delivered and acknowledged all the same): retention deletes such an
+ * event with the finished ones (RETENTION_EVENT_DAYS), its message being settled.
+ */
+const DEAD_EVENT = 3;
+const DEAD_EVERY = 200;
 
 /** Five events per message over the last 365 days, all handled; see the header. */
 export async function fill(url: string, events: number, now: number) {
@@ -453,7 +506,7 @@ export async function fill(url: string, events: number, now: number) {
     const event = db.prepare(`
       INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test, body,
                           received_at, state, attempts, next_attempt_at, updated_at)
-      VALUES (?, ?, 'inbound', ?, '0192:999999999', ?, 0, ?, ?, 'done', 1, ?, ?)`);
+      VALUES (?, ?, 'inbound', ?, '0192:999999999', ?, 0, ?, ?, ?, 1, ?, ?)`);
     const message = db.prepare(`
       INSERT INTO messages (message_id, transfer, document_no, validation_status,
                             delivery_status, delivery_at, lifecycle_status, lifecycle_at,
@@ -472,7 +525,18 @@ export async function fill(url: string, events: number, now: number) {
         for (let k = 0; k < 5; k++) {
           const eventId = randomUUID();
           const occurredAt = new Date(at + k).toISOString();
-          event.run(eventId, actions[k], messageId, occurredAt, bodies[k], at + k, at + k, at + k);
+          const state = k === DEAD_EVENT && m % DEAD_EVERY === 0 ? 'dead' : 'done';
+          event.run(
+            eventId,
+            actions[k],
+            messageId,
+            occurredAt,
+            bodies[k],
+            at + k,
+            state,
+            at + k,
+            at + k,
+          );
           if (k === 1 || k === 3) {
             const [former, next] =
               k === 1 ? ['', 'pendingdelivery'] : ['pendingdelivery', 'delivered'];
@@ -508,7 +572,9 @@ export async function fill(url: string, events: number, now: number) {
                   to_char(to_timestamp((at + k) / 1000.0) AT TIME ZONE 'UTC',
                           'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), false,
                   CASE WHEN k = 2 THEN $6::bytea ELSE $7::bytea END,
-                  at + k, 'done', 1, at + k, at + k
+                  at + k,
+                  CASE WHEN k = $8 AND g % $9 = 0 THEN 'dead' ELSE 'done' END,
+                  1, at + k, at + k
              FROM n, generate_series(0, 4) AS k
          ),
          c AS (
@@ -527,7 +593,7 @@ export async function fill(url: string, events: number, now: number) {
          SELECT message_id, 'inbound', 'INV-2026-004211', 'approved', 'delivered', at, 'paid',
                 at, at, '/documents/inbound/' || message_id, at, 'delivered', at, at, at
            FROM n`,
-        [m, to, start, spacing, actions, bodies[2], bodies[0]],
+        [m, to, start, spacing, actions, bodies[2], bodies[0], DEAD_EVENT, DEAD_EVERY],
       );
     }
     await client.query('VACUUM ANALYZE');

@@ -311,6 +311,8 @@ function formatRetention(r: NonNullable<HistoryResult['retention']>): string[] {
       .map(([step, n]) => `${step} ${integer(n)}`)
       .join(', ')}; ${integer(r.webhooks)} webhooks meanwhile: p50 ${r.webhookP50Ms} ms, ` +
       `p99 ${r.webhookP99Ms} ms, max ${r.webhookMaxMs} ms, ${r.non204} not 204`,
+    `  ${integer(r.batches.count)} batches, the longest ${r.batches.longestMs} ms (${r.batches.longestStep}); ` +
+      `${integer(r.batches.over10Ms)} over 10 ms, ${integer(r.batches.over20Ms)} over 20 ms`,
     `  size ${(r.sizeBeforeBytes / MIB).toFixed(0)} MiB -> ${(r.sizeAfterBytes / MIB).toFixed(0)} MiB; ` +
       `at 25,000 events a day, a year under the default policy: ${(r.boundAt25kPerDayBytes / MIB).toFixed(0)} MiB`,
   ];

@@ -111,7 +111,7 @@ export interface Config {
   /**
    * What the worker's process deletes, and when (src/consumer/retention/README.md); undefined
    * when RETENTION_ENABLED=false. @default DEFAULT_RETENTION (bodies 30 days, events 90,
-   * eventIds 200, messages 400)
+   * dead events 180, eventIds 200, messages 400)
    */
   retention: RetentionPolicy | undefined;
   /** How often retention runs. @default 3600 */
@@ -355,12 +355,18 @@ function readRetention(
   const policy: RetentionPolicy = {
     bodyDays: days('RETENTION_BODY_DAYS', DEFAULT_RETENTION.bodyDays, 0),
     eventDays: days('RETENTION_EVENT_DAYS', DEFAULT_RETENTION.eventDays, 1),
+    deadDays: days('RETENTION_DEAD_DAYS', DEFAULT_RETENTION.deadDays, 1),
     dedupeDays: days('RETENTION_DEDUPE_DAYS', DEFAULT_RETENTION.dedupeDays, MIN_DEDUPE_DAYS),
     messageDays: days('RETENTION_MESSAGE_DAYS', DEFAULT_RETENTION.messageDays, 1),
   };
   if (policy.bodyDays > policy.eventDays) {
     problems.push(
       `RETENTION_BODY_DAYS must not exceed RETENTION_EVENT_DAYS (${policy.bodyDays} > ${policy.eventDays}): a body goes with its event`,
+    );
+  }
+  if (policy.deadDays < policy.eventDays) {
+    problems.push(
+      `RETENTION_DEAD_DAYS must be at least RETENTION_EVENT_DAYS (${policy.deadDays} < ${policy.eventDays}): a dead event whose message is still open is kept at least as long as a finished one`,
     );
   }
   if (policy.messageDays < policy.dedupeDays) {

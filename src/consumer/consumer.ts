@@ -200,6 +200,7 @@ export async function startConsumer(options: {
             logger,
             now,
             onPruned: (step, count) => metrics.retentionPruned(step, count),
+            onBatch: (step, ms) => metrics.retentionBatch(step, ms),
             ...(forget === undefined
               ? {}
               : {

@@ -27,6 +27,8 @@ export interface Metrics {
   ): void;
   /** What a retention run removed, by step (rows; pages for `pages`). */
   retentionPruned(step: string, count: number): void;
+  /** How long one retention batch held the store (PruneBatch.ms). */
+  retentionBatch(step: string, ms: number): void;
   /** Gauges read on scrape; set by whoever owns the store. */
   trackInbox(events: EventStore): void;
   /** Gauges of the webhook listener's limits (WEBHOOK_MAX_CONNECTIONS, ..._INFLIGHT_BYTES). */
@@ -66,10 +68,20 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     labelNames: ['step'] as const,
     registers: [registry],
   });
+  const batches = new Histogram({
+    name: 'retention_batch_duration_seconds',
+    help: 'How long each retention batch held the store (webhooks arriving meanwhile wait for it on SQLite), by step',
+    labelNames: ['step'] as const,
+    buckets: [0.0025, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [registry],
+  });
   return {
     registry,
     retentionPruned(step, count) {
       pruned.inc({ step }, count);
+    },
+    retentionBatch(step, ms) {
+      batches.observe({ step }, ms / 1000);
     },
     eventSettled(state, action, seconds) {
       // Unknown actions are not a label value: the service may invent many.
@@ -81,14 +93,31 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       duration.observe(seconds);
     },
     trackInbox(events) {
+      // One count for both gauges of a scrape, which collects them at once.
+      let counting: ReturnType<EventStore['countOpen']> | undefined;
+      const count = () => {
+        counting ??= events.countOpen().finally(() => {
+          counting = undefined;
+        });
+        return counting;
+      };
       new Gauge({
         name: 'inbox_events',
-        help: 'Events of the inbox still needing work or an operator, by state (pending, processing, dead)',
+        help: 'Open events of the inbox (still to be handled), by state (pending, processing); dead ones are inbox_dead_events',
         labelNames: ['state'] as const,
         registers: [registry],
         async collect() {
-          const counts = await events.countOpen();
-          for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+          const { pending, processing } = await count();
+          this.set({ state: 'pending' }, pending);
+          this.set({ state: 'processing' }, processing);
+        },
+      });
+      new Gauge({
+        name: 'inbox_dead_events',
+        help: 'Dead events: failed for the last allowed time, kept for an operator until retention deletes them (RETENTION_EVENT_DAYS after arrival once their message is settled, RETENTION_DEAD_DAYS otherwise)',
+        registers: [registry],
+        async collect() {
+          this.set((await count()).dead);
         },
       });
     },

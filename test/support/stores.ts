@@ -6,10 +6,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type pg from 'pg';
 import { describe } from 'vitest';
+import { createPostgresRetentionStore } from '../../src/consumer/store/postgres/pg-retention.ts';
 import { openPostgresStore } from '../../src/consumer/store/postgres/pg-store.ts';
+import { retentionWrites } from '../../src/consumer/store/sqlite/sqlite-retention.ts';
 import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
-import type { Store } from '../../src/consumer/store/store.ts';
+import type { RetentionStore, Store } from '../../src/consumer/store/store.ts';
 import { createTestDatabase, POSTGRES_MISSING, POSTGRES_URL } from './postgres.ts';
 import { describeIfAvailable } from './requirement.ts';
 
@@ -34,6 +38,14 @@ export interface StoreKind {
   open(): Promise<DisposableStore>;
   /** A second store on the same database: another process, as far as the store can tell. */
   openAnother(store: DisposableStore): Promise<DisposableStore>;
+  /**
+   * The store's retention on its database timed by `clock` (ms) instead of the real one, to
+   * play batches whose rows are slow; close() when done.
+   */
+  clockedRetention(
+    store: DisposableStore,
+    clock: () => number,
+  ): RetentionStore & { close(): Promise<void> };
 }
 
 const locations = new WeakMap<Store, string>();
@@ -58,6 +70,24 @@ export const SQLITE: StoreKind = {
     const another = await openSqliteStore(locations.get(store) as string);
     return Object.assign(another, { reset: () => store.reset(), dispose: () => another.close() });
   },
+  clockedRetention(store, clock) {
+    // The writer thread's retention, run on a connection of the test's own (the file is in WAL
+    // mode: it takes turns with the writer thread's connection as another process would).
+    const db = new Database(locations.get(store) as string);
+    db.pragma('busy_timeout = 5000');
+    const writes = retentionWrites(db, clock);
+    return {
+      dropBodies: async (...args) => writes.dropBodies(...args),
+      pruneEvents: async (...args) => writes.pruneEvents(...args),
+      pruneDeadEvents: async (...args) => writes.pruneDeadEvents(...args),
+      forgetEventIds: async (...args) => writes.forgetEventIds(...args),
+      pruneMessages: async (...args) => writes.pruneMessages(...args),
+      reclaim: async (...args) => writes.reclaim(...args),
+      close: async () => {
+        db.close();
+      },
+    };
+  },
 };
 
 export const POSTGRES: StoreKind = {
@@ -79,6 +109,10 @@ export const POSTGRES: StoreKind = {
   async openAnother(store) {
     const another = await openPostgresStore(locations.get(store) as string);
     return Object.assign(another, { reset: () => store.reset(), dispose: () => another.close() });
+  },
+  clockedRetention(store, clock) {
+    const { pool } = store as DisposableStore & { pool: pg.Pool };
+    return { ...createPostgresRetentionStore(pool, clock), close: async () => {} };
   },
 };
 

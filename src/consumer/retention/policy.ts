@@ -12,8 +12,13 @@ export const DAY_MS = 24 * 60 * 60_000;
 export interface RetentionPolicy {
   /** Raw bodies of finished events; 0 drops a body as soon as its event is finished. */
   bodyDays: number;
-  /** Rows of finished events (done, skipped) and their status changes. */
+  /**
+   * Rows of finished events (done, skipped) and their status changes; also of dead events
+   * whose message is settled (acknowledged, or final at the service).
+   */
   eventDays: number;
+  /** Rows of any dead event, its message settled or not: at least eventDays. */
+  deadDays: number;
   /** EventIds of deleted events, the dedupe record: at least MIN_DEDUPE_DAYS. */
   dedupeDays: number;
   /** Final messages' records (statuses, import record), and the importer's forget hook. */
@@ -32,6 +37,7 @@ export const MIN_DEDUPE_DAYS = Math.ceil(
 export const DEFAULT_RETENTION: RetentionPolicy = {
   bodyDays: 30,
   eventDays: 90,
+  deadDays: 180,
   dedupeDays: 200,
   messageDays: 400,
 };
@@ -41,6 +47,7 @@ export function cutoffs(policy: RetentionPolicy, now: number) {
   return {
     bodies: now - policy.bodyDays * DAY_MS,
     events: now - policy.eventDays * DAY_MS,
+    deadEvents: now - policy.deadDays * DAY_MS,
     eventIds: now - policy.dedupeDays * DAY_MS,
     messages: now - policy.messageDays * DAY_MS,
   };

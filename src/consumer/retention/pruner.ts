@@ -1,26 +1,31 @@
 /**
  * The retention job: applies a RetentionPolicy to the store in small batches, in the
- * background of the worker's process. Each batch is one short transaction; its size adapts so
- * that a batch takes about `batchBudgetMs`, because a webhook that arrives meanwhile waits for
- * it (SQLite has one writer). Between batches the event loop runs whatever is waiting.
+ * background of the worker's process. Each batch is one short transaction bounded in rows and
+ * in time (BatchBound): it stops once it has held the store for `batchBudgetMs`, because a
+ * webhook that arrives meanwhile waits for it (SQLite has one writer). Each step sizes its
+ * batches to that budget from the time the store reports for the last one (nextSize). Between
+ * batches the event loop runs whatever is waiting.
  *
- * Order of a run: events (their eventIds go to the dedupe record), then bodies, then dedupe
- * records past their period, then final messages (each one forgotten is passed to the
- * importer's forget hook), then freed pages back to the file system (SQLite).
+ * Order of a run: finished events (their eventIds go to the dedupe record), then dead events
+ * nobody will act on any more, then bodies, then dedupe records past their period, then final
+ * messages (each one forgotten is passed to the importer's forget hook), then freed pages back
+ * to the file system (SQLite).
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { ForgottenMessage, PruneBatch, Store } from '../store/store.ts';
+import type { BatchBound, ForgottenMessage, PruneBatch, Store } from '../store/store.ts';
 import { cutoffs, type RetentionPolicy } from './policy.ts';
 
-export type PruneStep = 'bodies' | 'events' | 'eventIds' | 'messages' | 'pages';
+export type PruneStep = 'bodies' | 'events' | 'dead' | 'eventIds' | 'messages' | 'pages';
 
 export interface PruneReport {
   /** Rows (pages for `pages`) each step removed or emptied. */
   counts: Record<PruneStep, number>;
   batches: number;
-  /** The longest batch, measured from its request to its answer. */
+  /** The longest batch: how long it held the store, as the store measured it (PruneBatch.ms). */
   longestBatchMs: number;
+  /** The step of that batch. */
+  longestBatchStep: PruneStep | null;
   /** True when stop() ended the run before it was through. */
   stopped: boolean;
 }
@@ -34,13 +39,18 @@ export interface PrunerDeps {
   forget?: (message: ForgottenMessage) => Promise<void>;
   /** Called after each step of a run with what it did. */
   onPruned?: (step: PruneStep, count: number) => void;
-  /** Called after each batch with its duration (metrics). */
+  /** Called after each batch with how long it held the store (metrics). */
   onBatch?: (step: PruneStep, ms: number) => void;
-  /** Aimed-for duration of one batch. @default 10 */
+  /**
+   * How long one batch may hold the store: the store stops a batch once it has used it, and
+   * each step sizes its batches to end within it. @default 10
+   */
   batchBudgetMs?: number;
 }
 
-const MIN_BATCH = 16;
+/** Rows (pages) of a step's first batch, and the range sizing keeps to. */
+const FIRST_BATCH = 64;
+const MIN_BATCH = 1;
 const MAX_BATCH = 4096;
 
 export interface Pruner {
@@ -52,54 +62,65 @@ export interface Pruner {
 
 export function createPruner(deps: PrunerDeps): Pruner {
   const now = deps.now ?? Date.now;
-  const budget = deps.batchBudgetMs ?? 10;
+  const budgetMs = deps.batchBudgetMs ?? 10;
   const { retention } = deps.store;
-  // Rows and pages cost differently (a page moved by the vacuum is a page written).
-  const sizes = { rows: 256, pages: 128 };
+  // Each step's rows cost differently (an event is several index entries, a dedupe record
+  // one, a page moved by the vacuum a page written), so each keeps its own size, from run to
+  // run.
+  const sizes: Record<PruneStep, number> = {
+    events: FIRST_BATCH,
+    dead: FIRST_BATCH,
+    bodies: FIRST_BATCH,
+    eventIds: FIRST_BATCH,
+    messages: FIRST_BATCH,
+    pages: FIRST_BATCH,
+  };
   let stopping = false;
   let running: Promise<PruneReport> | undefined;
 
   async function pass(): Promise<PruneReport> {
     const report: PruneReport = {
-      counts: { bodies: 0, events: 0, eventIds: 0, messages: 0, pages: 0 },
+      counts: { events: 0, dead: 0, bodies: 0, eventIds: 0, messages: 0, pages: 0 },
       batches: 0,
       longestBatchMs: 0,
+      longestBatchStep: null,
       stopped: false,
     };
     const until = cutoffs(deps.policy, now());
 
-    // Repeats one kind of batch while it stops at its limit, resizing it to the budget.
-    const drain = async (step: PruneStep, batch: (limit: number) => Promise<PruneBatch>) => {
+    // Repeats one kind of batch while there is more, resizing it to the budget.
+    const drain = async (step: PruneStep, batch: (bound: BatchBound) => Promise<PruneBatch>) => {
       for (;;) {
         if (stopping) {
           report.stopped = true;
           return;
         }
-        const limit = sizes[step === 'pages' ? 'pages' : 'rows'];
-        const started = performance.now();
-        const result = await batch(limit);
-        const elapsed = performance.now() - started;
+        const limit = sizes[step];
+        const result = await batch({ limit, budgetMs });
         report.batches += 1;
-        report.longestBatchMs = Math.max(report.longestBatchMs, elapsed);
+        if (result.ms > report.longestBatchMs) {
+          report.longestBatchMs = result.ms;
+          report.longestBatchStep = step;
+        }
         report.counts[step] += result.count;
-        deps.onBatch?.(step, elapsed);
-        const kind = step === 'pages' ? 'pages' : 'rows';
-        if (elapsed > budget) sizes[kind] = Math.max(MIN_BATCH, Math.floor(sizes[kind] / 2));
-        else if (elapsed < budget / 4) sizes[kind] = Math.min(MAX_BATCH, sizes[kind] * 2);
+        deps.onBatch?.(step, result.ms);
+        sizes[step] = nextSize(limit, result, budgetMs);
         if (!result.more) break;
         await yieldToLoop();
       }
       deps.onPruned?.(step, report.counts[step]);
     };
 
+    const remember = { rememberSince: until.eventIds };
     // Rows first, so no body is emptied only to be deleted with its row a moment later.
-    await drain('events', (limit) =>
-      retention.pruneEvents(until.events, limit, { rememberSince: until.eventIds }),
+    await drain('events', (bound) => retention.pruneEvents(until.events, bound, remember));
+    await drain('dead', (bound) =>
+      retention.pruneDeadEvents({ settled: until.events, any: until.deadEvents }, bound, remember),
     );
-    await drain('bodies', (limit) => retention.dropBodies(until.bodies, limit));
-    await drain('eventIds', (limit) => retention.forgetEventIds(until.eventIds, limit));
-    await drain('messages', async (limit) => {
-      const batch = await retention.pruneMessages(until.messages, limit);
+    await drain('bodies', (bound) => retention.dropBodies(until.bodies, bound));
+    await drain('eventIds', (bound) => retention.forgetEventIds(until.eventIds, bound));
+    await drain('messages', async (bound) => {
+      const batch = await retention.pruneMessages(until.messages, bound);
       for (const message of batch.forgotten) {
         // The record is gone already; what the hook failed to remove stays, which loses
         // nothing. Said once per message, so an operator can clean up by hand.
@@ -109,7 +130,7 @@ export function createPruner(deps: PrunerDeps): Pruner {
       }
       return batch;
     });
-    await drain('pages', (limit) => retention.reclaim(limit));
+    await drain('pages', (bound) => retention.reclaim(bound));
 
     const removed = Object.values(report.counts).some((n) => n > 0);
     (removed ? deps.logger.info : deps.logger.debug).call(
@@ -118,6 +139,7 @@ export function createPruner(deps: PrunerDeps): Pruner {
         ...report.counts,
         batches: report.batches,
         longestBatchMs: Math.round(report.longestBatchMs * 10) / 10,
+        longestBatchStep: report.longestBatchStep,
       },
       report.stopped ? 'retention run stopped' : 'retention run done',
     );
@@ -136,4 +158,16 @@ export function createPruner(deps: PrunerDeps): Pruner {
       await running?.catch(() => undefined);
     },
   };
+}
+
+/**
+ * The next batch's size: halved after a batch that used its whole budget (the store stopped
+ * it there, or its commit took it past), doubled after one that stopped at its limit in under
+ * half of it (a batch that ran out of rows says nothing about its size). So batches take from
+ * half the budget to all of it, and the store's own stop bounds the one that meets slow rows.
+ */
+export function nextSize(limit: number, batch: PruneBatch, budgetMs: number): number {
+  if (batch.ms >= budgetMs) return Math.max(MIN_BATCH, Math.floor(limit / 2));
+  if (batch.more && batch.ms < budgetMs / 2) return Math.min(MAX_BATCH, limit * 2);
+  return limit;
 }

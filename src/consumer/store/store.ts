@@ -35,7 +35,11 @@ export const EVENT_STATES: readonly EventState[] = [
   'dead',
 ];
 
-/** The states of events still needing something: work, or an operator. */
+/**
+ * The states countOpen counts, of events still needing something: pending and processing ones
+ * are the open events (work to do); dead ones wait for an operator, or for retention once their
+ * message is settled (RetentionStore.pruneDeadEvents), and are reported apart.
+ */
 export type OpenState = 'pending' | 'processing' | 'dead';
 export const OPEN_STATES: readonly OpenState[] = ['pending', 'processing', 'dead'];
 
@@ -180,7 +184,8 @@ export interface EventStore {
   }): Promise<EventPage>;
   /**
    * Events in the states an operator watches (pending, processing, dead), in time bounded by
-   * the backlog, not by history (done and skipped events are counted by the worker's metrics).
+   * the backlog and the dead events retention keeps, not by history (done and skipped events
+   * are counted by the worker's metrics).
    */
   countOpen(): Promise<Record<OpenState, number>>;
   /**
@@ -335,10 +340,27 @@ export interface MessageStore {
   listStale(before: number, limit: number): Promise<MessageRecord[]>;
 }
 
-/** What one retention batch did; `more` is true when it stopped at its limit. */
+/**
+ * How much one retention batch may do: at most `limit` rows (pages for `reclaim`), and no more
+ * once it has held the store for `budgetMs`. The budget is checked between rows (between a few
+ * pages, between statements of a few dozen rows on PostgreSQL), so a batch ends within one
+ * row of it whatever the rows cost; the caller sizes `limit` so most batches end before it.
+ */
+export interface BatchBound {
+  limit: number;
+  budgetMs: number;
+}
+
+/**
+ * What one retention batch did. `more` is true when it stopped at its limit or its budget
+ * (there may be more to do); `ms` is how long it held the store: on SQLite the writer thread,
+ * from the start of its transaction to the end of its write-back (a WAL checkpoint of what it
+ * wrote); on PostgreSQL its transaction, from BEGIN to COMMIT.
+ */
 export interface PruneBatch {
   count: number;
   more: boolean;
+  ms: number;
 }
 
 /** A message side retention deleted, for the importer's forget hook. */
@@ -346,16 +368,25 @@ export interface ForgottenMessage extends MessageKey {
   importLocation: string | null;
 }
 
+/** The cut-offs of dead events (ms since the epoch of their arrival); see pruneDeadEvents. */
+export interface DeadCutoffs {
+  /** A dead event of a settled message received before this is deleted. */
+  settled: number;
+  /** Any dead event received before this is deleted (at most `settled`). */
+  any: number;
+}
+
 /**
  * Retention, in batches a caller repeats while `more` (src/consumer/retention/pruner.ts). Each
  * batch is one short transaction that walks an index from its oldest entry, so its cost does
- * not grow with history. Only finished events (done, skipped) and final messages (delivered,
- * failed, parked) are ever deleted. Where several processes share the store, one prunes at a
- * time: a batch that finds another pruning reports nothing to do.
+ * not grow with history, and stops at its BatchBound, so no batch holds the store much past
+ * its budget. Only finished events (done, skipped), dead events as pruneDeadEvents says, and
+ * final messages (delivered, failed, parked) are ever deleted. Where several processes share
+ * the store, one prunes at a time: a batch that finds another pruning reports nothing to do.
  */
 export interface RetentionStore {
   /** Empties the bodies of finished events received before `before`, oldest first. */
-  dropBodies(before: number, limit: number): Promise<PruneBatch>;
+  dropBodies(before: number, bound: BatchBound): Promise<PruneBatch>;
   /**
    * Deletes finished events received before `before` with their status changes, keeping the
    * eventId of each received since `rememberSince` in the dedupe record (insert still answers
@@ -363,21 +394,34 @@ export interface RetentionStore {
    */
   pruneEvents(
     before: number,
-    limit: number,
+    bound: BatchBound,
+    options: { rememberSince: number },
+  ): Promise<PruneBatch>;
+  /**
+   * Deletes dead events that nobody will act on any more, as pruneEvents deletes finished ones
+   * (status changes with them, eventIds kept in the dedupe record since `rememberSince`): those
+   * of a settled message (acknowledged, or final at the service: delivered, failed, parked)
+   * received before `cutoffs.settled`, and any received before `cutoffs.any`. A dead event of a
+   * message still open stays until then: an operator may replay it, and reconciliation finds
+   * the message without it.
+   */
+  pruneDeadEvents(
+    cutoffs: DeadCutoffs,
+    bound: BatchBound,
     options: { rememberSince: number },
   ): Promise<PruneBatch>;
   /** Forgets dedupe records of events received before `before`. */
-  forgetEventIds(before: number, limit: number): Promise<PruneBatch>;
+  forgetEventIds(before: number, bound: BatchBound): Promise<PruneBatch>;
   /** Deletes final message sides whose last news is older than `before`, with their changes. */
   pruneMessages(
     before: number,
-    limit: number,
+    bound: BatchBound,
   ): Promise<PruneBatch & { forgotten: ForgottenMessage[] }>;
   /**
-   * Gives up to `pages` of freed space back to the file system (SQLite in incremental
-   * auto_vacuum mode); PostgreSQL's autovacuum does this itself (count 0).
+   * Gives up to `bound.limit` pages of freed space back to the file system (SQLite in
+   * incremental auto_vacuum mode); PostgreSQL's autovacuum does this itself (count 0).
    */
-  reclaim(pages: number): Promise<PruneBatch>;
+  reclaim(bound: BatchBound): Promise<PruneBatch>;
 }
 
 export interface Store {

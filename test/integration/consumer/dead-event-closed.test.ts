@@ -65,7 +65,7 @@ interface EventView {
 }
 
 const deadGauge = async () =>
-  Number(/inbox_events\{state="dead"\} (\d+)/.exec(await consumerGet('/metrics'))?.[1]);
+  Number(/^inbox_dead_events (\d+)/m.exec(await consumerGet('/metrics'))?.[1]);
 
 const inboundView = async (messageId: string) =>
   (await consumerGet(`/admin/messages/${messageId}`)).inbound;

@@ -60,6 +60,9 @@ describe('health and metrics', () => {
     expect(text).toMatch(/webhook_requests_total\{outcome="stored"\} 1/);
     expect(text).toMatch(/webhook_requests_total\{outcome="unauthorized"\} 1/);
     expect(text).toMatch(/inbox_events\{state="pending"\} 1/);
+    // Dead events apart from the open ones: retention deletes them, so the gauge stays small.
+    expect(text).toMatch(/^inbox_dead_events 0$/m);
+    expect(text).not.toMatch(/inbox_events\{state="dead"\}/);
   });
 });
 

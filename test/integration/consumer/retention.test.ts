@@ -180,6 +180,16 @@ describe('retention in a running consumer', () => {
                    1, 0, 0)`,
         )
         .run(old.eventId, old.messageId, old.occurredAt, Buffer.from(body), 0);
+      const dead = buildEnvelope();
+      running.store.db
+        .prepare(
+          `INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test,
+                               body, received_at, state, attempts, next_attempt_at, updated_at,
+                               last_error)
+           VALUES (?, 'messageStatusChanged', 'inbound', ?, '0192:999999999', ?, 0, X'7B7D', 0,
+                   'dead', 5, 0, 0, 'HTTP 503')`,
+        )
+        .run(dead.eventId, dead.messageId, dead.occurredAt);
       await vi.waitFor(
         () => expect(running.logs.some((line) => line.msg === 'retention run done')).toBe(true),
         { timeout: 20_000, interval: 50 },
@@ -190,6 +200,12 @@ describe('retention in a running consumer', () => {
       await res.body.dump();
       const metrics = await (await request(`${running.url}/metrics`)).body.text();
       expect(metrics).toMatch(/retention_pruned_total\{step="events"\} 1\b/);
+      // A dead event older than RETENTION_DEAD_DAYS went too, and left the dead count.
+      expect(await running.store.events.get(dead.eventId)).toBeUndefined();
+      expect(metrics).toMatch(/retention_pruned_total\{step="dead"\} 1\b/);
+      expect(metrics).toMatch(/^inbox_dead_events 0$/m);
+      // Every batch's time is on the histogram.
+      expect(metrics).toMatch(/retention_batch_duration_seconds_count\{step="events"\} [1-9]/);
     } finally {
       await running.stop();
     }

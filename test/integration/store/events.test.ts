@@ -203,7 +203,7 @@ describeEachStore('the inbox', (kind) => {
       const dead = deadNotified('M');
       await finish(dead, { state: 'dead', error: 'HTTP 503' });
       await store.events.closeDead(closure('M'));
-      await store.retention.dropBodies(NOW + 10, 10);
+      await store.retention.dropBodies(NOW + 10, { limit: 10, budgetMs: 60_000 });
       expect(await store.events.get(dead.eventId)).toMatchObject({
         state: 'done',
         lastError: 'HTTP 503',

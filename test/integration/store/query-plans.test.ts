@@ -222,10 +222,13 @@ describeWithPostgres('query plans (postgres)', () => {
     await store.checkWritable();
     const page = await store.events.list({ limit: 2 });
     await store.events.list({ state: 'done', limit: 2, after: page.next ?? undefined });
-    await store.retention.dropBodies(NOW, 10);
-    await store.retention.pruneEvents(NOW, 10, { rememberSince: 0 });
-    await store.retention.forgetEventIds(NOW, 10);
-    await store.retention.pruneMessages(NOW, 10);
+    // Bounds that let each statement run whole (a budget cut short would skip some).
+    const bound = { limit: 10, budgetMs: 60_000 };
+    await store.retention.dropBodies(NOW, bound);
+    await store.retention.pruneEvents(NOW, bound, { rememberSince: 0 });
+    await store.retention.pruneDeadEvents({ settled: NOW, any: 0 }, bound, { rememberSince: 0 });
+    await store.retention.forgetEventIds(NOW, bound);
+    await store.retention.pruneMessages(NOW, bound);
     // Then a history too large to read whole, added in SQL (the store's way is slow), so that
     // the planner's statistics are those of a year in service.
     await store.pool.query(PG_HISTORY, [200_000, NOW]);

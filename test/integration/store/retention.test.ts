@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import {
+  type BatchBound,
   type ClaimedEvent,
   InvalidCursorError,
   type MessageKey,
@@ -31,11 +32,14 @@ async function finish(event: NewEvent, settlement: Settlement = { state: 'done' 
   await store.events.settle(claimed as ClaimedEvent, settlement, NOW);
 }
 
+/** Three rows a batch, and a budget no batch of this suite reaches (see the budget test). */
+const BOUND: BatchBound = { limit: 3, budgetMs: 60_000 };
+
 /** Every batch of a step, as the pruner repeats them; the total count. */
-async function drain(batch: (limit: number) => Promise<{ count: number; more: boolean }>) {
+async function drain(batch: (bound: BatchBound) => Promise<{ count: number; more: boolean }>) {
   let total = 0;
   for (;;) {
-    const { count, more } = await batch(3);
+    const { count, more } = await batch(BOUND);
     total += count;
     if (!more) return total;
   }
@@ -66,7 +70,7 @@ describeEachStore('retention', (kind) => {
     const pending = newEvent({ receivedAt: NOW - 40 * DAY + 12 });
     await store.events.insert(pending);
 
-    expect(await drain((limit) => store.retention.dropBodies(NOW - 30 * DAY, limit))).toBe(6);
+    expect(await drain((bound) => store.retention.dropBodies(NOW - 30 * DAY, bound))).toBe(6);
     const body = async (eventId: string) => (await store.events.get(eventId))?.body.length;
     for (const event of [...old, skipped]) expect(await body(event.eventId)).toBe(0);
     // A dead event waits for an operator, who may replay it; a pending one is still to come.
@@ -78,7 +82,10 @@ describeEachStore('retention', (kind) => {
     expect(await store.events.replay(old[0]?.eventId as string, NOW)).toBe('body_dropped');
     expect(await store.events.replay(dead.eventId, NOW)).toBe('replayed');
     // The next pass starts where this one stopped: nothing again, not a walk over history.
-    expect(await store.retention.dropBodies(NOW - 30 * DAY, 3)).toEqual({ count: 0, more: false });
+    expect(await store.retention.dropBodies(NOW - 30 * DAY, BOUND)).toMatchObject({
+      count: 0,
+      more: false,
+    });
   });
 
   it('keeps no body at all once an event is done, when asked', async () => {
@@ -111,8 +118,8 @@ describeEachStore('retention', (kind) => {
     const recent = newEvent({ receivedAt: NOW - 10 * DAY });
     await finish(recent);
 
-    const prune = (limit: number) =>
-      store.retention.pruneEvents(NOW - 90 * DAY, limit, { rememberSince: NOW - 200 * DAY });
+    const prune = (bound: BatchBound) =>
+      store.retention.pruneEvents(NOW - 90 * DAY, bound, { rememberSince: NOW - 200 * DAY });
     expect(await drain(prune)).toBe(4);
     for (const event of old) {
       expect(await store.events.get(event.eventId)).toBeUndefined();
@@ -125,19 +132,115 @@ describeEachStore('retention', (kind) => {
     expect((await store.events.get(recent.eventId))?.state).toBe('done');
 
     // Past the dedupe period the eventId is forgotten: the service cannot send it any more.
-    expect(await drain((limit) => store.retention.forgetEventIds(NOW - 200 * DAY, limit))).toBe(0);
+    expect(await drain((bound) => store.retention.forgetEventIds(NOW - 200 * DAY, bound))).toBe(0);
     expect(await store.events.insert(old[0] as NewEvent)).toBe('duplicate');
-    expect(await drain((limit) => store.retention.forgetEventIds(NOW, limit))).toBe(4);
+    expect(await drain((bound) => store.retention.forgetEventIds(NOW, bound))).toBe(4);
     expect(await store.events.insert(old[0] as NewEvent)).toBe('inserted');
   });
 
   it('does not remember an eventId already past the dedupe period', async () => {
     const ancient = newEvent({ receivedAt: NOW - 300 * DAY });
     await finish(ancient);
-    const prune = (limit: number) =>
-      store.retention.pruneEvents(NOW - 90 * DAY, limit, { rememberSince: NOW - 200 * DAY });
+    const prune = (bound: BatchBound) =>
+      store.retention.pruneEvents(NOW - 90 * DAY, bound, { rememberSince: NOW - 200 * DAY });
     expect(await drain(prune)).toBe(1);
     expect(await store.events.insert(ancient)).toBe('inserted');
+  });
+
+  it('deletes dead events of settled messages after the events period, and any after the dead one', async () => {
+    /** A message side whose delivery status is `status`, acknowledged or not. */
+    const message = async (messageId: string, status: string, acknowledged = false) => {
+      await store.messages.recordSnapshot(
+        { ...inbound(messageId), statuses: { delivery: status }, at: 1, source: 'fetch' },
+        NOW - 300 * DAY,
+      );
+      if (acknowledged) {
+        await store.messages.markAcknowledged(inbound(messageId), 'delivered', null, NOW);
+      }
+    };
+    const dead = async (messageId: string, daysAgo: number) => {
+      const event = newEvent({
+        messageId,
+        action: 'messageStatusChanged',
+        receivedAt: NOW - daysAgo * DAY,
+      });
+      await finish(event, { state: 'dead', error: 'HTTP 503' });
+      return event;
+    };
+    await message('acknowledged', 'pendingdelivery', true);
+    await message('failed', 'failed');
+    await message('open', 'pendingdelivery');
+    const settledOld = await dead('acknowledged', 100);
+    const finalOld = await dead('failed', 100);
+    const settledRecent = await dead('acknowledged', 10);
+    const openOld = await dead('open', 100);
+    const unknownOld = await dead('never-recorded', 100);
+    const openAncient = await dead('open', 190);
+    await store.messages.recordStatusChange(
+      {
+        ...inbound('acknowledged'),
+        eventId: settledOld.eventId,
+        kind: 'delivery',
+        formerValue: '',
+        newValue: 'pendingdelivery',
+        occurredAt: 1,
+        properties: null,
+        validationResults: null,
+        outcome: 'applied',
+      },
+      NOW,
+    );
+    expect((await store.events.countOpen()).dead).toBe(6);
+
+    const prune = (bound: BatchBound) =>
+      store.retention.pruneDeadEvents({ settled: NOW - 90 * DAY, any: NOW - 180 * DAY }, bound, {
+        rememberSince: NOW - 200 * DAY,
+      });
+    expect(await drain(prune)).toBe(3);
+    for (const gone of [settledOld, finalOld, openAncient]) {
+      expect(await store.events.get(gone.eventId)).toBeUndefined();
+      // A redelivery is still a duplicate, never stored or handled again.
+      expect(await store.events.insert(gone)).toBe('duplicate');
+    }
+    expect(await store.messages.statusChanges(inbound('acknowledged'))).toEqual([]);
+    // Kept: a settled message's recent one, and an open or unknown message's until the dead
+    // period; an operator may still replay them.
+    for (const kept of [settledRecent, openOld, unknownOld]) {
+      expect((await store.events.get(kept.eventId))?.state).toBe('dead');
+    }
+    expect((await store.events.countOpen()).dead).toBe(3);
+    expect(await drain(prune)).toBe(0);
+  });
+
+  it('stops a batch once it has used its time budget, and says there is more', async () => {
+    const old = Array.from({ length: 8 }, (_, i) => newEvent({ receivedAt: NOW - 100 * DAY + i }));
+    for (const event of old) await finish(event);
+    // Every look at the clock finds 100 ms gone: each row (each statement on PostgreSQL) is
+    // as slow as a stalled disk.
+    let ms = 0;
+    const slow = kind.clockedRetention(store, () => (ms += 100));
+    try {
+      const bound = { limit: 8, budgetMs: 10 };
+      const prune = () =>
+        slow.pruneEvents(NOW - 90 * DAY, bound, { rememberSince: NOW - 200 * DAY });
+      const first = await prune();
+      // One row on SQLite, one statement of a quarter of the limit on PostgreSQL.
+      expect(first.count).toBeGreaterThanOrEqual(1);
+      expect(first.count).toBeLessThanOrEqual(bound.limit / 4);
+      expect(first.more).toBe(true);
+      expect(first.ms).toBeGreaterThanOrEqual(bound.budgetMs);
+      let total = first.count;
+      for (let batch = prune(); ; batch = prune()) {
+        const { count, more } = await batch;
+        expect(count).toBeLessThanOrEqual(bound.limit / 4);
+        total += count;
+        if (!more) break;
+      }
+      expect(total).toBe(old.length);
+      for (const event of old) expect(await store.events.get(event.eventId)).toBeUndefined();
+    } finally {
+      await slow.close();
+    }
   });
 
   it('deletes final messages that went quiet before the cut-off, and keeps open ones', async () => {
@@ -163,8 +266,8 @@ describeEachStore('retention', (kind) => {
     );
 
     const forgotten: unknown[] = [];
-    const count = await drain(async (limit) => {
-      const batch = await store.retention.pruneMessages(NOW - 400 * DAY, limit);
+    const count = await drain(async (bound) => {
+      const batch = await store.retention.pruneMessages(NOW - 400 * DAY, bound);
       forgotten.push(...batch.forgotten);
       return batch;
     });

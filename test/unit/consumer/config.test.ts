@@ -57,7 +57,7 @@ describe('loadConfig', () => {
       operationsPort: undefined,
       shutdownTimeoutMs: 10000,
       role: 'all',
-      retention: { bodyDays: 30, eventDays: 90, dedupeDays: 200, messageDays: 400 },
+      retention: { bodyDays: 30, eventDays: 90, deadDays: 180, dedupeDays: 200, messageDays: 400 },
       retentionIntervalSeconds: 3600,
     });
   });
@@ -71,6 +71,12 @@ describe('loadConfig', () => {
     expect(problemsOf({ ...minimal, RETENTION_BODY_DAYS: '100' })).toEqual([
       expect.stringMatching(/^RETENTION_BODY_DAYS must not exceed RETENTION_EVENT_DAYS/),
     ]);
+    expect(problemsOf({ ...minimal, RETENTION_DEAD_DAYS: '60' })).toEqual([
+      expect.stringMatching(
+        /^RETENTION_DEAD_DAYS must be at least RETENTION_EVENT_DAYS \(60 < 90\)/,
+      ),
+    ]);
+    expect(loadConfig({ ...minimal, RETENTION_DEAD_DAYS: '90' }).retention?.deadDays).toBe(90);
     expect(problemsOf({ ...minimal, RETENTION_MESSAGE_DAYS: '190' })).toEqual([
       expect.stringMatching(/^RETENTION_MESSAGE_DAYS must be at least RETENTION_DEDUPE_DAYS/),
     ]);

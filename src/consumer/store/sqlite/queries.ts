@@ -215,6 +215,18 @@ export const RETENTION_SQL = {
     SELECT rowid AS id, event_id, received_at FROM events
      WHERE state = @state AND received_at < @before
      ORDER BY received_at LIMIT @limit`,
+  // Dead events nobody will act on any more (RetentionStore.pruneDeadEvents): walks the dead
+  // ones in arrival order; a dead event of an open message younger than @anyBefore is passed
+  // over at each batch, which costs what the dead events retention keeps, not history.
+  deadBefore: `
+    SELECT e.rowid AS id, e.event_id, e.received_at FROM events e
+     WHERE e.state = 'dead' AND e.received_at < @settledBefore
+       AND (e.received_at < @anyBefore OR EXISTS (
+             SELECT 1 FROM messages m
+              WHERE m.message_id = e.message_id AND m.transfer = e.transfer
+                AND (m.acknowledged_at IS NOT NULL
+                     OR m.delivery_status IN ('delivered', 'failed', 'parked'))))
+     ORDER BY e.received_at LIMIT @limit`,
   remember: `
     INSERT INTO seen_events (event_id, received_at) VALUES (?, ?)
     ON CONFLICT (event_id) DO NOTHING`,

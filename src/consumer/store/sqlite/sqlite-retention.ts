@@ -1,15 +1,43 @@
 /**
- * Retention on SQLite: each call is one batch, run by the writer thread in one short
- * transaction (see RetentionStore in store.ts and src/consumer/retention/README.md).
+ * Retention on SQLite: each call is one batch, which the writer thread runs alone, outside its
+ * group transaction (STANDALONE_OPERATIONS in sqlite-writes.ts): its own IMMEDIATE
+ * transaction, row by row until its limit or its time budget (see BatchBound and RetentionStore
+ * in store.ts, and src/consumer/retention/README.md), then the commit, then a checkpoint of what
+ * it wrote. Its `ms` is all of that: how long the webhooks queued behind it waited.
+ *
+ * Why each batch checkpoints: SQLite copies the WAL back into the database file in the commit
+ * that takes the WAL past 1,000 pages (wal_autocheckpoint), whoever's commit that is. A batch
+ * deleting 64 events writes about 120 pages (each event's entries sit on random pages of the
+ * eventId indexes), so every eighth batch or so a commit, as often a webhook's as retention's,
+ * paid for writing back 1,000 scattered pages: 45 ms typically and up to 100 ms with a year of
+ * history (BENCHMARKS.md, "Retention batches by time"). Checkpointing after each batch writes
+ * back only its own pages, inside its own time, where its budget counts them.
  */
 import type Database from 'better-sqlite3';
-import type { ForgottenMessage, PruneBatch } from '../store.ts';
+import type { BatchBound, DeadCutoffs, ForgottenMessage, PruneBatch } from '../store.ts';
 import { RETENTION_SQL } from './queries.ts';
 
 const BODIES_MARK = 'bodies';
 const FINISHED = ['done', 'skipped'] as const;
+/** Rows of a set statement (forgetEventIds) between two looks at the clock. */
+const ROWS_PER_STATEMENT = 64;
+/**
+ * Pages of one incremental_vacuum between two looks at the clock: moving a page costs from
+ * microseconds (a free page at the end of the file) to a few milliseconds (a page in use,
+ * relocated after a search of a long freelist).
+ */
+const PAGES_PER_STATEMENT = 4;
 
-export function retentionWrites(db: Database.Database) {
+type EventRow = { id: number; event_id: string; received_at: number };
+
+/**
+ * The retention writes of the writer thread. `clock` (ms, monotonic) times the budget; tests
+ * pass one that runs fast to play a slow statement.
+ */
+export function retentionWrites(
+  db: Database.Database,
+  clock: () => number = () => performance.now(),
+) {
   const mark = db.prepare<[string], { through_at: number; through_id: number }>(RETENTION_SQL.mark);
   const setMark = db.prepare<{ name: string; at: number; id: number }>(RETENTION_SQL.setMark);
   const arrivedAfter = db.prepare<
@@ -17,10 +45,13 @@ export function retentionWrites(db: Database.Database) {
     { id: number; event_id: string; occurred_at: string; received_at: number; state: string }
   >(RETENTION_SQL.arrivedAfter);
   const dropBody = bodyDropper(db);
-  const finishedBefore = db.prepare<
-    { state: string; before: number; limit: number },
-    { id: number; event_id: string; received_at: number }
-  >(RETENTION_SQL.finishedBefore);
+  const finishedBefore = db.prepare<{ state: string; before: number; limit: number }, EventRow>(
+    RETENTION_SQL.finishedBefore,
+  );
+  const deadBefore = db.prepare<
+    { settledBefore: number; anyBefore: number; limit: number },
+    EventRow
+  >(RETENTION_SQL.deadBefore);
   const remember = db.prepare<[string, number]>(RETENTION_SQL.remember);
   const deleteEvent = db.prepare<[number]>(RETENTION_SQL.deleteEvent);
   const deleteEventChange = db.prepare<[string]>(RETENTION_SQL.deleteEventChange);
@@ -32,57 +63,158 @@ export function retentionWrites(db: Database.Database) {
   const deleteMessage = db.prepare<[string, string]>(RETENTION_SQL.deleteMessage);
   const deleteMessageChanges = db.prepare<[string, string]>(RETENTION_SQL.deleteMessageChanges);
 
+  /**
+   * One batch: `work` in an IMMEDIATE transaction, given `spent()` to ask between rows whether
+   * the budget is used; then the commit and the write-back of what it wrote.
+   */
+  function batch<T extends { count: number; more: boolean }>(
+    bound: BatchBound,
+    work: (spent: () => boolean) => T,
+  ): T & PruneBatch {
+    const started = clock();
+    const spent = () => clock() - started >= bound.budgetMs;
+    const result = db.transaction(work).immediate(spent);
+    // PASSIVE: copies what no reader still needs and never waits for one.
+    db.pragma('wal_checkpoint(PASSIVE)');
+    return { ...result, ms: clock() - started };
+  }
+
+  /** Deletes events (their status changes with them), keeping recent eventIds for dedupe. */
+  function deleteEvents(
+    rows: EventRow[],
+    rememberSince: number,
+    spent: () => boolean,
+  ): { count: number; stopped: boolean } {
+    let count = 0;
+    for (const row of rows) {
+      if (row.received_at >= rememberSince) remember.run(row.event_id, row.received_at);
+      deleteEventChange.run(row.event_id);
+      deleteEvent.run(row.id);
+      count++;
+      if (count < rows.length && spent()) return { count, stopped: true };
+    }
+    return { count, stopped: false };
+  }
+
   return {
-    dropBodies(before: number, limit: number): PruneBatch {
-      // Resumes after the last event it looked at: an event still open when the pass went by
-      // keeps its body until retention deletes its row.
-      const from = mark.get(BODIES_MARK) ?? { through_at: 0, through_id: 0 };
-      const rows = arrivedAfter.all({ at: from.through_at, id: from.through_id, before, limit });
-      let count = 0;
-      for (const row of rows) {
-        if (row.state === 'done' || row.state === 'skipped') {
-          count += dropBody({ occurredAt: row.occurred_at, eventId: row.event_id });
+    dropBodies(before: number, bound: BatchBound): PruneBatch {
+      return batch(bound, (spent) => {
+        // Resumes after the last event it looked at: an event still open when the pass went
+        // by keeps its body until retention deletes its row.
+        const from = mark.get(BODIES_MARK) ?? { through_at: 0, through_id: 0 };
+        const rows = arrivedAfter.all({
+          at: from.through_at,
+          id: from.through_id,
+          before,
+          limit: bound.limit,
+        });
+        let count = 0;
+        let looked = 0;
+        for (const row of rows) {
+          if (row.state === 'done' || row.state === 'skipped') {
+            count += dropBody({ occurredAt: row.occurred_at, eventId: row.event_id });
+          }
+          looked++;
+          if (looked < rows.length && spent()) break;
         }
-      }
-      const last = rows.at(-1);
-      if (last !== undefined) setMark.run({ name: BODIES_MARK, at: last.received_at, id: last.id });
-      return { count, more: rows.length === limit };
-    },
-
-    pruneEvents(before: number, limit: number, { rememberSince }: { rememberSince: number }) {
-      let count = 0;
-      for (const state of FINISHED) {
-        for (const row of finishedBefore.all({ state, before, limit: limit - count })) {
-          if (row.received_at >= rememberSince) remember.run(row.event_id, row.received_at);
-          deleteEventChange.run(row.event_id);
-          deleteEvent.run(row.id);
-          count++;
+        const last = rows[looked - 1];
+        if (last !== undefined) {
+          setMark.run({ name: BODIES_MARK, at: last.received_at, id: last.id });
         }
-        if (count === limit) break;
-      }
-      return { count, more: count === limit } satisfies PruneBatch;
+        return { count, more: looked < rows.length || rows.length === bound.limit };
+      });
     },
 
-    forgetEventIds(before: number, limit: number): PruneBatch {
-      const count = forgetSeen.run(before, limit).changes;
-      return { count, more: count === limit };
+    pruneEvents(before: number, bound: BatchBound, { rememberSince }: { rememberSince: number }) {
+      return batch(bound, (spent) => {
+        let count = 0;
+        for (const state of FINISHED) {
+          const rows = finishedBefore.all({ state, before, limit: bound.limit - count });
+          const deleted = deleteEvents(rows, rememberSince, spent);
+          count += deleted.count;
+          if (deleted.stopped) return { count, more: true };
+          if (count === bound.limit) break;
+          if (spent()) return { count, more: true };
+        }
+        return { count, more: count === bound.limit };
+      });
     },
 
-    pruneMessages(before: number, limit: number): PruneBatch & { forgotten: ForgottenMessage[] } {
-      const rows = closedBefore.all(before, limit);
-      for (const row of rows) {
-        deleteMessageChanges.run(row.message_id, row.transfer);
-        deleteMessage.run(row.message_id, row.transfer);
+    pruneDeadEvents(
+      cutoffs: DeadCutoffs,
+      bound: BatchBound,
+      { rememberSince }: { rememberSince: number },
+    ): PruneBatch {
+      return batch(bound, (spent) => {
+        const rows = deadBefore.all({
+          settledBefore: cutoffs.settled,
+          anyBefore: cutoffs.any,
+          limit: bound.limit,
+        });
+        const { count, stopped } = deleteEvents(rows, rememberSince, spent);
+        return { count, more: stopped || rows.length === bound.limit };
+      });
+    },
+
+    forgetEventIds(before: number, bound: BatchBound): PruneBatch {
+      return batch(bound, (spent) => {
+        let count = 0;
+        while (count < bound.limit) {
+          const chunk = Math.min(ROWS_PER_STATEMENT, bound.limit - count);
+          const changes = forgetSeen.run(before, chunk).changes;
+          count += changes;
+          if (changes < chunk) return { count, more: false };
+          if (spent()) break;
+        }
+        return { count, more: true };
+      });
+    },
+
+    pruneMessages(
+      before: number,
+      bound: BatchBound,
+    ): PruneBatch & { forgotten: ForgottenMessage[] } {
+      return batch(bound, (spent) => {
+        const rows = closedBefore.all(before, bound.limit);
+        const forgotten: ForgottenMessage[] = [];
+        for (const row of rows) {
+          deleteMessageChanges.run(row.message_id, row.transfer);
+          deleteMessage.run(row.message_id, row.transfer);
+          forgotten.push({
+            messageId: row.message_id,
+            transfer: row.transfer,
+            importLocation: row.import_location,
+          });
+          if (forgotten.length < rows.length && spent()) break;
+        }
+        return {
+          count: forgotten.length,
+          more: forgotten.length < rows.length || rows.length === bound.limit,
+          forgotten,
+        };
+      });
+    },
+
+    /**
+     * Frees pages at the end of the file (auto_vacuum=INCREMENTAL, set when the file is
+     * created), a few at a time; the checkpoint that follows the commit shortens the file.
+     */
+    reclaim(bound: BatchBound): PruneBatch {
+      if ((db.pragma('auto_vacuum', { simple: true }) as number) !== 2) {
+        return { count: 0, more: false, ms: 0 };
       }
-      return {
-        count: rows.length,
-        more: rows.length === limit,
-        forgotten: rows.map((row) => ({
-          messageId: row.message_id,
-          transfer: row.transfer,
-          importLocation: row.import_location,
-        })),
-      };
+      return batch(bound, (spent) => {
+        const free = db.pragma('freelist_count', { simple: true }) as number;
+        const target = Math.min(free, bound.limit);
+        let count = 0;
+        while (count < target) {
+          const pages = Math.min(PAGES_PER_STATEMENT, target - count);
+          db.pragma(`incremental_vacuum(${pages})`);
+          count += pages;
+          if (spent()) break;
+        }
+        return { count, more: free > count };
+      });
     },
   };
 }
@@ -106,18 +238,4 @@ export function bodyDropper(
     insertWithoutBody.run(row);
     return 1;
   };
-}
-
-/**
- * Frees pages at the end of the file (auto_vacuum=INCREMENTAL, set when the file is created).
- * Runs outside the writer's batch transaction: incremental_vacuum commits on its own.
- */
-export function reclaimPages(db: Database.Database, pages: number): PruneBatch {
-  if ((db.pragma('auto_vacuum', { simple: true }) as number) !== 2) {
-    return { count: 0, more: false };
-  }
-  const free = db.pragma('freelist_count', { simple: true }) as number;
-  const count = Math.min(free, pages);
-  if (count > 0) db.pragma(`incremental_vacuum(${count})`);
-  return { count, more: free > count };
 }

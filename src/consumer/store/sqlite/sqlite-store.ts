@@ -120,12 +120,14 @@ export async function openSqliteStore(
       listStale: async (before, limit) => messages.listStale(before, limit),
     },
     retention: {
-      dropBodies: (before, limit) => writer.call('retention.dropBodies', before, limit),
-      pruneEvents: (before, limit, options) =>
-        writer.call('retention.pruneEvents', before, limit, options),
-      forgetEventIds: (before, limit) => writer.call('retention.forgetEventIds', before, limit),
-      pruneMessages: (before, limit) => writer.call('retention.pruneMessages', before, limit),
-      reclaim: (pages) => writer.call('retention.reclaim', pages),
+      dropBodies: (before, bound) => writer.call('retention.dropBodies', before, bound),
+      pruneEvents: (before, bound, options) =>
+        writer.call('retention.pruneEvents', before, bound, options),
+      pruneDeadEvents: (cutoffs, bound, options) =>
+        writer.call('retention.pruneDeadEvents', cutoffs, bound, options),
+      forgetEventIds: (before, bound) => writer.call('retention.forgetEventIds', before, bound),
+      pruneMessages: (before, bound) => writer.call('retention.pruneMessages', before, bound),
+      reclaim: (bound) => writer.call('retention.reclaim', bound),
     },
     checkWritable: () => withDeadline(writer.call('health.touch', Date.now()), commitTimeoutMs),
     async close() {

@@ -8,7 +8,7 @@ import { HEALTH_SQL } from './queries.ts';
 import { claimWrites } from './sqlite-claims.ts';
 import { eventWrites } from './sqlite-events.ts';
 import { messageWrites } from './sqlite-messages.ts';
-import { reclaimPages, retentionWrites } from './sqlite-retention.ts';
+import { retentionWrites } from './sqlite-retention.ts';
 
 export function createWriteOperations(db: Database.Database) {
   const events = eventWrites(db);
@@ -36,9 +36,10 @@ export function createWriteOperations(db: Database.Database) {
     'messages.markAcknowledged': messages.markAcknowledged,
     'retention.dropBodies': retention.dropBodies,
     'retention.pruneEvents': retention.pruneEvents,
+    'retention.pruneDeadEvents': retention.pruneDeadEvents,
     'retention.forgetEventIds': retention.forgetEventIds,
     'retention.pruneMessages': retention.pruneMessages,
-    'retention.reclaim': (pages: number) => reclaimPages(db, pages),
+    'retention.reclaim': retention.reclaim,
     'health.touch': (now: number): void => {
       touchHealth.run(now);
     },
@@ -66,6 +67,22 @@ export const DURABLE_OPERATIONS: ReadonlySet<WriteOperation> = new Set<WriteOper
   'messages.markImportStarted',
   'messages.markImported',
   'health.touch',
+]);
+
+/**
+ * The writes that run alone, outside the group transaction, after it: each opens and commits a
+ * transaction of its own and then checkpoints what it wrote, which cannot happen inside a
+ * transaction (sqlite-retention.ts says why it must). Retention's batches: none is durable
+ * (a power loss undoes a whole batch, which the next run does again), and none needs to share a
+ * commit, since one is sent at a time.
+ */
+export const STANDALONE_OPERATIONS: ReadonlySet<WriteOperation> = new Set<WriteOperation>([
+  'retention.dropBodies',
+  'retention.pruneEvents',
+  'retention.pruneDeadEvents',
+  'retention.forgetEventIds',
+  'retention.pruneMessages',
+  'retention.reclaim',
 ]);
 
 export function asBuffer(bytes: Uint8Array): Buffer {

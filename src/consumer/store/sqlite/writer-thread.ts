@@ -16,6 +16,10 @@
  * or COMMIT fails (another process holds the lock past busy_timeout, a full disk), every call
  * of the batch gets that error: none was stored. Nothing is ever answered before the COMMIT
  * that makes it durable has returned.
+ *
+ * Retention's batches (STANDALONE_OPERATIONS) are the exception: each runs alone after the
+ * group, committing a transaction of its own and then checkpointing it, which no transaction
+ * can contain; a batch that throws has rolled itself back and is answered with its error.
  */
 import { type MessagePort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -23,6 +27,7 @@ import { migrate } from './migrate.ts';
 import {
   createWriteOperations,
   DURABLE_OPERATIONS,
+  STANDALONE_OPERATIONS,
   type WriteOperation,
   type WriteOperations,
 } from './sqlite-writes.ts';
@@ -75,22 +80,36 @@ class CallFailed extends Error {}
 
 function serve(db: Database.Database, operations: WriteOperations, batch: WriterRequest[]) {
   const calls = batch.filter((request) => request.type === 'call');
-  if (calls.length > 0) {
+  const alone = (call: Call) => STANDALONE_OPERATIONS.has(call.op as WriteOperation);
+  const run = (call: Call) =>
+    (operations[call.op as WriteOperation] as (...args: unknown[]) => unknown)(...call.args);
+  const grouped = calls.filter((call) => !alone(call));
+  if (grouped.length > 0) {
     setSynchronous(
       db,
-      calls.some((call) => DURABLE_OPERATIONS.has(call.op as WriteOperation)),
+      grouped.some((call) => DURABLE_OPERATIONS.has(call.op as WriteOperation)),
     );
-    const run = (call: Call) =>
-      (operations[call.op as WriteOperation] as (...args: unknown[]) => unknown)(...call.args);
     let results: Results;
     try {
-      results = commitPlainly(db, calls, run) ?? commitWithSavepoints(db, calls, run);
+      results = commitPlainly(db, grouped, run) ?? commitWithSavepoints(db, grouped, run);
     } catch (error) {
       if (db.inTransaction) db.exec('ROLLBACK');
       const failure = serializeError(error);
-      results = calls.map((call) => ({ id: call.id, ok: false, error: failure }));
+      results = grouped.map((call) => ({ id: call.id, ok: false, error: failure }));
     }
     port.postMessage({ type: 'results', results } satisfies WriterReply);
+  }
+  // After the group, so the webhooks queued with it are answered first; each commits itself.
+  for (const call of calls.filter(alone)) {
+    setSynchronous(db, false);
+    let result: Results[number];
+    try {
+      result = { id: call.id, ok: true, value: run(call) };
+    } catch (error) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      result = { id: call.id, ok: false, error: serializeError(error) };
+    }
+    port.postMessage({ type: 'results', results: [result] } satisfies WriterReply);
   }
   if (batch.some((request) => request.type === 'close')) {
     db.close();
