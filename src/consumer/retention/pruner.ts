@@ -161,13 +161,15 @@ export function createPruner(deps: PrunerDeps): Pruner {
 }
 
 /**
- * The next batch's size: halved after a batch that used its whole budget (the store stopped
- * it there, or its commit took it past), doubled after one that stopped at its limit in under
- * half of it (a batch that ran out of rows says nothing about its size). So batches take from
- * half the budget to all of it, and the store's own stop bounds the one that meets slow rows.
+ * The next batch's size, from the batch's work (PruneBatch.workMs: its time before the commit,
+ * which costs the same whatever the size): halved after a batch whose work used its whole
+ * budget (the store stopped it there), doubled after one that stopped at its limit with its work
+ * in under half of it (a batch that ran out of rows says nothing about its size). So a batch
+ * works from half the budget to all of it, the store's own stop bounds the one that meets slow
+ * rows, and its commit comes on top.
  */
 export function nextSize(limit: number, batch: PruneBatch, budgetMs: number): number {
-  if (batch.ms >= budgetMs) return Math.max(MIN_BATCH, Math.floor(limit / 2));
-  if (batch.more && batch.ms < budgetMs / 2) return Math.min(MAX_BATCH, limit * 2);
+  if (batch.workMs >= budgetMs) return Math.max(MIN_BATCH, Math.floor(limit / 2));
+  if (batch.more && batch.workMs < budgetMs / 2) return Math.min(MAX_BATCH, limit * 2);
   return limit;
 }

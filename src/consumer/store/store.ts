@@ -355,12 +355,16 @@ export interface BatchBound {
  * What one retention batch did. `more` is true when it stopped at its limit or its budget
  * (there may be more to do); `ms` is how long it held the store: on SQLite the writer thread,
  * from the start of its transaction to the end of its write-back (a WAL checkpoint of what it
- * wrote); on PostgreSQL its transaction, from BEGIN to COMMIT.
+ * wrote); on PostgreSQL its transaction, from BEGIN to COMMIT. `workMs` is the part of it
+ * before the commit, the part that grows with the batch's rows: the pruner sizes batches by it,
+ * because a commit (an fsync: 5 to 15 ms on a cloud disk) costs the same for one row as for a
+ * hundred, and sizing by it would shrink every batch to one row and the run's pace with it.
  */
 export interface PruneBatch {
   count: number;
   more: boolean;
   ms: number;
+  workMs: number;
 }
 
 /** A message side retention deleted, for the importer's forget hook. */

@@ -79,6 +79,7 @@ export function createPostgresRetentionStore(
     ) => Promise<Done<T>>,
   ): Promise<Done<T> & PruneBatch> {
     let started = clock();
+    let worked = 0;
     const result = await inTransaction(pool, async (client) => {
       started = clock();
       const { rows } = await client.query<{ locked: boolean }>(
@@ -97,9 +98,11 @@ export function createPostgresRetentionStore(
           if (done >= bound.limit || clock() - started >= bound.budgetMs) return true;
         }
       };
-      return work(client, pieces);
+      const done = await work(client, pieces);
+      worked = clock() - started;
+      return done;
     });
-    return { ...result, ms: clock() - started };
+    return { ...result, ms: clock() - started, workMs: worked };
   }
 
   return {
@@ -248,6 +251,6 @@ export function createPostgresRetentionStore(
       });
     },
 
-    reclaim: async () => ({ count: 0, more: false, ms: 0 }),
+    reclaim: async () => ({ count: 0, more: false, ms: 0, workMs: 0 }),
   };
 }

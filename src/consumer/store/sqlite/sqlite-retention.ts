@@ -73,10 +73,15 @@ export function retentionWrites(
   ): T & PruneBatch {
     const started = clock();
     const spent = () => clock() - started >= bound.budgetMs;
-    const result = db.transaction(work).immediate(spent);
+    let worked = 0;
+    const result = db.transaction((check: () => boolean) => {
+      const done = work(check);
+      worked = clock() - started;
+      return done;
+    }).immediate(spent);
     // PASSIVE: copies what no reader still needs and never waits for one.
     db.pragma('wal_checkpoint(PASSIVE)');
-    return { ...result, ms: clock() - started };
+    return { ...result, ms: clock() - started, workMs: worked };
   }
 
   /** Deletes events (their status changes with them), keeping recent eventIds for dedupe. */
@@ -201,7 +206,7 @@ export function retentionWrites(
      */
     reclaim(bound: BatchBound): PruneBatch {
       if ((db.pragma('auto_vacuum', { simple: true }) as number) !== 2) {
-        return { count: 0, more: false, ms: 0 };
+        return { count: 0, more: false, ms: 0, workMs: 0 };
       }
       return batch(bound, (spent) => {
         const free = db.pragma('freelist_count', { simple: true }) as number;

@@ -37,7 +37,7 @@ function scriptedStore(
     const byBudget = Math.max(1, Math.ceil(bound.budgetMs / cost(step)));
     const count = Math.min(left[step], bound.limit, byBudget);
     left[step] -= count;
-    return { count, more: left[step] > 0, ms: count * cost(step) };
+    return { count, more: left[step] > 0, ms: count * cost(step), workMs: count * cost(step) };
   };
   const retention: RetentionStore = {
     pruneEvents: async (before, bound, options) => batch('events', bound, [before, options]),
@@ -54,7 +54,20 @@ function scriptedStore(
 }
 
 describe('nextSize', () => {
-  const batch = (ms: number, more = true): PruneBatch => ({ count: 64, more, ms });
+  const batch = (ms: number, more = true): PruneBatch => ({ count: 64, more, ms, workMs: ms });
+
+  it('sizes by the work before the commit, not by the commit', () => {
+    // A slow disk: every commit takes 12 ms, more than the budget, for one row or a thousand.
+    const slowCommit = (workMs: number): PruneBatch => ({
+      count: 64,
+      more: true,
+      ms: workMs + 12,
+      workMs,
+    });
+    expect(nextSize(64, slowCommit(3), 10)).toBe(128);
+    expect(nextSize(64, slowCommit(7), 10)).toBe(64);
+    expect(nextSize(64, slowCommit(10), 10)).toBe(32);
+  });
 
   it('halves after a batch that used its budget, doubles after one at its limit under half of it', () => {
     expect(nextSize(64, batch(25), 10)).toBe(32);
