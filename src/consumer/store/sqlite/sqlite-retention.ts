@@ -74,11 +74,13 @@ export function retentionWrites(
     const started = clock();
     const spent = () => clock() - started >= bound.budgetMs;
     let worked = 0;
-    const result = db.transaction((check: () => boolean) => {
-      const done = work(check);
-      worked = clock() - started;
-      return done;
-    }).immediate(spent);
+    const result = db
+      .transaction((check: () => boolean) => {
+        const done = work(check);
+        worked = clock() - started;
+        return done;
+      })
+      .immediate(spent);
     // PASSIVE: copies what no reader still needs and never waits for one.
     db.pragma('wal_checkpoint(PASSIVE)');
     return { ...result, ms: clock() - started, workMs: worked };
