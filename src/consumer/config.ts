@@ -11,6 +11,7 @@ import {
   parseCredentialSpec,
   type WebhookCredential,
 } from '../protocol/index.ts';
+import { publicSecretProblems } from './public-secrets.ts';
 import { redactUserinfo } from './redact-userinfo.ts';
 import { DEFAULT_RETENTION, MIN_DEDUPE_DAYS, type RetentionPolicy } from './retention/policy.ts';
 
@@ -213,6 +214,8 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): Readonly<
       'IMPORTER_MODULE is required when NODE_ENV=production (as in the image): set it to your importer (a name of src/importers/, e.g. IMPORTER_MODULE=my-erp), or to IMPORTER_MODULE=file to write the documents under DOCUMENTS_DIR on purpose (docs/forking.md)',
     );
   }
+  // A secret this repository publishes (a sandbox default, a placeholder) is no secret.
+  if (read.raw('NODE_ENV') === 'production') problems.push(...publicSecretProblems(config));
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }
