@@ -23,8 +23,8 @@ import { sendProblem } from './problem.ts';
 
 export interface BrowserGuardOptions {
   /**
-   * Host names accepted besides loopback names and IP literals, lower case: PROVIDER_HOST when
-   * it is a name, and PROVIDER_ALLOWED_HOSTS (a compose service name such as `provider`).
+   * Host names accepted besides loopback names and IP literals: PROVIDER_ALLOWED_HOSTS (a
+   * compose service name such as `provider`), and the address listened on when it is a name.
    * @default []
    */
   allowedHosts?: readonly string[];

@@ -26,9 +26,9 @@ export interface ProviderConfig {
    */
   host: string;
   /**
-   * Host names every route answers to besides loopback names and IP literals: PROVIDER_HOST
-   * when it is a name, and PROVIDER_ALLOWED_HOSTS (comma-separated; a compose service name such
-   * as `provider`). Lower case. @default []
+   * Host names every route answers to besides loopback names, IP literals and PROVIDER_HOST
+   * (startProvider adds it when it is a name): PROVIDER_ALLOWED_HOSTS, comma-separated, e.g. a
+   * compose service name such as `provider`. Lower case. @default []
    */
   allowedHosts: readonly string[];
   /** Bearer token the /admin routes require. @default undefined (no authentication) */
@@ -143,7 +143,6 @@ export function loadProviderConfig(env: Env): Readonly<ProviderConfig> {
       );
     }
   }
-  if (isIP(host) === 0) allowedHosts.push(host);
   const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(

@@ -9,7 +9,7 @@
  * know nothing of HTTP.
  */
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
 import express, { type Express } from 'express';
 import { type Logger, pino } from 'pino';
 import { createScenarioRouter } from './admin/scenario-router.ts';
@@ -207,7 +207,7 @@ export function createProvider(options: ProviderOptions = {}): Provider {
 export interface StartProviderOptions extends ProviderOptions {
   /** 0 picks a free port. @default 0 */
   port?: number;
-  /** @default '127.0.0.1' */
+  /** A host name here is also accepted as `Host` (`allowedHosts`). @default '127.0.0.1' */
   host?: string;
   /** When given, the sandbox participant's first endpoint (so it receives every category). */
   webhookUrl?: string;
@@ -229,7 +229,10 @@ export interface RunningProvider {
 }
 
 export async function startProvider(options: StartProviderOptions = {}): Promise<RunningProvider> {
-  const provider = createProvider(options);
+  const host = options.host ?? '127.0.0.1';
+  // Listening on a name means being called by it.
+  const allowedHosts = [...(options.allowedHosts ?? []), ...(isIP(host) === 0 ? [host] : [])];
+  const provider = createProvider({ ...options, allowedHosts });
   let secret: string | undefined;
   if (options.webhookUrl !== undefined) {
     const created = provider.dispatcher.createEndpoint(
@@ -242,7 +245,6 @@ export async function startProvider(options: StartProviderOptions = {}): Promise
     );
     secret = created.secret;
   }
-  const host = options.host ?? '127.0.0.1';
   const server = await listen(provider.app, options.port ?? 0, host);
   const { port, address } = server.address() as AddressInfo;
   const shown = address.includes(':') ? `[${address}]` : address;

@@ -78,14 +78,10 @@ describe('loadProviderConfig', () => {
     expect(load).toThrow(new RegExp(`^${name}:`));
   });
 
-  it('accepts the Host named by PROVIDER_HOST, besides PROVIDER_ALLOWED_HOSTS', () => {
-    expect(loadProviderConfig({ PROVIDER_HOST: 'Sandbox.lan' }).allowedHosts).toEqual([
-      'sandbox.lan',
-    ]);
+  it('reads PROVIDER_ALLOWED_HOSTS once each, in lower case', () => {
     expect(
-      loadProviderConfig({ PROVIDER_HOST: 'provider', PROVIDER_ALLOWED_HOSTS: 'provider' })
-        .allowedHosts,
-    ).toEqual(['provider']);
+      loadProviderConfig({ PROVIDER_ALLOWED_HOSTS: 'Provider,provider, sandbox.lan' }).allowedHosts,
+    ).toEqual(['provider', 'sandbox.lan']);
   });
 
   it('redacts the userinfo of a URL-like value in its error', () => {
