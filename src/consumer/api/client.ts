@@ -17,6 +17,7 @@ import {
   transactionPath,
   UNSAFE_MESSAGE_ID,
 } from '../../protocol/index.ts';
+import { printableText } from '../error-text.ts';
 import { ApiError, ERROR_BODY_LIMIT } from './api-error.ts';
 import { type ApiClientOptions, resolveApiClientOptions } from './options.ts';
 import {
@@ -307,9 +308,11 @@ function parseJson<T>(
  */
 function shapeError(request: ApiRequest, status: number, reason: string, body: string): ApiError {
   const path = describePath(request);
-  return new ApiError(`${request.method} ${path}: ${reason}`, {
+  // The reason quotes the answer (a field name, a cursor): printable and bounded like any text
+  // of the API's (error-text.ts).
+  return new ApiError(`${request.method} ${path}: ${printableText(reason)}`, {
     status,
-    body: body.slice(0, ERROR_BODY_LIMIT),
+    body: printableText(body, ERROR_BODY_LIMIT),
     method: request.method,
     path,
     retryable: false,

@@ -20,8 +20,9 @@ import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
+import { printableText } from '../error-text.ts';
 import { closeFd, openFd, writeAll } from '../file-descriptors.ts';
-import { ApiError, ERROR_BODY_LIMIT, parseProblem } from './api-error.ts';
+import { ApiError, ERROR_BODY_LIMIT, type Problem, parseProblem } from './api-error.ts';
 import type { ResolvedApiClientOptions } from './options.ts';
 import {
   backoffDelay,
@@ -233,7 +234,7 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
           method: request.method,
           path: shownPath,
           ...(status === undefined
-            ? { error: outcome.kind === 'failure' ? outcome.text : undefined }
+            ? { error: outcome.kind === 'failure' ? printableText(outcome.text) : undefined }
             : { status }),
           attempt: attempt + 1,
           delayMs,
@@ -350,9 +351,10 @@ function toApiError(
     });
   }
   if (outcome.kind === 'failure') {
-    return new ApiError(`${call} failed: ${outcome.text}${tries}${unsafe}`, {
+    const text = printableText(outcome.text);
+    return new ApiError(`${call} failed: ${text}${tries}${unsafe}`, {
       status: undefined,
-      body: outcome.text,
+      body: text,
       method: request.method,
       path,
       retryable,
@@ -361,9 +363,11 @@ function toApiError(
   }
   const { status, contentType } = outcome.response;
   const full = outcome.response.body.toString('utf8');
-  const text = full.slice(0, ERROR_BODY_LIMIT);
-  const problem = parseProblem(contentType, full);
-  const summary = problem?.detail ?? problem?.title ?? (text.slice(0, 200) || '(empty body)');
+  // The API's text goes into the message (stored as lastError, logged), so it is made
+  // printable and bounded here, once, for every caller (error-text.ts says why).
+  const text = printableText(full, ERROR_BODY_LIMIT);
+  const problem = printableProblem(parseProblem(contentType, full));
+  const summary = problem?.detail ?? problem?.title ?? (printableText(text, 200) || '(empty body)');
   return new ApiError(`${call} answered ${status}: ${summary}${tries}${unsafe}`, {
     status,
     body: text,
@@ -372,6 +376,16 @@ function toApiError(
     retryable,
     ...(problem === undefined ? {} : { problem }),
   });
+}
+
+/** The problem's text fields printable and bounded (REMOTE_TEXT_LIMIT); the status as sent. */
+function printableProblem(problem: Problem | undefined): Problem | undefined {
+  if (problem === undefined) return undefined;
+  const printable: Problem = { ...problem };
+  if (problem.type !== undefined) printable.type = printableText(problem.type);
+  if (problem.title !== undefined) printable.title = printableText(problem.title);
+  if (problem.detail !== undefined) printable.detail = printableText(problem.detail);
+  return printable;
 }
 
 /** Path and query below the base URL, as errors and log lines show it. */
