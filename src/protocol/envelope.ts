@@ -79,9 +79,11 @@ export type StatusEvent = WebhookEnvelope<StatusChange> & { action: StatusAction
 /**
  * A field that is stored, compared and logged as a key: non-empty, and refused when it holds
  * what no identifier can (control characters, lone surrogates, over MAX_IDENTIFIER_LENGTH
- * characters; identifier.ts says why). One issue per field, the first that applies.
+ * characters; identifier.ts says why). One issue per field, the first that applies. The
+ * simulator checks the identifiers it is given (participants, test-event actions) with it too,
+ * so it never sends an event the consumer must refuse.
  */
-const identifier = z
+export const identifierSchema = z
   .string()
   .min(1)
   .superRefine((value, ctx) => {
@@ -95,16 +97,16 @@ const identifier = z
  * event from being stored and answered.
  */
 const envelopeSchema = z.object({
-  eventId: identifier,
+  eventId: identifierSchema,
   // Unknown actions are stored and answered 204 (docs/events.md#versioning), so the action is
   // an identifier too: a new action may have any name, but not one with a NUL in it.
-  action: identifier,
+  action: identifierSchema,
   transfer: z.enum(['inbound', 'outbound']),
   occurredAt: z.iso.datetime({ offset: true }),
   test: z.boolean().optional(),
-  party: identifier,
+  party: identifierSchema,
   // The worker puts it in API paths: refused here, before it is stored (message-id.ts).
-  messageId: identifier.refine(isPathSegment, UNSAFE_MESSAGE_ID),
+  messageId: identifierSchema.refine(isPathSegment, UNSAFE_MESSAGE_ID),
   data: z.unknown().optional(),
 });
 
