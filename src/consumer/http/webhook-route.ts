@@ -36,6 +36,7 @@ import {
   type WebhookEnvelope,
 } from '../../protocol/index.ts';
 import type { Config } from '../config.ts';
+import { printableText } from '../error-text.ts';
 import type { Metrics, WebhookOutcome } from '../metrics.ts';
 import { type EventStore, newEvent } from '../store/store.ts';
 import { type Admission, createAdmission } from './admission.ts';
@@ -323,9 +324,12 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
   return router;
 }
 
-/** An unsigned header value as it may be logged: at most LOGGED_HEADER_LIMIT characters. */
+/**
+ * An unsigned header value as it may be logged: at most LOGGED_HEADER_LIMIT characters, and
+ * printable (Node reads bytes 0x80-0x9F of a header as C1 controls, such as the escape U+009B).
+ */
 function unverifiedHeader(req: Request, name: string): string | undefined {
   const value = req.get(name);
-  if (value === undefined || value.length <= LOGGED_HEADER_LIMIT) return value;
-  return `${value.slice(0, LOGGED_HEADER_LIMIT)}…`;
+  // One more than the limit: the text is cut to LOGGED_HEADER_LIMIT characters and an ellipsis.
+  return value === undefined ? undefined : printableText(value, LOGGED_HEADER_LIMIT + 1);
 }
