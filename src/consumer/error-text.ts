@@ -27,10 +27,16 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 
 /**
  * `text` without escape sequences and control characters (line breaks become spaces), with
- * lone surrogates replaced by U+FFFD, cut to `limit` characters with a trailing `…`.
+ * lone surrogates replaced by U+FFFD and no space at either end, cut to `limit` characters
+ * with a trailing `…`.
  */
 export function printableText(text: string, limit: number = REMOTE_TEXT_LIMIT): string {
-  const clean = text.replace(ANSI, '').replace(BREAKS, ' ').replace(CONTROL, '').toWellFormed();
+  const clean = text
+    .replace(ANSI, '')
+    .replace(BREAKS, ' ')
+    .replace(CONTROL, '')
+    .toWellFormed()
+    .trim();
   if (clean.length <= limit) return clean;
   // Cut before a surrogate pair rather than through it.
   const end = /[\ud800-\udbff]/.test(clean.charAt(limit - 2)) ? limit - 2 : limit - 1;
