@@ -1,0 +1,151 @@
+/**
+ * A slow or stalled messaging API (issue 26, point 2): an API that sends a core document one
+ * byte at a time, each byte within API_TIMEOUT_MS, used to hold a worker slot for as long as it
+ * liked. Before the fix, four such messages held all four slots of WORKER_CONCURRENCY=4 for
+ * over five minutes while an ordinary message stayed pending with 0 attempts, and /readyz said
+ * ready throughout.
+ *
+ * Here five messages drip (one more than the slots, so one of them is always waiting), then an
+ * ordinary one arrives: each dripped answer is given up within the call's deadline, the
+ * ordinary message is imported meanwhile, the dripping ones are retried with the worker's
+ * backoff and imported once the API behaves, and inbox_oldest_event_age_seconds shows how long
+ * the waiting one has waited. Measured figures: SECURITY.md ("A slow or stalled API").
+ */
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, type Sandbox, startSandbox } from '../support/sandbox.ts';
+import { type DripApi, startDripApi } from './support/drip-api.ts';
+
+const SLOTS = 4;
+const DRIPPING = SLOTS + 1;
+const TIMEOUT_MS = 1000;
+const DEADLINE_MS = 1500;
+/** A byte every 300 ms: never a wait of API_TIMEOUT_MS, so no per-wait timeout fires. */
+const BYTE_EVERY_MS = 300;
+/** High enough that a document's deadline is API_DEADLINE_MS plus a few ms for its size. */
+const MIN_BYTES_PER_SECOND = 200_000;
+/** Room for a loaded machine (2 cores, a benchmark beside) between the deadline and the close. */
+const SLACK_MS = 1000;
+
+let sandbox: Sandbox;
+let drip: DripApi;
+let apiSlow = true;
+const slowIds = new Set<string>();
+
+function coreDocumentOf(path: string): string | undefined {
+  return /^\/messages\/([^/?]+)\/documents\/core/.exec(path)?.[1];
+}
+
+beforeAll(async () => {
+  let providerUrl = '';
+  drip = await startDripApi({
+    target: () => providerUrl,
+    byteEveryMs: BYTE_EVERY_MS,
+    // The first DRIPPING messages whose core document is asked for drip while the API is slow.
+    drip: (path) => {
+      const id = coreDocumentOf(path);
+      if (id === undefined || !apiSlow) return false;
+      if (!slowIds.has(id) && slowIds.size < DRIPPING) slowIds.add(id);
+      return slowIds.has(id);
+    },
+  });
+  sandbox = await startSandbox({
+    consumerEnv: {
+      API_BASE_URL: drip.url,
+      API_TIMEOUT_MS: String(TIMEOUT_MS),
+      API_DEADLINE_MS: String(DEADLINE_MS),
+      API_MIN_BYTES_PER_SECOND: String(MIN_BYTES_PER_SECOND),
+      WORKER_CONCURRENCY: String(SLOTS),
+    },
+  });
+  providerUrl = sandbox.provider.url;
+});
+
+afterAll(async () => {
+  await sandbox?.stop();
+  await drip?.close();
+});
+
+async function gauge(state: 'pending' | 'processing'): Promise<number | undefined> {
+  const res = await request(`${sandbox.consumer.url}/metrics`);
+  const text = await res.body.text();
+  const line = new RegExp(`^inbox_oldest_event_age_seconds\\{state="${state}"\\} (\\S+)$`, 'm');
+  const value = line.exec(text)?.[1];
+  return value === undefined ? undefined : Number(value);
+}
+
+function deliveryEvents(messageId: string): { attempts: number; last_error: string | null }[] {
+  return sandbox.consumer.store.db
+    .prepare(
+      "SELECT attempts, last_error FROM events WHERE message_id = ? AND action = 'deliveryNotified'",
+    )
+    .all(messageId) as { attempts: number; last_error: string | null }[];
+}
+
+async function imported(messageId: string): Promise<boolean> {
+  const { body } = await sandbox.view(messageId);
+  return body.inbound?.importedAt != null;
+}
+
+describe('a messaging API that drip-feeds documents', () => {
+  it('frees each slot within the deadline, imports an ordinary message meanwhile, retries the dripped ones until the API behaves', async () => {
+    const started = Date.now();
+    const slow: string[] = [];
+    for (let i = 0; i < DRIPPING; i++) slow.push(await sandbox.sendInboundInvoice());
+    // Every slot held by a dripping answer: the state of the finding.
+    await eventually(async () => drip.active() >= SLOTS, 'every slot held by a dripped answer');
+    expect([...slowIds].sort()).toEqual([...slow].sort());
+
+    const sent = Date.now();
+    const ordinary = await sandbox.sendInboundInvoice();
+    await eventually(() => imported(ordinary), 'the ordinary message imported', 10_000);
+    const ordinaryMs = Date.now() - sent;
+
+    // One of the dripping messages waits while the other four hold the slots: its age shows.
+    const waited = await eventually(async () => {
+      const age = await gauge('pending');
+      return age !== undefined && age >= DEADLINE_MS / 1000 ? age : undefined;
+    }, 'inbox_oldest_event_age_seconds{state="pending"} past the deadline');
+    expect(waited).toBeLessThanOrEqual((Date.now() - started) / 1000 + 1);
+    // Each dripping message was given up and tried again, with the limit in its last error.
+    await eventually(
+      async () => slow.every((id) => deliveryEvents(id).some((e) => e.attempts > 1)),
+      'every dripping message retried',
+    );
+    const errors = slow.flatMap((id) => deliveryEvents(id).map((e) => e.last_error ?? ''));
+    expect(errors.join('\n')).toMatch(/API_DEADLINE_MS|API_MIN_BYTES_PER_SECOND/);
+
+    apiSlow = false;
+    await eventually(
+      async () => (await Promise.all(slow.map(imported))).every(Boolean),
+      'every dripping message imported once the API behaves',
+      10_000,
+    );
+    const model = sandbox.provider.provider.model.messages;
+    await eventually(
+      async () =>
+        [...slow, ordinary].every((id) => model.get(id).sides.inbound?.status === 'delivered'),
+      'every message acknowledged',
+    );
+
+    // Every dripped answer ended (the consumer closed it) within its deadline, with slack.
+    const held = drip.dripped.map((d) => (d.endedAt ?? Date.now()) - d.startedAt);
+    const documentDeadline = DEADLINE_MS + Math.max(...drip.dripped.map((d) => d.size)) * 0.005;
+    expect(Math.max(...held)).toBeLessThan(documentDeadline + SLACK_MS);
+    expect(drip.dripped.every((d) => d.bytesSent < d.size)).toBe(true);
+    const attempts = slow.map((id) => Math.max(...deliveryEvents(id).map((e) => e.attempts)));
+    console.log(
+      `slow API (${DRIPPING} messages dripped a byte every ${BYTE_EVERY_MS} ms to ${SLOTS} slots, ` +
+        `API_DEADLINE_MS=${DEADLINE_MS}, API_TIMEOUT_MS=${TIMEOUT_MS}): ${drip.dripped.length} dripped answers, ` +
+        `each held its slot at most ${Math.max(...held)} ms (median ${median(held)} ms); ` +
+        `an ordinary message sent meanwhile was imported after ${ordinaryMs} ms; ` +
+        `the dripping ones were imported after ${Math.min(...attempts)}-${Math.max(...attempts)} attempts, ` +
+        `${Date.now() - started} ms in all`,
+    );
+  }, 30_000);
+});
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
