@@ -6,46 +6,25 @@
  * --max-time), and each body a minimum rate over a window (curl's --speed-limit and
  * --speed-time), which lets a large document on a slow but honest link finish.
  *
- * A document may be up to API_MAX_DOCUMENT_BYTES, so a fixed deadline would either cut off a
- * large one or leave a small one far too long: its deadline is `deadlineMs` plus the time its
- * size takes at the minimum rate, the size being its Content-Length once the headers tell it,
- * and the largest allowed before.
+ * A document may be up to API_MAX_DOCUMENT_BYTES, so one fixed deadline would cut off a large
+ * one on an honest link. Its deadline is `deadlineMs` plus the time the largest allowed takes at
+ * the minimum rate; what bounds a smaller one is the rate itself, which lets a document of S
+ * bytes take at most S / rate plus one window once its headers have come, and gives up a
+ * drip-fed one within two windows.
  */
 
 /** The overall deadline of one call, from its first attempt to the end of its last body. */
 export interface CallDeadline {
   /** Aborts when the deadline passes; give it to every attempt. */
   readonly signal: AbortSignal;
-  /** The deadline as it stands, in ms from the start of the call. */
   readonly ms: number;
   /** Milliseconds left; negative once passed. */
   remaining(): number;
-  /**
-   * Brings the deadline forward to `ms` from the start of the call (never later). Returns a
-   * signal that aborts then, for the attempt in flight, which was given the earlier signal.
-   */
-  narrow(ms: number): AbortSignal;
 }
 
 export function startCallDeadline(ms: number, now: () => number = performance.now): CallDeadline {
   const started = now();
-  let limitMs = ms;
-  let signal = AbortSignal.timeout(ms);
-  return {
-    get signal() {
-      return signal;
-    },
-    get ms() {
-      return limitMs;
-    },
-    remaining: () => started + limitMs - now(),
-    narrow(to) {
-      if (to >= limitMs) return signal;
-      limitMs = to;
-      signal = AbortSignal.any([signal, AbortSignal.timeout(Math.max(0, started + to - now()))]);
-      return signal;
-    },
-  };
+  return { signal: AbortSignal.timeout(ms), ms, remaining: () => started + ms - now() };
 }
 
 /** Deadline of a call whose body may be `bytes` long: the base plus `bytes` at the minimum rate. */

@@ -19,7 +19,7 @@ export interface ApiClientOptions {
   /**
    * Overall deadline of one call: every attempt, the waits between them, the headers and the
    * whole body. A server that answers a byte at a time, each under `timeoutMs`, costs at most
-   * this. A document's deadline grows with its size (`minBytesPerSecond`). Passing it is not
+   * this. A document's deadline leaves time for its size (`minBytesPerSecond`). Passing it is not
    * retried within the call: the caller (the worker's backoff) asks again later.
    * @default 60000
    */
@@ -27,8 +27,7 @@ export interface ApiClientOptions {
   /**
    * Slowest body accepted, averaged over each `timeoutMs` from the headers (so a slow start
    * within the first window is tolerated); a slower one is given up. A document's deadline is
-   * `deadlineMs` plus the time its size takes at this rate: its Content-Length when it declares
-   * one, else `maxDocumentBytes`.
+   * `deadlineMs` plus the time `maxDocumentBytes` takes at this rate.
    * @default 65536 (64 KiB/s)
    */
   minBytesPerSecond?: number;

@@ -4,7 +4,7 @@
  * Three bounds on time (deadline.ts says why all three): undici waits at most `timeoutMs` for
  * the headers and for each next piece of a body; a body must average `minBytesPerSecond` over
  * each `timeoutMs`; and the whole call, every attempt and the waits between them, has a
- * deadline (`deadlineMs`, more for a document, by its size). A call that passes the deadline
+ * deadline (`deadlineMs`, more for a document: deadline.ts). A call that passes the deadline
  * or the rate is an ApiDeadlineError at once, not retried here: the worker's slot goes to
  * other messages, and its backoff asks again later. Other transient failures (network errors,
  * per-wait timeouts, 5xx, 429) are retried here with capped, jittered backoff, honouring
@@ -154,9 +154,7 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
     deadline: CallDeadline,
   ): Promise<AttemptOutcome> {
     const sink = request.sink ?? JSON_SINK;
-    // Aborted when a document's deadline is narrowed to its declared size (below).
-    const narrowed = new AbortController();
-    const signal = AbortSignal.any([deadline.signal, narrowed.signal]);
+    const signal = deadline.signal;
     try {
       const answer = await pool.request({
         method: request.method,
@@ -189,14 +187,6 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
         const body = await readToMemory(answer.body, sink.maxBytes, received, 'refuse');
         return { kind: 'response', response: { ...base, body }, retryAfter };
       }
-      if (Number.isFinite(declared)) {
-        // The size is known now: the deadline is what this document needs, not the largest's.
-        const sized = deadline.narrow(
-          deadlineForSize(options.deadlineMs, declared, options.minBytesPerSecond),
-        );
-        if (sized.aborted) narrowed.abort(sized.reason);
-        else sized.addEventListener('abort', () => narrowed.abort(sized.reason), { once: true });
-      }
       const file = await readToFile(answer.body, sink.path, sink.maxBytes, received);
       return {
         kind: 'response',
@@ -224,7 +214,7 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
         return {
           kind: 'failure',
           failure: 'maybe_sent',
-          text: `no complete answer within the call's deadline of ${deadline.ms} ms (API_DEADLINE_MS${sink.to === 'file' ? ", plus the document's size at API_MIN_BYTES_PER_SECOND" : ''})`,
+          text: `no complete answer within the call's deadline of ${deadline.ms} ms (API_DEADLINE_MS${sink.to === 'file' ? ', plus API_MAX_DOCUMENT_BYTES at API_MIN_BYTES_PER_SECOND' : ''})`,
           error,
           slow: { limit: 'deadline', value: deadline.ms },
         };
@@ -242,8 +232,8 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
     const shownPath = describePath(request);
     const target = options.pathPrefix + shownPath;
     const sink = request.sink ?? JSON_SINK;
-    // A document's size is not known before its headers: the largest allowed sets the
-    // deadline until then (deadline.ts).
+    // A document may be as large as its limit allows: its deadline leaves time for that at the
+    // minimum rate (deadline.ts).
     const deadline = startCallDeadline(
       sink.to === 'file'
         ? deadlineForSize(options.deadlineMs, sink.maxBytes, options.minBytesPerSecond)
