@@ -22,7 +22,10 @@ export interface CallDeadline {
   remaining(): number;
 }
 
-export function startCallDeadline(ms: number, now: () => number = performance.now): CallDeadline {
+export function startCallDeadline(
+  ms: number,
+  now: () => number = () => performance.now(),
+): CallDeadline {
   const started = now();
   return { signal: AbortSignal.timeout(ms), ms, remaining: () => started + ms - now() };
 }
@@ -54,7 +57,7 @@ export class BodyTooSlow extends Error {
 export function createRateWatch(
   minBytesPerSecond: number,
   windowMs: number,
-  now: () => number = performance.now,
+  now: () => number = () => performance.now(),
 ): (bytes: number) => void {
   let windowStart = now();
   let bytesInWindow = 0;

@@ -32,8 +32,8 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'ho
 export async function startDripApi(options: {
   /** The messaging API calls are forwarded to (read at each call). */
   target: () => string;
-  /** Whether to drip the answer to this path (and query). */
-  drip: (path: string) => boolean;
+  /** Whether to drip this answer, by its path (and query) and its body. */
+  drip: (path: string, body: Buffer) => boolean;
   /** The pause between two bytes of a dripped body. */
   byteEveryMs: number;
 }): Promise<DripApi> {
@@ -56,7 +56,7 @@ export async function startDripApi(options: {
       const answerHeaders = Object.fromEntries(
         Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name)),
       );
-      if (!options.drip(path)) {
+      if (!options.drip(path, bytes)) {
         res.writeHead(answer.statusCode, answerHeaders).end(bytes);
         return;
       }
