@@ -70,7 +70,9 @@ afterAll(async () => {
     console.log(
       `slow API (${DRIPPING} messages dripped a byte every ${BYTE_EVERY_MS} ms to ${SLOTS} slots, ` +
         `API_DEADLINE_MS=${DEADLINE_MS}, API_TIMEOUT_MS=${TIMEOUT_MS}): ${drip.dripped.length} dripped answers, ` +
-        `${drip.active()} still dripping; each held its slot at most ${Math.max(0, ...held)} ms ` +
+        `${drip.active()} still dripping (core documents of ${Math.max(0, ...drip.dripped.map((d) => d.size))} bytes, ` +
+        `${Math.max(0, ...drip.dripped.map((d) => d.size)) * BYTE_EVERY_MS} ms to drip whole); ` +
+        `each held its slot at most ${Math.max(0, ...held)} ms ` +
         `(median ${median(held)} ms); an ordinary message sent while the slots were held: ${ordinary}`,
     );
   }
@@ -148,10 +150,15 @@ describe('a messaging API that drip-feeds documents', () => {
     expect(drip.dripped.every((d) => d.bytesSent < d.size)).toBe(true);
     const attempts = slow.map((id) => Math.max(...deliveryEvents(id).map((e) => e.attempts)));
     console.log(
-      `slow API: the dripping messages were imported after ${Math.min(...attempts)}-${Math.max(...attempts)} attempts, ${Date.now() - started} ms in all`,
+      `slow API: the dripping messages were imported after ${Math.min(...attempts)}-${Math.max(...attempts)} attempts, ${Date.now() - started} ms in all; ` +
+        `given up by the deadline ${count(errors, /API_DEADLINE_MS/)} times, by the minimum rate ${count(errors, /API_MIN_BYTES_PER_SECOND/)} times (last errors)`,
     );
   }, 30_000);
 });
+
+function count(texts: string[], pattern: RegExp): number {
+  return texts.filter((text) => pattern.test(text)).length;
+}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
