@@ -1,13 +1,16 @@
 /**
  * One HTTP exchange with the messaging API, with the client's timeout and retry policy.
  *
- * Every attempt has a deadline covering the headers and the whole body, so a server that
- * hangs, or stops in the middle of a body, costs at most `timeoutMs`; a body written to a file
- * (a document) has instead `timeoutMs` between chunks, so a large document on a slow link is
- * not cut off while it still flows. Transient failures (network errors, timeouts, 5xx, 429)
- * are retried with capped, jittered backoff, honouring Retry-After on 429 and 503; any other
- * 4xx is final at once. When the attempts run out the ApiError says `retryable: true`, so the
- * worker knows to try the event again later.
+ * Three bounds on time (deadline.ts says why all three): undici waits at most `timeoutMs` for
+ * the headers and for each next piece of a body; a body must average `minBytesPerSecond` over
+ * each `timeoutMs`; and the whole call, every attempt and the waits between them, has a
+ * deadline (`deadlineMs`, more for a document: deadline.ts). A call that passes the deadline
+ * or the rate is an ApiDeadlineError at once, not retried here: the worker's slot goes to
+ * other messages, and its backoff asks again later. Other transient failures (network errors,
+ * per-wait timeouts, 5xx, 429) are retried here with capped, jittered backoff, honouring
+ * Retry-After on 429 and 503, while the deadline leaves time; any other 4xx is final at once.
+ * When the attempts run out the ApiError says `retryable: true`, so the worker knows to try the
+ * event again later.
  *
  * Every read has a bound (the API is outside this process): a body larger than its sink
  * allows is refused on its Content-Length before any of it is read, and otherwise cut off as
@@ -22,7 +25,20 @@ import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
 import { printableText } from '../error-text.ts';
 import { closeFd, openFd, writeAll } from '../file-descriptors.ts';
-import { ApiError, ERROR_BODY_LIMIT, type Problem, parseProblem } from './api-error.ts';
+import {
+  ApiDeadlineError,
+  ApiError,
+  ERROR_BODY_LIMIT,
+  type Problem,
+  parseProblem,
+} from './api-error.ts';
+import {
+  BodyTooSlow,
+  type CallDeadline,
+  createRateWatch,
+  deadlineForSize,
+  startCallDeadline,
+} from './deadline.ts';
 import type { ResolvedApiClientOptions } from './options.ts';
 import {
   backoffDelay,
@@ -117,9 +133,18 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/** A limit of deadline.ts that ends the call at once, with no retry within it. */
+type SlowLimit = { limit: 'deadline' | 'min_rate'; value: number };
+
 type AttemptOutcome =
   | { kind: 'response'; response: ApiResponse; retryAfter: string | undefined }
-  | { kind: 'failure'; failure: TransportFailure; text: string; error: unknown }
+  | {
+      kind: 'failure';
+      failure: TransportFailure;
+      text: string;
+      error: unknown;
+      slow?: SlowLimit;
+    }
   | { kind: 'too_large'; size: number | undefined; limit: number; limitName: string };
 
 export function createTransport(options: ResolvedApiClientOptions): Transport {
@@ -130,18 +155,13 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
     accept: 'application/json, application/problem+json;q=0.9, */*;q=0.8',
   };
 
-  async function attemptOnce(request: ApiRequest, target: string): Promise<AttemptOutcome> {
+  async function attemptOnce(
+    request: ApiRequest,
+    target: string,
+    deadline: CallDeadline,
+  ): Promise<AttemptOutcome> {
     const sink = request.sink ?? JSON_SINK;
-    const controller = new AbortController();
-    let timer = setTimeout(() => controller.abort(), options.timeoutMs);
-    // A file body gets `timeoutMs` per chunk rather than for the whole of it.
-    const progress =
-      sink.to === 'file'
-        ? () => {
-            clearTimeout(timer);
-            timer = setTimeout(() => controller.abort(), options.timeoutMs);
-          }
-        : () => {};
+    const signal = deadline.signal;
     try {
       const answer = await pool.request({
         method: request.method,
@@ -149,7 +169,9 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
         headers:
           request.json === undefined ? headers : { ...headers, 'content-type': 'application/json' },
         body: request.json === undefined ? null : JSON.stringify(request.json),
-        signal: controller.signal,
+        signal,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
       });
       const base = {
         status: answer.statusCode,
@@ -157,9 +179,10 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
         date: header(answer.headers, 'date'),
       };
       const retryAfter = header(answer.headers, 'retry-after');
+      const received = createRateWatch(options.minBytesPerSecond, options.timeoutMs);
       if (!isSuccess(answer.statusCode)) {
         // Only the start of an error body matters; the rest is never read.
-        const body = await readToMemory(answer.body, ERROR_READ_LIMIT, progress, 'truncate');
+        const body = await readToMemory(answer.body, ERROR_READ_LIMIT, received, 'truncate');
         return { kind: 'response', response: { ...base, body }, retryAfter };
       }
       const declared = Number(header(answer.headers, 'content-length'));
@@ -168,10 +191,10 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
         return tooLarge(sink, declared);
       }
       if (sink.to === 'memory') {
-        const body = await readToMemory(answer.body, sink.maxBytes, progress, 'refuse');
+        const body = await readToMemory(answer.body, sink.maxBytes, received, 'refuse');
         return { kind: 'response', response: { ...base, body }, retryAfter };
       }
-      const file = await readToFile(answer.body, sink.path, sink.maxBytes, progress);
+      const file = await readToFile(answer.body, sink.path, sink.maxBytes, received);
       return {
         kind: 'response',
         response: { ...base, body: Buffer.alloc(0), file },
@@ -183,36 +206,54 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
       if (error instanceof BodyTooLarge) return tooLarge(sink, error.size);
       // Not the API's failure, and not one another attempt of the call would mend.
       if (error instanceof SpoolWriteError) throw error;
-      if (controller.signal.aborted) {
-        // The request was on its way or answered in part: the service may have acted on it.
+      // The request was on its way or answered in part when the API was found too slow: the
+      // service may have acted on it (a deadline passed while connecting is counted so too).
+      if (error instanceof BodyTooSlow) {
         return {
           kind: 'failure',
           failure: 'maybe_sent',
-          text: `no complete answer within ${options.timeoutMs} ms`,
+          text: `the answer arrived at ${error.bytesPerSecond} bytes/s over ${error.windowMs} ms, under the minimum of ${options.minBytesPerSecond} (API_MIN_BYTES_PER_SECOND)`,
           error,
+          slow: { limit: 'min_rate', value: options.minBytesPerSecond },
+        };
+      }
+      if (signal.aborted) {
+        return {
+          kind: 'failure',
+          failure: 'maybe_sent',
+          text: `no complete answer within the call's deadline of ${deadline.ms} ms (API_DEADLINE_MS${sink.to === 'file' ? ', plus API_MAX_DOCUMENT_BYTES at API_MIN_BYTES_PER_SECOND' : ''})`,
+          error,
+          slow: { limit: 'deadline', value: deadline.ms },
         };
       }
       return {
         kind: 'failure',
         failure: classifyTransportError(error),
-        text: error instanceof Error ? error.message || String(error) : String(error),
+        text: describeTransportError(error, options.timeoutMs),
         error,
       };
-    } finally {
-      clearTimeout(timer);
     }
   }
 
   async function send(request: ApiRequest): Promise<ApiResponse> {
     const shownPath = describePath(request);
     const target = options.pathPrefix + shownPath;
+    const sink = request.sink ?? JSON_SINK;
+    // A document may be as large as its limit allows: its deadline leaves time for that at the
+    // minimum rate (deadline.ts).
+    const deadline = startCallDeadline(
+      sink.to === 'file'
+        ? deadlineForSize(options.deadlineMs, sink.maxBytes, options.minBytesPerSecond)
+        : options.deadlineMs,
+    );
     for (let attempt = 0; ; attempt++) {
-      const outcome = await attemptOnce(request, target);
+      const outcome = await attemptOnce(request, target, deadline);
       if (outcome.kind === 'response' && isSuccess(outcome.response.status))
         return outcome.response;
 
       const transient = isTransient(outcome, request.retry);
-      if (!transient || attempt >= options.maxRetries) {
+      const slow = outcome.kind === 'failure' ? outcome.slow : undefined;
+      if (!transient || slow !== undefined || attempt >= options.maxRetries) {
         throw toApiError(outcome, request, shownPath, transient, attempt + 1);
       }
       const status = outcome.kind === 'response' ? outcome.response.status : undefined;
@@ -229,6 +270,10 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
             random: options.random,
           }),
       );
+      // No attempt could end before the deadline: the worker's backoff asks again instead.
+      if (delayMs >= deadline.remaining()) {
+        throw toApiError(outcome, request, shownPath, transient, attempt + 1);
+      }
       options.logger?.warn(
         {
           method: request.method,
@@ -257,13 +302,13 @@ function tooLarge(sink: ResponseSink, size: number | undefined): AttemptOutcome 
 async function readToMemory(
   body: Readable,
   maxBytes: number,
-  progress: () => void,
+  received: (bytes: number) => void,
   over: 'refuse' | 'truncate',
 ): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
-    progress();
+    received(chunk.length);
     if (size + chunk.length > maxBytes) {
       if (over === 'refuse') {
         body.destroy();
@@ -289,7 +334,7 @@ async function readToFile(
   body: Readable,
   path: string,
   maxBytes: number,
-  progress: () => void,
+  received: (bytes: number) => void,
 ): Promise<{ path: string; size: number; sha256: string }> {
   const local = (error: unknown): never => {
     throw new SpoolWriteError(path, error);
@@ -299,7 +344,7 @@ async function readToFile(
   let size = 0;
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
-      progress();
+      received(chunk.length);
       size += chunk.length;
       if (size > maxBytes) {
         body.destroy();
@@ -352,14 +397,18 @@ function toApiError(
   }
   if (outcome.kind === 'failure') {
     const text = printableText(outcome.text);
-    return new ApiError(`${call} failed: ${text}${tries}${unsafe}`, {
+    const details = {
       status: undefined,
       body: text,
       method: request.method,
       path,
       retryable,
       cause: outcome.error,
-    });
+    };
+    const message = `${call} failed: ${text}${tries}${unsafe}`;
+    if (outcome.slow === undefined) return new ApiError(message, details);
+    const { limit, value } = outcome.slow;
+    return new ApiDeadlineError(message, { ...details, limit, limitValue: value });
   }
   const { status, contentType } = outcome.response;
   const full = outcome.response.body.toString('utf8');
@@ -386,6 +435,17 @@ function printableProblem(problem: Problem | undefined): Problem | undefined {
   if (problem.title !== undefined) printable.title = printableText(problem.title);
   if (problem.detail !== undefined) printable.detail = printableText(problem.detail);
   return printable;
+}
+
+/** The error's own text, or what undici's per-wait timeouts mean, with their bound. */
+function describeTransportError(error: unknown, timeoutMs: number): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT')
+    return `no answer within ${timeoutMs} ms (API_TIMEOUT_MS)`;
+  if (code === 'UND_ERR_BODY_TIMEOUT') {
+    return `the body stopped: no next part within ${timeoutMs} ms (API_TIMEOUT_MS)`;
+  }
+  return error instanceof Error ? error.message || String(error) : String(error);
 }
 
 /** Path and query below the base URL, as errors and log lines show it. */
