@@ -11,7 +11,10 @@
  *
  * Every read has a bound (the API is outside this process): a body larger than its sink
  * allows is refused on its Content-Length before any of it is read, and otherwise cut off as
- * soon as the count passes the limit. Error bodies are kept only up to ERROR_READ_LIMIT.
+ * soon as the count passes the limit. Error bodies are kept only up to ERROR_READ_LIMIT. A file
+ * sink may also bound the shape of the JSON it receives (a transaction JSON, which the importer
+ * parses): the bytes are scanned as they arrive and the download stops at the first limit
+ * passed, before the file is handed to anyone (protocol/json-shape.ts).
  *
  * A document that cannot be written to its local file (a full or read-only disk) is a
  * SpoolWriteError: the fault is this host's, not the API's, and no retry of the call mends it.
@@ -20,6 +23,11 @@ import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
+import {
+  createJsonShapeScanner,
+  JsonShapeError,
+  type JsonShapeLimits,
+} from '../../protocol/index.ts';
 import { closeFd, openFd, writeAll } from '../file-descriptors.ts';
 import { ApiError, ERROR_BODY_LIMIT, parseProblem } from './api-error.ts';
 import type { ResolvedApiClientOptions } from './options.ts';
@@ -52,8 +60,17 @@ export interface ApiRequest {
   sink?: ResponseSink;
 }
 
-/** Bound of an answer read into memory: a page of 1,000 descriptors is well under it. */
-export const MAX_JSON_BYTES = 16 * 1024 * 1024;
+/**
+ * Bound of a JSON answer read into memory: a descriptor (about 2 KiB), a status, a submit
+ * result. It was 16 MiB until issue 26, which let a hostile API hand over 15 MiB of nested
+ * arrays; the shape of what is read is also checked before it is parsed (client.ts).
+ */
+export const MAX_JSON_BYTES = 1024 * 1024;
+/**
+ * Bound of a page of GET /messages: the service allows up to 1,000 descriptors a page, about
+ * 1.5 MiB; the consumer asks for its default of 100.
+ */
+export const MAX_LIST_BYTES = 2 * 1024 * 1024;
 const JSON_SINK: ResponseSink = { to: 'memory', maxBytes: MAX_JSON_BYTES };
 
 /** A successful body read into memory (JSON answers), or written to a file (documents). */
@@ -66,6 +83,8 @@ export type ResponseSink =
       maxBytes: number;
       /** Named in the error when the body is too large, e.g. `API_MAX_DOCUMENT_BYTES`. */
       limitName: string;
+      /** When the body is JSON: the shape it must stay within, checked as it arrives. */
+      shape?: Readonly<JsonShapeLimits>;
     };
 
 /** How much of an error answer's body is read at all; the rest is never buffered. */
@@ -119,7 +138,8 @@ export interface Transport {
 type AttemptOutcome =
   | { kind: 'response'; response: ApiResponse; retryAfter: string | undefined }
   | { kind: 'failure'; failure: TransportFailure; text: string; error: unknown }
-  | { kind: 'too_large'; size: number | undefined; limit: number; limitName: string };
+  | { kind: 'too_large'; size: number | undefined; limit: number; limitName: string }
+  | { kind: 'bad_shape'; error: JsonShapeError };
 
 export function createTransport(options: ResolvedApiClientOptions): Transport {
   // One keep-alive pool per base URL: the worker makes several calls per message.
@@ -170,7 +190,7 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
         const body = await readToMemory(answer.body, sink.maxBytes, progress, 'refuse');
         return { kind: 'response', response: { ...base, body }, retryAfter };
       }
-      const file = await readToFile(answer.body, sink.path, sink.maxBytes, progress);
+      const file = await readToFile(answer.body, sink, progress);
       return {
         kind: 'response',
         response: { ...base, body: Buffer.alloc(0), file },
@@ -180,6 +200,7 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
       // A disk that refused the file may refuse this too; the first error is the one to tell.
       if (sink.to === 'file') await rm(sink.path, { force: true }).catch(() => {});
       if (error instanceof BodyTooLarge) return tooLarge(sink, error.size);
+      if (error instanceof JsonShapeError) return { kind: 'bad_shape', error };
       // Not the API's failure, and not one another attempt of the call would mend.
       if (error instanceof SpoolWriteError) throw error;
       if (controller.signal.aborted) {
@@ -286,10 +307,11 @@ async function readToMemory(
  */
 async function readToFile(
   body: Readable,
-  path: string,
-  maxBytes: number,
+  sink: Extract<ResponseSink, { to: 'file' }>,
   progress: () => void,
 ): Promise<{ path: string; size: number; sha256: string }> {
+  const { path, maxBytes } = sink;
+  const shape = sink.shape === undefined ? undefined : createJsonShapeScanner(sink.shape);
   const local = (error: unknown): never => {
     throw new SpoolWriteError(path, error);
   };
@@ -304,6 +326,12 @@ async function readToFile(
         body.destroy();
         throw new BodyTooLarge(undefined);
       }
+      try {
+        shape?.write(chunk);
+      } catch (error) {
+        body.destroy();
+        throw error;
+      }
       hash.update(chunk);
       await writeAll(fd, chunk).catch(local);
     }
@@ -314,7 +342,8 @@ async function readToFile(
 }
 
 function isTransient(outcome: AttemptOutcome, policy: ApiRequest['retry']): boolean {
-  if (outcome.kind === 'too_large') return false;
+  // The same call gives the same body: neither is mended by asking again.
+  if (outcome.kind === 'too_large' || outcome.kind === 'bad_shape') return false;
   if (outcome.kind === 'response') {
     const { status } = outcome.response;
     if (!isRetryableStatus(status)) return false;
@@ -342,6 +371,16 @@ function toApiError(
     const size = outcome.size === undefined ? 'more than that' : `${outcome.size} bytes`;
     const text = `the answer is larger than ${outcome.limitName} (${outcome.limit} bytes): ${size}`;
     return new ApiError(`${call}: ${text}; raise the limit, then replay the event`, {
+      status: 200,
+      body: text,
+      method: request.method,
+      path,
+      retryable: false,
+    });
+  }
+  if (outcome.kind === 'bad_shape') {
+    const text = `the answer is JSON over its shape limits: ${outcome.error.message}`;
+    return new ApiError(`${call}: ${text}`, {
       status: 200,
       body: text,
       method: request.method,
