@@ -269,7 +269,7 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
 }
 
 function tooLarge(sink: ResponseSink, size: number | undefined): AttemptOutcome {
-  const limitName = sink.to === 'file' ? sink.limitName : "the client's JSON answer limit";
+  const limitName = sink.to === 'file' ? sink.limitName : "the client's fixed JSON answer limit";
   return { kind: 'too_large', size, limit: sink.maxBytes, limitName };
 }
 
@@ -370,7 +370,11 @@ function toApiError(
   if (outcome.kind === 'too_large') {
     const size = outcome.size === undefined ? 'more than that' : `${outcome.size} bytes`;
     const text = `the answer is larger than ${outcome.limitName} (${outcome.limit} bytes): ${size}`;
-    return new ApiError(`${call}: ${text}; raise the limit, then replay the event`, {
+    // A document's limit is the operator's to raise; a JSON answer's is fixed (MAX_JSON_BYTES).
+    const hint = outcome.limitName.startsWith('API_')
+      ? '; raise the limit, then replay the event'
+      : '';
+    return new ApiError(`${call}: ${text}${hint}`, {
       status: 200,
       body: text,
       method: request.method,

@@ -12,13 +12,13 @@
  *   5. the body is read, counted on the wire against the limit (413 as soon as it passes) and
  *      against the in-flight budget (503 as soon as its bytes do not fit);
  *   6. the signature is verified over those raw bytes (401), then the optional credential;
- *   7. the body is decoded as strict UTF-8, its shape checked (nesting depth, members per object,
- *      string length: protocol/json-shape.ts) before it is parsed, then parsed as an envelope
+ *   7. the body's JSON shape is checked (nesting depth, members per object, string length:
+ *      protocol/json-shape.ts), then it is decoded as strict UTF-8 and parsed as an envelope
  *      (400 for each), committed to the inbox, and only then answered 204.
  * Work on the event happens later, in the worker.
  *
  * Answers (docs/how-it-works.md#answers): 204 stored, duplicate, test event or unknown action;
- * 401 signature or credential failed; 400 not UTF-8, JSON over its shape limits, not JSON, or
+ * 401 signature or credential failed; 400 JSON over its shape limits, not UTF-8, not JSON, or
  * envelope fields missing/mistyped;
  * 413 body too large; 415 compressed body; 405 other methods; 503 the store could not commit,
  * or the consumer is at its limits (the service retries either way).
@@ -266,19 +266,10 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
       });
     }
 
-    let text: string;
-    try {
-      text = STRICT_UTF8.decode(body);
-    } catch {
-      return reject(req, res, started, 'bad_request', {
-        status: 400,
-        title: 'Body is not UTF-8',
-        detail: 'The signed body is not valid UTF-8, which JSON between systems must be.',
-      });
-    }
     // Signed is not harmless: a 1 MiB body of nested arrays or of 70,000 keys held the event
-    // loop for a second or more in JSON.parse (issue 26). The shape is checked first, in one
-    // pass that builds nothing; the worker parses the stored bytes again under the same limits.
+    // loop for a second or more in JSON.parse (issue 26). The shape is checked first, on the
+    // bytes (before they are decoded, which a bomb need not cost either), in one pass that
+    // builds nothing; the worker parses the stored bytes again under the same limits.
     try {
       checkJsonShape(body, WEBHOOK_JSON_LIMITS);
     } catch (error) {
@@ -288,6 +279,16 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
         title: 'Body is JSON of an unsupported shape',
         type: `urn:webhook-consumer:json-shape:${error.limit}`,
         detail: `${error.message}; limits: nesting depth ${WEBHOOK_JSON_LIMITS.maxDepth}, ${WEBHOOK_JSON_LIMITS.maxKeysPerObject} members per object, ${WEBHOOK_JSON_LIMITS.maxStringBytes} bytes per string.`,
+      });
+    }
+    let text: string;
+    try {
+      text = STRICT_UTF8.decode(body);
+    } catch {
+      return reject(req, res, started, 'bad_request', {
+        status: 400,
+        title: 'Body is not UTF-8',
+        detail: 'The signed body is not valid UTF-8, which JSON between systems must be.',
       });
     }
     let json: unknown;
