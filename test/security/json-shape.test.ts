@@ -90,10 +90,12 @@ describe('signed webhook bodies', () => {
     });
     expect(await postSigned(url, buildEnvelope(), { secret: SECRET })).toBe(204);
 
-    const lines = consumer
-      .output()
-      .split('\n')
-      .filter((line) => line.includes('"msg":"webhook"') && line.includes('"status":400'));
+    const refusals = () =>
+      (consumer?.output() ?? '')
+        .split('\n')
+        .filter((line) => line.includes('"msg":"webhook"') && line.includes('"status":400'));
+    await waitUntil(() => refusals().length === 2, 'both refusals to be logged');
+    const lines = refusals();
     expect(lines.map((line) => JSON.parse(line).reason)).toEqual([
       expect.stringMatching(/deeper than allowed/),
       expect.stringMatching(/more members than allowed/),
