@@ -149,7 +149,9 @@ describe('answers of a hostile messaging API', () => {
     expect(statuses.every((status) => status === 204)).toBe(true);
     // Dead-lettered, not reported to the service: the message is not the fault.
     expect(calls.filter((call) => call.startsWith('POST'))).toEqual([]);
-    expect(calls.filter((call) => call.startsWith('GET /messages/'))).toHaveLength(1);
+    expect(
+      calls.filter((call) => call.startsWith(`GET /messages/${event.messageId}`)),
+    ).toHaveLength(1);
   });
 
   describe('each kind of answer, through the API client', () => {

@@ -3,15 +3,17 @@
  * SECURITY.md ("JSON bounded in shape"). Not a test (a timed test would be flaky on a shared
  * machine); a tool to print the numbers:
  *
- *   node test/security/measure-json-bombs.ts [path/to/src/main.ts] [seconds]
+ *   node test/security/measure-json-bombs.ts [path/to/src/main.ts] [seconds] [flood]
  *
  * The first argument runs the same attacks against another checkout of the consumer (the
- * figures "before"); the second is how long the attack lasts (default 10). For that long, at
- * once:
+ * figures "before"; '' for this one); the second is how long the attack lasts (default 10).
+ * For that long, at once:
  *   - a hostile messaging API answers every GET /messages/:mid with a 15 MiB descriptor of
  *     nested arrays (under the old 16 MiB cap), and 4 deliveryNotified events without a
  *     descriptor make the worker ask for it;
- *   - 8 senders post signed 1 MiB bodies of nested arrays, each as soon as its last is answered;
+ *   - 8 signed 1 MiB bodies of nested arrays are posted at once, every second (the audit's 8
+ *     concurrent bodies, again and again); with `flood`, 8 senders post them back to back
+ *     instead, which measures the cost of 1 MiB signed bodies (HMAC, reading) more than JSON;
  *   - a legitimate signed webhook goes every 20 ms, its answer time recorded.
  * Printed: idle and peak RSS of the consumer process (its /proc/<pid>/status), the legitimate
  * webhooks' statuses and p50/p99/max answer times, what the nested bodies were answered, and
@@ -28,6 +30,7 @@ import { MiB, measurePeak, readMemory } from './support/floods.ts';
 
 const main = process.argv[2] === '' ? undefined : process.argv[2];
 const seconds = Number(process.argv[3] ?? 10);
+const flood = process.argv[4] === 'flood';
 const secret = 'whsec_measure_json_bombs_secret_0123456789';
 const adminToken = 'measure-json-bombs-admin-token-0123456789';
 
@@ -111,12 +114,15 @@ try {
     })();
     for (const event of bombEvents)
       count(bodyStatuses, `bomb event ${await post(legitimate, event)}`);
+    const sendBomb = () =>
+      post(attackers, bodyBomb).then(
+        (status) => count(bodyStatuses, status),
+        (error: unknown) => count(bodyStatuses, (error as Error).name),
+      );
     const senders = Array.from({ length: 8 }, async () => {
-      while (Date.now() < end) {
-        await post(attackers, bodyBomb).then(
-          (status) => count(bodyStatuses, status),
-          (error: unknown) => count(bodyStatuses, (error as Error).name),
-        );
+      for (let next = performance.now(); Date.now() < end; next += 1000) {
+        if (!flood) await delay(Math.max(0, next - performance.now()));
+        await sendBomb();
       }
     });
     await Promise.all([legit, ...senders]);
@@ -143,6 +149,7 @@ try {
       {
         consumer: main ?? 'this checkout',
         seconds,
+        nestedBodiesSent: flood ? '8 back to back' : '8 at once, every second',
         idleMiB: mib(idle),
         peakMiB: mib(peak),
         growthMiB: mib(peak - idle),
