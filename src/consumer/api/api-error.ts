@@ -1,4 +1,6 @@
 /** RFC 9457 problem details, the error format of the messaging API (docs/decisions.md). */
+import { API_JSON_LIMITS, parseBoundedJson } from '../../protocol/index.ts';
+
 export interface Problem {
   type?: string;
   title?: string;
@@ -54,7 +56,9 @@ export const ERROR_BODY_LIMIT = 2_000;
 
 /**
  * Reads the problem fields from an error body. Only fields of the right type are kept, so a
- * server that answers with some other JSON does not produce a misleading problem.
+ * server that answers with some other JSON does not produce a misleading problem. A body over
+ * the JSON shape limits (protocol/json-shape.ts) is not parsed: it is no problem body, and its
+ * start is still kept as text.
  */
 export function parseProblem(contentType: string | undefined, body: string): Problem | undefined {
   if (contentType === undefined || !/^application\/(problem\+)?json\b/i.test(contentType)) {
@@ -62,7 +66,7 @@ export function parseProblem(contentType: string | undefined, body: string): Pro
   }
   let value: unknown;
   try {
-    value = JSON.parse(body);
+    value = parseBoundedJson(body, API_JSON_LIMITS);
   } catch {
     return undefined;
   }

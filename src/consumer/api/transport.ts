@@ -14,7 +14,10 @@
  *
  * Every read has a bound (the API is outside this process): a body larger than its sink
  * allows is refused on its Content-Length before any of it is read, and otherwise cut off as
- * soon as the count passes the limit. Error bodies are kept only up to ERROR_READ_LIMIT.
+ * soon as the count passes the limit. Error bodies are kept only up to ERROR_READ_LIMIT. A file
+ * sink may also bound the shape of the JSON it receives (a transaction JSON, which the importer
+ * parses): the bytes are scanned as they arrive and the download stops at the first limit
+ * passed, before the file is handed to anyone (protocol/json-shape.ts).
  *
  * A document that cannot be written to its local file (a full or read-only disk) is a
  * SpoolWriteError: the fault is this host's, not the API's, and no retry of the call mends it.
@@ -23,6 +26,11 @@ import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
+import {
+  createJsonShapeScanner,
+  JsonShapeError,
+  type JsonShapeLimits,
+} from '../../protocol/index.ts';
 import { printableText } from '../error-text.ts';
 import { closeFd, openFd, writeAll } from '../file-descriptors.ts';
 import {
@@ -69,8 +77,17 @@ export interface ApiRequest {
   sink?: ResponseSink;
 }
 
-/** Bound of an answer read into memory: a page of 1,000 descriptors is well under it. */
-export const MAX_JSON_BYTES = 16 * 1024 * 1024;
+/**
+ * Bound of a JSON answer read into memory: a descriptor (about 2 KiB), a status, a submit
+ * result. It was 16 MiB until issue 26, which let a hostile API hand over 15 MiB of nested
+ * arrays; the shape of what is read is also checked before it is parsed (client.ts).
+ */
+export const MAX_JSON_BYTES = 1024 * 1024;
+/**
+ * Bound of a page of GET /messages: the service allows up to 1,000 descriptors a page, about
+ * 1.5 MiB; the consumer asks for its default of 100.
+ */
+export const MAX_LIST_BYTES = 2 * 1024 * 1024;
 const JSON_SINK: ResponseSink = { to: 'memory', maxBytes: MAX_JSON_BYTES };
 
 /** A successful body read into memory (JSON answers), or written to a file (documents). */
@@ -83,6 +100,8 @@ export type ResponseSink =
       maxBytes: number;
       /** Named in the error when the body is too large, e.g. `API_MAX_DOCUMENT_BYTES`. */
       limitName: string;
+      /** When the body is JSON: the shape it must stay within, checked as it arrives. */
+      shape?: Readonly<JsonShapeLimits>;
     };
 
 /** How much of an error answer's body is read at all; the rest is never buffered. */
@@ -145,7 +164,8 @@ type AttemptOutcome =
       error: unknown;
       slow?: SlowLimit;
     }
-  | { kind: 'too_large'; size: number | undefined; limit: number; limitName: string };
+  | { kind: 'too_large'; size: number | undefined; limit: number; limitName: string }
+  | { kind: 'bad_shape'; error: JsonShapeError };
 
 export function createTransport(options: ResolvedApiClientOptions): Transport {
   // One keep-alive pool per base URL: the worker makes several calls per message.
@@ -194,7 +214,7 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
         const body = await readToMemory(answer.body, sink.maxBytes, received, 'refuse');
         return { kind: 'response', response: { ...base, body }, retryAfter };
       }
-      const file = await readToFile(answer.body, sink.path, sink.maxBytes, received);
+      const file = await readToFile(answer.body, sink, received);
       return {
         kind: 'response',
         response: { ...base, body: Buffer.alloc(0), file },
@@ -204,6 +224,7 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
       // A disk that refused the file may refuse this too; the first error is the one to tell.
       if (sink.to === 'file') await rm(sink.path, { force: true }).catch(() => {});
       if (error instanceof BodyTooLarge) return tooLarge(sink, error.size);
+      if (error instanceof JsonShapeError) return { kind: 'bad_shape', error };
       // Not the API's failure, and not one another attempt of the call would mend.
       if (error instanceof SpoolWriteError) throw error;
       // The request was on its way or answered in part when the API was found too slow: the
@@ -294,7 +315,7 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
 }
 
 function tooLarge(sink: ResponseSink, size: number | undefined): AttemptOutcome {
-  const limitName = sink.to === 'file' ? sink.limitName : "the client's JSON answer limit";
+  const limitName = sink.to === 'file' ? sink.limitName : "the client's fixed JSON answer limit";
   return { kind: 'too_large', size, limit: sink.maxBytes, limitName };
 }
 
@@ -332,10 +353,11 @@ async function readToMemory(
  */
 async function readToFile(
   body: Readable,
-  path: string,
-  maxBytes: number,
+  sink: Extract<ResponseSink, { to: 'file' }>,
   received: (bytes: number) => void,
 ): Promise<{ path: string; size: number; sha256: string }> {
+  const { path, maxBytes } = sink;
+  const shape = sink.shape === undefined ? undefined : createJsonShapeScanner(sink.shape);
   const local = (error: unknown): never => {
     throw new SpoolWriteError(path, error);
   };
@@ -350,6 +372,12 @@ async function readToFile(
         body.destroy();
         throw new BodyTooLarge(undefined);
       }
+      try {
+        shape?.write(chunk);
+      } catch (error) {
+        body.destroy();
+        throw error;
+      }
       hash.update(chunk);
       await writeAll(fd, chunk).catch(local);
     }
@@ -360,7 +388,8 @@ async function readToFile(
 }
 
 function isTransient(outcome: AttemptOutcome, policy: ApiRequest['retry']): boolean {
-  if (outcome.kind === 'too_large') return false;
+  // The same call gives the same body: neither is mended by asking again.
+  if (outcome.kind === 'too_large' || outcome.kind === 'bad_shape') return false;
   if (outcome.kind === 'response') {
     const { status } = outcome.response;
     if (!isRetryableStatus(status)) return false;
@@ -387,7 +416,21 @@ function toApiError(
   if (outcome.kind === 'too_large') {
     const size = outcome.size === undefined ? 'more than that' : `${outcome.size} bytes`;
     const text = `the answer is larger than ${outcome.limitName} (${outcome.limit} bytes): ${size}`;
-    return new ApiError(`${call}: ${text}; raise the limit, then replay the event`, {
+    // A document's limit is the operator's to raise; a JSON answer's is fixed (MAX_JSON_BYTES).
+    const hint = outcome.limitName.startsWith('API_')
+      ? '; raise the limit, then replay the event'
+      : '';
+    return new ApiError(`${call}: ${text}${hint}`, {
+      status: 200,
+      body: text,
+      method: request.method,
+      path,
+      retryable: false,
+    });
+  }
+  if (outcome.kind === 'bad_shape') {
+    const text = `the answer is JSON over its shape limits: ${outcome.error.message}`;
+    return new ApiError(`${call}: ${text}`, {
       status: 200,
       body: text,
       method: request.method,
