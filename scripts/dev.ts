@@ -73,6 +73,7 @@ const failed = (error: unknown): never => {
 const provider = await startProvider({
   port: providerConfig.port,
   host: providerConfig.host,
+  allowedHosts: providerConfig.allowedHosts,
   apiToken: providerConfig.apiToken,
   ...(providerConfig.adminToken === undefined ? {} : { adminToken: providerConfig.adminToken }),
   party: providerConfig.party,

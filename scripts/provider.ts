@@ -27,6 +27,7 @@ const logger = pino(
 const running = await startProvider({
   port: config.port,
   host: config.host,
+  allowedHosts: config.allowedHosts,
   apiToken: config.apiToken,
   party: config.party,
   timeScale: config.timeScale,

@@ -38,6 +38,8 @@ try {
     baseUrl: config.apiBaseUrl,
     token: config.apiToken,
     timeoutMs: config.apiTimeoutMs,
+    deadlineMs: config.apiDeadlineMs,
+    minBytesPerSecond: config.apiMinBytesPerSecond,
     maxDocumentBytes: config.apiMaxDocumentBytes,
     spoolDir: spoolDirOf(config),
     logger,

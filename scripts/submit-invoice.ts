@@ -54,6 +54,8 @@ const api = createApiClient({
   baseUrl: config.apiBaseUrl,
   token: config.apiToken,
   timeoutMs: config.apiTimeoutMs,
+  deadlineMs: config.apiDeadlineMs,
+  minBytesPerSecond: config.apiMinBytesPerSecond,
 });
 try {
   const { messageId, status } = await api.submitInvoice(invoice, { more: values.more });

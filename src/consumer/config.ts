@@ -11,6 +11,7 @@ import {
   parseCredentialSpec,
   type WebhookCredential,
 } from '../protocol/index.ts';
+import { publicSecretProblems } from './public-secrets.ts';
 import { redactUserinfo } from './redact-userinfo.ts';
 import { DEFAULT_RETENTION, MIN_DEDUPE_DAYS, type RetentionPolicy } from './retention/policy.ts';
 
@@ -49,8 +50,21 @@ export interface Config {
   apiAllowInsecureHttp: boolean;
   /** Bearer token for the messaging API. Required. */
   apiToken: string;
-  /** @default 10000 */
+  /**
+   * Longest wait for an answer's headers, and for each next piece of its body; also the window
+   * over which apiMinBytesPerSecond is averaged. @default 10000
+   */
   apiTimeoutMs: number;
+  /**
+   * Overall deadline of one messaging API call (its retries, headers and whole body); a
+   * document gets this plus its size at apiMinBytesPerSecond. At least apiTimeoutMs.
+   * @default 60000
+   */
+  apiDeadlineMs: number;
+  /**
+   * Slowest answer body accepted, averaged over each API_TIMEOUT_MS. @default 65536 (64 KiB/s)
+   */
+  apiMinBytesPerSecond: number;
   /**
    * Largest document fetched from the messaging API (core document, transaction JSON);
    * documents stream to a file under DOCUMENTS_DIR/.incoming. @default 104857600 (100 MiB)
@@ -170,7 +184,7 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): Readonly<
       { min: webhookMaxBodyBytes },
     ),
     webhookCredential: read.optional('WEBHOOK_CREDENTIAL', parseCredential),
-    ...readApiSettings(read),
+    ...readApiSettings(read, problems),
     apiMaxDocumentBytes: read.integer('API_MAX_DOCUMENT_BYTES', 104_857_600, { min: 1 }),
     ...readStoreSettings(read),
     documentsDir: read.string('DOCUMENTS_DIR', './data/documents'),
@@ -213,6 +227,8 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): Readonly<
       'IMPORTER_MODULE is required when NODE_ENV=production (as in the image): set it to your importer (a name of src/importers/, e.g. IMPORTER_MODULE=my-erp), or to IMPORTER_MODULE=file to write the documents under DOCUMENTS_DIR on purpose (docs/forking.md)',
     );
   }
+  // A secret this repository publishes (a sandbox default, a placeholder) is no secret.
+  if (read.raw('NODE_ENV') === 'production') problems.push(...publicSecretProblems(config));
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }
@@ -245,7 +261,12 @@ export function coreVariableNames(): ReadonlySet<string> {
 /** The messaging API settings: all that a command which only calls the API needs. */
 export type ApiConfig = Pick<
   Config,
-  'apiBaseUrl' | 'apiAllowInsecureHttp' | 'apiToken' | 'apiTimeoutMs'
+  | 'apiBaseUrl'
+  | 'apiAllowInsecureHttp'
+  | 'apiToken'
+  | 'apiTimeoutMs'
+  | 'apiDeadlineMs'
+  | 'apiMinBytesPerSecond'
 >;
 
 /**
@@ -254,7 +275,7 @@ export type ApiConfig = Pick<
  */
 export function loadApiConfig(env: Env): Readonly<ApiConfig> {
   const problems: string[] = [];
-  const config = readApiSettings(createReader(env, problems));
+  const config = readApiSettings(createReader(env, problems), problems);
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
 }
@@ -307,13 +328,25 @@ export function loadSubmitConfig(
   return Object.freeze({ ...loadApiConfig(local), sandbox: true });
 }
 
-function readApiSettings(read: Reader): ApiConfig {
+function readApiSettings(read: Reader, problems: string[]): ApiConfig {
   const apiAllowInsecureHttp = read.boolean('API_ALLOW_INSECURE_HTTP', false);
+  const apiTimeoutMs = read.integer('API_TIMEOUT_MS', 10_000, { min: 1 });
+  // Unset, the deadline is never below the per-wait timeout an operator raised.
+  const apiDeadlineMs = read.integer('API_DEADLINE_MS', Math.max(60_000, apiTimeoutMs), {
+    min: 1,
+  });
+  if (apiDeadlineMs < apiTimeoutMs) {
+    problems.push(
+      `API_DEADLINE_MS must be at least API_TIMEOUT_MS (${apiDeadlineMs} < ${apiTimeoutMs}): the deadline bounds a whole call, API_TIMEOUT_MS one wait within it`,
+    );
+  }
   return {
     apiBaseUrl: read.required('API_BASE_URL', (v) => checkApiBaseUrl(v, apiAllowInsecureHttp)),
     apiAllowInsecureHttp,
     apiToken: read.required('API_TOKEN'),
-    apiTimeoutMs: read.integer('API_TIMEOUT_MS', 10_000, { min: 1 }),
+    apiTimeoutMs,
+    apiDeadlineMs,
+    apiMinBytesPerSecond: read.integer('API_MIN_BYTES_PER_SECOND', 65_536, { min: 1 }),
   };
 }
 

@@ -67,12 +67,14 @@ export async function startConsumer(options: {
   const now = options.now ?? Date.now;
   const { importer } = options;
   const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
-  const metrics = createMetrics();
+  const metrics = createMetrics({ now });
   metrics.trackInbox(store.events);
   const api = createApiClient({
     baseUrl: config.apiBaseUrl,
     token: config.apiToken,
     timeoutMs: config.apiTimeoutMs,
+    deadlineMs: config.apiDeadlineMs,
+    minBytesPerSecond: config.apiMinBytesPerSecond,
     maxDocumentBytes: config.apiMaxDocumentBytes,
     spoolDir: spoolDirOf(config),
     logger,

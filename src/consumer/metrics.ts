@@ -35,7 +35,15 @@ export interface Metrics {
   trackAdmission(admission: { stats(): AdmissionStats }): void;
 }
 
-export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metrics {
+export interface MetricsOptions {
+  /** Node's default process metrics. @default true */
+  defaultMetrics?: boolean;
+  /** The clock event ages are measured with, the worker's. @default Date.now */
+  now?: () => number;
+}
+
+export function createMetrics(options: MetricsOptions = {}): Metrics {
+  const now = options.now ?? Date.now;
   const registry = new Registry();
   if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -118,6 +126,22 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
         registers: [registry],
         async collect() {
           this.set((await count()).dead);
+        },
+      });
+      // A stalled worker shows here even while the counts stand still (issue 26): pending
+      // grows when no slot frees, processing when a handler is stuck in its turn.
+      new Gauge({
+        name: 'inbox_oldest_event_age_seconds',
+        help: 'Seconds since the oldest pending event was received (pending), and since the processing event claimed longest ago was claimed (processing); 0 when there is none',
+        labelNames: ['state'] as const,
+        registers: [registry],
+        async collect() {
+          const oldest = await events.oldestOpen();
+          const at = now();
+          for (const state of ['pending', 'processing'] as const) {
+            const since = oldest[state];
+            this.set({ state }, since === null ? 0 : Math.max(0, (at - since) / 1000));
+          }
         },
       });
     },

@@ -24,6 +24,7 @@ import {
   type Importer,
   type ImportInput,
   PermanentImportError,
+  printableText,
   z,
 } from '../consumer/importer/index.ts';
 
@@ -49,9 +50,11 @@ export class ErpError extends Error {
   readonly status: number;
   readonly body: string;
   constructor(what: string, status: number, body: string) {
-    super(`${what}: the ERP answered ${status}${body === '' ? '' : `: ${body}`}`);
+    // The ERP's text is stored (importError) and logged: printable and bounded, whatever it is.
+    const shown = printableText(body);
+    super(`${what}: the ERP answered ${status}${shown === '' ? '' : `: ${shown}`}`);
     this.status = status;
-    this.body = body;
+    this.body = shown;
   }
 }
 
@@ -160,7 +163,7 @@ function parseTransaction(bytes: Buffer): TransactionData {
 function documentNo(text: string): string {
   const value = safeJson(text) as { documentNo?: unknown } | undefined;
   if (typeof value?.documentNo !== 'string' || value.documentNo === '') {
-    throw new Error(`the ERP's answer has no documentNo: ${text.slice(0, 200)}`);
+    throw new Error(`the ERP's answer has no documentNo: ${printableText(text, 200)}`);
   }
   return value.documentNo;
 }
@@ -168,7 +171,8 @@ function documentNo(text: string): string {
 function detail(text: string): string {
   const value = safeJson(text) as { detail?: unknown; title?: unknown } | undefined;
   const said = value?.detail ?? value?.title;
-  return typeof said === 'string' ? said : text.slice(0, 500);
+  // Sent to the service as the mark-as-failed reason and stored: printable and bounded.
+  return printableText(typeof said === 'string' ? said : text);
 }
 
 function safeJson(text: string): unknown {

@@ -1,7 +1,8 @@
 /** The webhook event envelope, the body of every webhook request (docs/events.md#envelope). */
 import { z } from 'zod';
 import type { MessageDescriptor } from './descriptor.ts';
-import { isSafeMessageId, UNSAFE_MESSAGE_ID } from './message-id.ts';
+import { identifierProblem } from './identifier.ts';
+import { isPathSegment, UNSAFE_MESSAGE_ID } from './message-id.ts';
 import type { StatusChange } from './status-change.ts';
 import type { Transfer } from './statuses.ts';
 
@@ -75,7 +76,20 @@ export type MessageEvent = WebhookEnvelope<MessageDescriptor> & { action: Messag
 /** A status change of one kind; `data` is `{formerValue, newValue, properties?}`. */
 export type StatusEvent = WebhookEnvelope<StatusChange> & { action: StatusAction };
 
-const nonEmpty = z.string().min(1);
+/**
+ * A field that is stored, compared and logged as a key: non-empty, and refused when it holds
+ * what no identifier can (control characters, lone surrogates, over MAX_IDENTIFIER_LENGTH
+ * characters; identifier.ts says why). One issue per field, the first that applies. The
+ * simulator checks the identifiers it is given (participants, test-event actions) with it too,
+ * so it never sends an event the consumer must refuse.
+ */
+export const identifierSchema = z
+  .string()
+  .min(1)
+  .superRefine((value, ctx) => {
+    const problem = identifierProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem, abort: true });
+  });
 
 /**
  * The fields a consumer needs before it can store and dedupe an event. `data` is checked
@@ -83,14 +97,16 @@ const nonEmpty = z.string().min(1);
  * event from being stored and answered.
  */
 const envelopeSchema = z.object({
-  eventId: nonEmpty,
-  action: nonEmpty,
+  eventId: identifierSchema,
+  // Unknown actions are stored and answered 204 (docs/events.md#versioning), so the action is
+  // an identifier too: a new action may have any name, but not one with a NUL in it.
+  action: identifierSchema,
   transfer: z.enum(['inbound', 'outbound']),
   occurredAt: z.iso.datetime({ offset: true }),
   test: z.boolean().optional(),
-  party: nonEmpty,
+  party: identifierSchema,
   // The worker puts it in API paths: refused here, before it is stored (message-id.ts).
-  messageId: nonEmpty.refine(isSafeMessageId, UNSAFE_MESSAGE_ID),
+  messageId: identifierSchema.refine(isPathSegment, UNSAFE_MESSAGE_ID),
   data: z.unknown().optional(),
 });
 

@@ -3,6 +3,8 @@ export * from './credential.ts';
 export * from './descriptor.ts';
 export * from './envelope.ts';
 export * from './headers.ts';
+export * from './identifier.ts';
+export * from './json-shape.ts';
 export * from './message-id.ts';
 export * from './retry-schedule.ts';
 export * from './signature.ts';

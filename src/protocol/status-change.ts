@@ -1,5 +1,6 @@
 /** `data` of status events and the validation findings inside it (docs/events.md#status-properties, docs/events.md#validation-results). */
 import { z } from 'zod';
+import { parseBoundedJson, WEBHOOK_JSON_LIMITS } from './json-shape.ts';
 
 /**
  * The properties of a status change (docs/events.md#status-properties): name/value pairs, all
@@ -112,13 +113,15 @@ export function sortValidationResults(results: readonly ValidationResult[]): Val
 /**
  * Parses the `validationResults` property, a JSON array serialized into a string. Entries that
  * are not objects with string fields are dropped rather than failing the whole event: the
- * findings are informative, and the status change they accompany must still be applied.
+ * findings are informative, and the status change they accompany must still be applied. The
+ * same goes for a string whose JSON breaks the shape limits (json-shape.ts): a string inside a
+ * checked body is a JSON text of its own, checked again before it is parsed.
  */
 export function parseValidationResults(json: string | undefined): ValidationResult[] {
   if (json === undefined || json === '') return [];
   let parsed: unknown;
   try {
-    parsed = JSON.parse(json);
+    parsed = parseBoundedJson(json, WEBHOOK_JSON_LIMITS);
   } catch {
     return [];
   }

@@ -25,6 +25,12 @@ export interface ProviderConfig {
    * and sends requests anywhere. @default '127.0.0.1'
    */
   host: string;
+  /**
+   * Host names every route answers to besides loopback names, IP literals and PROVIDER_HOST
+   * (startProvider adds it when it is a name): PROVIDER_ALLOWED_HOSTS, comma-separated, e.g. a
+   * compose service name such as `provider`. Lower case. @default []
+   */
+  allowedHosts: readonly string[];
   /** Bearer token the /admin routes require. @default undefined (no authentication) */
   adminToken: string | undefined;
   /** @default 'sandbox-token' */
@@ -62,6 +68,9 @@ export type LogLevel = LevelWithSilent;
 const LOG_LEVELS: readonly string[] = [...Object.keys(levels.values), 'silent'];
 
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** A DNS name (a compose service name, say): nothing that needs quoting. */
+const HOST_NAME = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/;
 
 /**
  * A value fit for an error message: the `user:password@` of a URL-like value is redacted (a
@@ -119,8 +128,20 @@ export function loadProviderConfig(env: Env): Readonly<ProviderConfig> {
   }
   const host = read(env, 'PROVIDER_HOST') ?? '127.0.0.1';
   // An IP address or a host name (a compose service name, say); nothing that needs quoting.
-  if (isIP(host) === 0 && !/^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/.test(host)) {
+  if (isIP(host) === 0 && !HOST_NAME.test(host)) {
     throw new ConfigError('PROVIDER_HOST', `${shown(host)} is not an address or host name.`);
+  }
+  const allowedHosts = (read(env, 'PROVIDER_ALLOWED_HOSTS') ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  for (const name of allowedHosts) {
+    if (!HOST_NAME.test(name) || isIP(name) !== 0) {
+      throw new ConfigError(
+        'PROVIDER_ALLOWED_HOSTS',
+        `${shown(name)} is not a host name (IP addresses are always accepted; no port, no scheme).`,
+      );
+    }
   }
   const logLevel = read(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -132,6 +153,7 @@ export function loadProviderConfig(env: Env): Readonly<ProviderConfig> {
   return Object.freeze({
     port: port(env, 'PROVIDER_PORT', 4000),
     host,
+    allowedHosts: Object.freeze([...new Set(allowedHosts.map((name) => name.toLowerCase()))]),
     // Never echoed in errors: it is a secret.
     adminToken: read(env, 'PROVIDER_ADMIN_TOKEN'),
     apiToken: read(env, 'PROVIDER_API_TOKEN') ?? DEFAULT_API_TOKEN,

@@ -3,20 +3,21 @@
  * `createProvider` builds the express app without listening (tests and `npm run dev` mount
  * or listen it themselves); `startProvider` is the listening sandbox that consumer tests use.
  *
- * The admin boundary is here and only here: one token check, one JSON body parser and every
- * admin router under /admin, and one problem mapper (problem.ts) for the whole app. The model
- * and the dispatcher know nothing of HTTP.
+ * The boundaries are here and only here: one Host and Origin guard before every route
+ * (browser-guard.ts), one token check, one JSON body parser and every admin router under
+ * /admin, and one problem mapper (problem.ts) for the whole app. The model and the dispatcher
+ * know nothing of HTTP.
  */
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
 import express, { type Express } from 'express';
 import { type Logger, pino } from 'pino';
-import { createBrowserGuard } from './admin/browser-guard.ts';
 import { createScenarioRouter } from './admin/scenario-router.ts';
 import { createWebhookRouter } from './admin/webhook-router.ts';
 import { createBearerAuth } from './api/bearer-auth.ts';
 import { type CallLog, createCallLog } from './api/call-log.ts';
 import { createMessagingRouter } from './api/messaging-router.ts';
+import { createBrowserGuard } from './browser-guard.ts';
 import { type Clock, createSystemClock } from './clock.ts';
 import { createConsoleRouter } from './console/console-router.ts';
 import type { EventPublisher } from './events.ts';
@@ -42,6 +43,12 @@ export interface ProviderOptions {
    * @default undefined (no authentication: only safe on a loopback address)
    */
   adminToken?: string;
+  /**
+   * Host names the sandbox answers to besides loopback names and IP literals (PROVIDER_HOST
+   * when it is a name, PROVIDER_ALLOWED_HOSTS): any other Host, and any foreign Origin, is
+   * refused with 403 on every route (browser-guard.ts). @default []
+   */
+  allowedHosts?: readonly string[];
   /** Messaging API calls kept in the call log, newest last. @default 1000 */
   callLogCapacity?: number;
   /** Divides every delay of the system clock; ignored when `clock` is given. @default 1 */
@@ -131,6 +138,12 @@ export function createProvider(options: ProviderOptions = {}): Provider {
     res.setHeader('Date', new Date(clock.now()).toUTCString());
     next();
   });
+  // Before every route, token or not: a web page must not drive any of them.
+  app.use(
+    createBrowserGuard(
+      options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts },
+    ),
+  );
   if (options.adminToken !== undefined) {
     app.use(
       '/admin',
@@ -139,8 +152,6 @@ export function createProvider(options: ProviderOptions = {}): Provider {
         'Send the admin token (PROVIDER_ADMIN_TOKEN) as "Authorization: Bearer <token>".',
       ),
     );
-  } else {
-    app.use('/admin', createBrowserGuard());
   }
   // One parser for every admin route: the invoice overrides of a scenario can be large.
   app.use('/admin', express.json({ limit: ADMIN_BODY_LIMIT }));
@@ -196,7 +207,7 @@ export function createProvider(options: ProviderOptions = {}): Provider {
 export interface StartProviderOptions extends ProviderOptions {
   /** 0 picks a free port. @default 0 */
   port?: number;
-  /** @default '127.0.0.1' */
+  /** A host name here is also accepted as `Host` (`allowedHosts`). @default '127.0.0.1' */
   host?: string;
   /** When given, the sandbox participant's first endpoint (so it receives every category). */
   webhookUrl?: string;
@@ -218,7 +229,10 @@ export interface RunningProvider {
 }
 
 export async function startProvider(options: StartProviderOptions = {}): Promise<RunningProvider> {
-  const provider = createProvider(options);
+  const host = options.host ?? '127.0.0.1';
+  // Listening on a name means being called by it.
+  const allowedHosts = [...(options.allowedHosts ?? []), ...(isIP(host) === 0 ? [host] : [])];
+  const provider = createProvider({ ...options, allowedHosts });
   let secret: string | undefined;
   if (options.webhookUrl !== undefined) {
     const created = provider.dispatcher.createEndpoint(
@@ -231,7 +245,6 @@ export async function startProvider(options: StartProviderOptions = {}): Promise
     );
     secret = created.secret;
   }
-  const host = options.host ?? '127.0.0.1';
   const server = await listen(provider.app, options.port ?? 0, host);
   const { port, address } = server.address() as AddressInfo;
   const shown = address.includes(':') ? `[${address}]` : address;

@@ -1,16 +1,21 @@
 /**
- * docker/compose.postgres.yaml over docker/compose.yaml, as a user brings it up: PostgreSQL,
- * two consumer replicas on it behind the Caddy gateway, and the provider sandbox sending its
- * webhooks to the gateway over HTTPS. The gateway spreads the webhooks over both replicas;
+ * docker/compose.postgres.yaml over docker/compose.yaml, with the sandbox override and the
+ * settings docker/sandbox-env.sh generates, as a user brings it up: PostgreSQL, two consumer
+ * replicas on it behind the Caddy gateway, and the provider sandbox sending its webhooks to the
+ * gateway over HTTPS. The gateway spreads the webhooks over both replicas;
  * every invoice is still imported once and acknowledged, whichever replica got its events, and
  * while one replica is stopped the other takes them.
  */
-import { randomBytes } from 'node:crypto';
 import { Wait } from 'testcontainers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import { freePort } from '../support/processes.ts';
-import { type ComposeProject, upCompose } from './support/compose.ts';
+import {
+  type ComposeProject,
+  generateSandboxEnv,
+  type SandboxEnv,
+  upCompose,
+} from './support/compose.ts';
 import { describeWithEngine } from './support/engine.ts';
 import { json, waitFor } from './support/http.ts';
 import { buildImages, CONSUMER_IMAGE, GATEWAY_IMAGE } from './support/images.ts';
@@ -39,13 +44,12 @@ function logLines(text: string): LogLine[] {
 }
 
 describeWithEngine('the compose deployment on PostgreSQL (docker/compose.postgres.yaml)', () => {
+  let sandbox: SandboxEnv;
+  /** A setting of the generated docker/sandbox.env. */
+  const setting = (name: string) => sandbox.values[name] as string;
   const env: Record<string, string> = {
     CONSUMER_IMAGE,
     GATEWAY_IMAGE,
-    WEBHOOK_SECRETS: `whsec_${randomBytes(16).toString('hex')}`,
-    ADMIN_TOKEN: randomBytes(32).toString('hex'),
-    PROVIDER_ADMIN_TOKEN: randomBytes(16).toString('hex'),
-    POSTGRES_PASSWORD: randomBytes(16).toString('hex'),
     DEMO_INTERVAL_SECONDS: '0',
     // CI's stand-in (.ci/docker.sh); otherwise the file's default, pulled by the engine.
     ...(process.env.POSTGRES_IMAGE === undefined
@@ -56,7 +60,7 @@ describeWithEngine('the compose deployment on PostgreSQL (docker/compose.postgre
 
   const providerAdmin = <T>(path: string, body?: unknown) =>
     json<T>(`http://127.0.0.1:${env.PROVIDER_PUBLISHED_PORT}/admin${path}`, {
-      token: env.PROVIDER_ADMIN_TOKEN as string,
+      token: setting('PROVIDER_ADMIN_TOKEN'),
       ...(body === undefined ? {} : { method: 'POST', body }),
     });
   const operationsPort = (replica: (typeof REPLICAS)[number]) =>
@@ -64,7 +68,7 @@ describeWithEngine('the compose deployment on PostgreSQL (docker/compose.postgre
   const view = (replica: (typeof REPLICAS)[number], messageId: string) =>
     json<{ inbound: { importedAt: string | null; acknowledgedAt: string | null } }>(
       `http://127.0.0.1:${operationsPort(replica)}/admin/messages/${messageId}`,
-      { token: env.ADMIN_TOKEN as string },
+      { token: setting('ADMIN_TOKEN') },
     );
   /** Sends `count` invoices from the demo supplier; resolves once the service shows them delivered. */
   const deliverInvoices = async (count: number) => {
@@ -100,12 +104,14 @@ describeWithEngine('the compose deployment on PostgreSQL (docker/compose.postgre
 
   beforeAll(async () => {
     await buildImages();
+    sandbox = await generateSandboxEnv();
     env.GATEWAY_HTTPS_PORT = String(await freePort());
     env.CONSUMER_OPERATIONS_PORT = String(await freePort());
     env.CONSUMER_2_OPERATIONS_PORT = String(await freePort());
     env.PROVIDER_PUBLISHED_PORT = String(await freePort());
     compose = await upCompose({
-      files: ['compose.yaml', 'compose.postgres.yaml'],
+      files: ['compose.yaml', 'compose.postgres.yaml', 'compose.sandbox.yaml'],
+      envFile: sandbox.file,
       env,
       waits: {
         postgres: Wait.forHealthCheck(),

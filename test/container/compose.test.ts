@@ -1,10 +1,10 @@
 /**
- * docker/compose.yaml as a user brings it up: the Caddy gateway terminating TLS with its local
- * CA, the consumer, reconciliation on a schedule and the provider sandbox sending its webhooks
- * to the gateway over HTTPS. Runs with Compose v2 (`docker compose`) where it is installed, else
- * with v1 (`docker-compose`, Debian 12's), which reads the same file.
+ * docker/compose.yaml with the sandbox override (docker/compose.sandbox.yaml) as a user brings
+ * it up, with the settings docker/sandbox-env.sh generates: the Caddy gateway terminating TLS
+ * with its local CA, the consumer, reconciliation on a schedule and the provider sandbox sending
+ * its webhooks to the gateway over HTTPS. Runs with Compose v2 (`docker compose`) where it is
+ * installed, else with v1 (`docker-compose`, Debian 12's), which reads the same files.
  */
-import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { Wait } from 'testcontainers';
 import { Agent, request } from 'undici';
@@ -12,20 +12,26 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import { freePort } from '../support/processes.ts';
 import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
-import { type ComposeProject, upCompose } from './support/compose.ts';
+import {
+  type ComposeProject,
+  generateSandboxEnv,
+  type SandboxEnv,
+  upCompose,
+} from './support/compose.ts';
 import { describeWithEngine } from './support/engine.ts';
 import { json, waitFor } from './support/http.ts';
 import { buildImages, CONSUMER_IMAGE, GATEWAY_IMAGE } from './support/images.ts';
 
 const PARTY = '0192:999999999';
 
-describeWithEngine('the compose deployment (docker/compose.yaml)', () => {
+describeWithEngine('the compose sandbox (docker/compose.yaml, compose.sandbox.yaml)', () => {
+  let sandbox: SandboxEnv;
+  /** A setting of the generated docker/sandbox.env. */
+  const setting = (name: string) => sandbox.values[name] as string;
+  // Besides the generated file, what a test needs: its images, free ports, no demo traffic.
   const env: Record<string, string> = {
     CONSUMER_IMAGE,
     GATEWAY_IMAGE,
-    WEBHOOK_SECRETS: `whsec_${randomBytes(16).toString('hex')}`,
-    ADMIN_TOKEN: randomBytes(32).toString('hex'),
-    PROVIDER_ADMIN_TOKEN: randomBytes(16).toString('hex'),
     DEMO_INTERVAL_SECONDS: '0',
     // Every 2 s instead of daily, so that a scheduled run shows within the test.
     RECONCILE_SCHEDULE: '*/2 * * * * *',
@@ -38,11 +44,13 @@ describeWithEngine('the compose deployment (docker/compose.yaml)', () => {
 
   beforeAll(async () => {
     await buildImages();
+    sandbox = await generateSandboxEnv();
     env.GATEWAY_HTTPS_PORT = String(await freePort());
     env.CONSUMER_OPERATIONS_PORT = String(await freePort());
     env.PROVIDER_PUBLISHED_PORT = String(await freePort());
     compose = await upCompose({
-      files: ['compose.yaml'],
+      files: ['compose.yaml', 'compose.sandbox.yaml'],
+      envFile: sandbox.file,
       env,
       waits: {
         provider: Wait.forLogMessage('Provider simulator listening'),
@@ -63,7 +71,7 @@ describeWithEngine('the compose deployment (docker/compose.yaml)', () => {
   it('carries an invoice provider -> HTTPS gateway -> consumer -> import -> acknowledgement', async () => {
     const admin = <T>(path: string, body?: unknown) =>
       json<T>(`${providerUrl()}/admin${path}`, {
-        token: env.PROVIDER_ADMIN_TOKEN as string,
+        token: setting('PROVIDER_ADMIN_TOKEN'),
         ...(body === undefined ? {} : { method: 'POST', body }),
       });
     const { messageId } = await admin<{ messageId: string }>('/messages/inbound', {});
@@ -90,7 +98,7 @@ describeWithEngine('the compose deployment (docker/compose.yaml)', () => {
     const view = () =>
       json<{ inbound: { importedAt: string | null; acknowledgedAt: string | null } }>(
         `${operationsUrl()}/admin/messages/${messageId}`,
-        { token: env.ADMIN_TOKEN as string },
+        { token: setting('ADMIN_TOKEN') },
       );
     // The service shows delivered as soon as mark-as-delivered reaches it; the consumer records
     // the acknowledgement just after.
@@ -126,7 +134,7 @@ describeWithEngine('the compose deployment (docker/compose.yaml)', () => {
       });
     try {
       const signed = signedRequest(buildEnvelope({ test: true, action: 'created' }), {
-        secrets: [env.WEBHOOK_SECRETS as string],
+        secrets: [setting('WEBHOOK_SECRETS')],
       });
       // A 204 means the consumer verified the signature over the bytes the gateway passed on.
       expect((await send('/webhooks', { method: 'POST', ...signed })).status).toBe(204);

@@ -7,13 +7,21 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { CronJob } from 'kubernetes-models/batch/v1';
-import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
+import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { ConfigMap, PersistentVolumeClaim, Service } from 'kubernetes-models/v1';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 
 const DIR = join(import.meta.dirname, '../../docker/kubernetes');
-const MODELS = { Deployment, CronJob, Ingress, ConfigMap, PersistentVolumeClaim, Service };
+const MODELS = {
+  Deployment,
+  CronJob,
+  Ingress,
+  ConfigMap,
+  PersistentVolumeClaim,
+  Service,
+  NetworkPolicy,
+};
 
 // biome-ignore lint/suspicious/noExplicitAny: manifests are read as plain data, then checked.
 type Manifest = any;
@@ -127,5 +135,60 @@ describe('Kubernetes manifests (docker/kubernetes)', () => {
     expect(service.spec.selector).toEqual(deployment.spec.selector.matchLabels);
     const paths = byKind('Ingress').spec.rules.flatMap((r: Manifest) => r.http.paths);
     expect(paths).toEqual([expect.objectContaining({ path: '/webhooks', pathType: 'Exact' })]);
+  });
+
+  it('admit the operations port from the monitoring pods only, the webhook port from all (issue 26)', () => {
+    const policy = byKind('NetworkPolicy');
+    expect(policy.spec.podSelector.matchLabels).toEqual(deployment.spec.selector.matchLabels);
+    expect(policy.spec.policyTypes).toEqual(['Ingress']);
+    const [container] = podOf(deployment).containers;
+    const portNames = container.ports.map((p: Manifest) => p.name).sort();
+    // Every port of the pod is named in exactly one rule: a new port is closed until listed.
+    const rules = policy.spec.ingress.map((rule: Manifest) => ({
+      from: rule.from,
+      ports: rule.ports.map((p: Manifest) => p.port),
+    }));
+    expect(rules.flatMap((r: Manifest) => r.ports).sort()).toEqual(portNames);
+    const operations = rules.find((r: Manifest) => r.ports.includes('operations'));
+    expect(operations.from).toEqual([
+      { podSelector: { matchLabels: { 'app.kubernetes.io/component': 'monitoring' } } },
+    ]);
+    const webhook = rules.find((r: Manifest) => r.ports.includes('webhook'));
+    expect(webhook.from).toBeUndefined();
+  });
+
+  it.each([
+    ['the consumer', () => deployment],
+    ['reconciliation', () => cronJob],
+  ])('give %s a CPU limit as well as a memory limit (issue 26)', (_name, get) => {
+    const [container] = podOf(get()).containers;
+    expect(container.resources.limits.cpu).toMatch(/^(\d+m|\d+(\.\d+)?)$/);
+    expect(container.resources.limits.memory).toBeDefined();
+  });
+
+  it('pin every image by digest (issue 26)', () => {
+    const pinned = new Map<string, Manifest>(
+      kustomization.images.map((image: Manifest) => [image.name, image]),
+    );
+    for (const manifest of [deployment, cronJob]) {
+      for (const container of podOf(manifest).containers) {
+        // Either the image itself names a digest, or kustomize replaces it by one.
+        if (container.image.includes('@sha256:')) continue;
+        const image = pinned.get(container.image);
+        expect(image, container.image).toBeDefined();
+        expect(image.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+        expect(image.newTag).toBeUndefined();
+      }
+    }
+  });
+
+  it('limit connections and requests per client address at the Ingress (issue 26)', () => {
+    const annotations = byKind('Ingress').metadata.annotations;
+    const connections = Number(annotations['nginx.ingress.kubernetes.io/limit-connections']);
+    const rps = Number(annotations['nginx.ingress.kubernetes.io/limit-rps']);
+    // Below the consumer's own limit, so one client cannot fill it through the Ingress.
+    expect(connections).toBeGreaterThan(0);
+    expect(connections).toBeLessThan(Number(configMap.data.WEBHOOK_MAX_CONNECTIONS ?? 256));
+    expect(rps).toBeGreaterThan(0);
   });
 });

@@ -121,6 +121,75 @@ describe('without PROVIDER_ADMIN_TOKEN, a web page cannot drive the admin API', 
   });
 });
 
+describe('with or without a token, a web page cannot drive any route (issue 26)', () => {
+  /** Status of a request to the sandbox with the given headers; the body is dropped. */
+  const status = async (
+    path: string,
+    headers: Record<string, string>,
+    init: { method?: string; body?: string } = {},
+  ) => {
+    const res = await request(`${provider?.url}${path}`, { ...init, headers });
+    await res.body.dump();
+    return res.statusCode;
+  };
+  const create = (headers: Record<string, string>) =>
+    status(`/admin/participants/${PARTY}/endpoints`, headers, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'rebound', url: 'http://127.0.0.1:9/webhooks' }),
+    });
+
+  it('refuses a rebound Host and a foreign Origin even with the right admin token, 403', async () => {
+    provider = await startProviderProcess({ PROVIDER_ADMIN_TOKEN: ADMIN_TOKEN });
+    const rebound = `attacker.example:${provider.port}`;
+    // Before issue 26 this answered 201 with the new endpoint's signing secret.
+    expect(await create({ ...ADMIN, host: rebound })).toBe(403);
+    expect(await create({ ...ADMIN, host: rebound, origin: `http://${rebound}` })).toBe(403);
+    expect(await create({ ...ADMIN, origin: 'https://attacker.example' })).toBe(403);
+    expect(await create(ADMIN)).toBe(201);
+    expect(await create({ ...ADMIN, host: `localhost:${provider.port}` })).toBe(201);
+  });
+
+  it('guards the messaging API, the console and the contract too', async () => {
+    provider = await startProviderProcess({ PROVIDER_ADMIN_TOKEN: ADMIN_TOKEN });
+    const rebound = { host: `attacker.example:${provider.port}` };
+    const foreign = { origin: 'https://attacker.example' };
+    for (const path of ['/messages', '/', '/console/app.js', '/openapi.json']) {
+      expect(await status(path, { ...API, ...rebound }), path).toBe(403);
+      expect(await status(path, { ...API, ...foreign }), path).toBe(403);
+      expect(await status(path, API), path).toBe(200);
+    }
+    const submit = { method: 'POST', body: '{}' };
+    const json = { ...API, 'content-type': 'application/json' };
+    expect(await status('/transactions/submit-invoice', { ...json, ...rebound }, submit)).toBe(403);
+  });
+
+  it('parses a bracketed Host strictly: [::1]evil.example is refused, [::1] accepted', async () => {
+    provider = await startProviderProcess({});
+    const inbound = (host: string) =>
+      status(
+        '/admin/messages/inbound',
+        { host, 'content-type': 'application/json' },
+        {
+          method: 'POST',
+          body: '{}',
+        },
+      );
+    expect(await inbound('[::1]evil.example')).toBe(403);
+    expect(await inbound(`[::1]evil.example:${provider.port}`)).toBe(403);
+    expect(await inbound(`[::1]:${provider.port}`)).toBe(201);
+  });
+
+  it('answers the names in PROVIDER_ALLOWED_HOSTS: a compose service name', async () => {
+    provider = await startProviderProcess({
+      PROVIDER_ADMIN_TOKEN: ADMIN_TOKEN,
+      PROVIDER_ALLOWED_HOSTS: 'provider',
+    });
+    expect(await status('/messages', { ...API, host: 'provider:4000' })).toBe(200);
+    expect(await create({ ...ADMIN, host: 'provider:4000' })).toBe(201);
+    expect(await create({ ...ADMIN, host: 'provider.attacker.example:4000' })).toBe(403);
+  });
+});
+
 describe('credentials are never echoed', () => {
   it('neither in the test-event result nor in the delivery log, even from an echoing endpoint', async () => {
     // An endpoint that answers with the headers it received.
@@ -166,6 +235,55 @@ describe('credentials are never echoed', () => {
     }, 'a delivered event in the log');
     expect(log).toContain('[redacted]');
     expect(log).not.toContain(secret);
+  });
+});
+
+describe('credentials echoed re-encoded are not shown either (issue 26)', () => {
+  // What an echo service does with what it received: each is the whole answer of one endpoint.
+  const ENCODINGS: Record<string, (value: string) => string> = {
+    plain: (value) => value,
+    'JSON-escaped': (value) => JSON.stringify({ 'x-api-key': value }),
+    'percent-encoded': (value) => `?key=${encodeURIComponent(value)}`,
+    base64: (value) => Buffer.from(value).toString('base64'),
+    'base64 at another alignment': (value) => Buffer.from(`k=${value}`).toString('base64'),
+    'upper-cased': (value) => value.toUpperCase(),
+  };
+  // Every encoding above changes it: quotes, a slash, reserved characters, lower case.
+  const secret = 'cred "v4lue" /+&=? never-shown';
+
+  it('withholds the answer of an endpoint with a credential, whatever its encoding', async () => {
+    echo = createServer((req, res) => {
+      const encode = ENCODINGS[decodeURIComponent(req.url?.slice(1) ?? '')];
+      req.resume();
+      req.on('end', () => res.writeHead(200).end(encode?.(String(req.headers['x-api-key']))));
+    });
+    await new Promise<void>((resolve) => echo?.listen(0, '127.0.0.1', resolve));
+    const { port } = echo.address() as { port: number };
+    provider = await startProviderProcess({ PROVIDER_ADMIN_TOKEN: ADMIN_TOKEN });
+    const base = `${provider.url}/admin/participants/${PARTY}/endpoints`;
+
+    for (const [name, encode] of Object.entries(ENCODINGS)) {
+      const created = await fetch(base, {
+        method: 'POST',
+        headers: ADMIN,
+        body: JSON.stringify({
+          name,
+          url: `http://127.0.0.1:${port}/${encodeURIComponent(name)}`,
+          credential: { type: 'header', name: 'X-Api-Key', value: secret },
+        }),
+      });
+      const { id } = (await created.json()) as { id: string };
+      const res = await fetch(`${base}/${id}/test-event`, {
+        method: 'POST',
+        headers: ADMIN,
+        body: '{}',
+      });
+      const shown = await res.text();
+      const result = JSON.parse(shown) as { bodyStart: string };
+      expect(result, name).toMatchObject({ statusCode: 200, success: true });
+      expect(result.bodyStart, name).not.toContain(encode(secret));
+      expect(shown.toLowerCase(), name).not.toContain('v4lue');
+    }
   });
 });
 

@@ -1,4 +1,6 @@
 /** RFC 9457 problem details, the error format of the messaging API (docs/decisions.md). */
+import { API_JSON_LIMITS, parseBoundedJson } from '../../protocol/index.ts';
+
 export interface Problem {
   type?: string;
   title?: string;
@@ -29,7 +31,8 @@ export interface ApiErrorDetails {
  * even on a 5xx: repeating it could create a second invoice.
  */
 export class ApiError extends Error {
-  override readonly name = 'ApiError';
+  // Widened to string: ApiDeadlineError names itself.
+  override readonly name: string = 'ApiError';
   readonly status: number | undefined;
   readonly body: string;
   readonly method: string;
@@ -53,7 +56,9 @@ export const ERROR_BODY_LIMIT = 2_000;
 
 /**
  * Reads the problem fields from an error body. Only fields of the right type are kept, so a
- * server that answers with some other JSON does not produce a misleading problem.
+ * server that answers with some other JSON does not produce a misleading problem. A body over
+ * the JSON shape limits (protocol/json-shape.ts) is not parsed: it is no problem body, and its
+ * start is still kept as text.
  */
 export function parseProblem(contentType: string | undefined, body: string): Problem | undefined {
   if (contentType === undefined || !/^application\/(problem\+)?json\b/i.test(contentType)) {
@@ -61,7 +66,7 @@ export function parseProblem(contentType: string | undefined, body: string): Pro
   }
   let value: unknown;
   try {
-    value = JSON.parse(body);
+    value = parseBoundedJson(body, API_JSON_LIMITS);
   } catch {
     return undefined;
   }
@@ -73,4 +78,28 @@ export function parseProblem(contentType: string | undefined, body: string): Pro
   if (typeof record.status === 'number') problem.status = record.status;
   if (typeof record.detail === 'string') problem.detail = record.detail;
   return Object.keys(problem).length > 0 ? problem : undefined;
+}
+
+/**
+ * A call given up because the API was too slow (issue 26): no complete answer within the call's
+ * deadline (`API_DEADLINE_MS`, more for a document), or a body slower than
+ * `API_MIN_BYTES_PER_SECOND`. Not retried within the call, so the worker's slot is freed and
+ * the worker's backoff asks again later. `retryable` keeps the "maybe sent" rule: true for an
+ * idempotent call, false for submit-invoice, which may have reached the service.
+ */
+export class ApiDeadlineError extends ApiError {
+  override readonly name = 'ApiDeadlineError';
+  /** Which limit was passed. */
+  readonly limit: 'deadline' | 'min_rate';
+  /** The deadline in ms, or the minimum rate in bytes per second. */
+  readonly limitValue: number;
+
+  constructor(
+    message: string,
+    details: ApiErrorDetails & { limit: 'deadline' | 'min_rate'; limitValue: number },
+  ) {
+    super(message, details);
+    this.limit = details.limit;
+    this.limitValue = details.limitValue;
+  }
 }

@@ -10,13 +10,18 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { z } from 'zod';
 import {
+  API_JSON_LIMITS,
+  DOCUMENT_JSON_LIMITS,
   isSafeMessageId,
+  JsonShapeError,
   type MessageDescriptor,
   messageDescriptorSchema,
+  parseBoundedJson,
   type Transfer,
   transactionPath,
   UNSAFE_MESSAGE_ID,
 } from '../../protocol/index.ts';
+import { printableText } from '../error-text.ts';
 import { ApiError, ERROR_BODY_LIMIT } from './api-error.ts';
 import { type ApiClientOptions, resolveApiClientOptions } from './options.ts';
 import {
@@ -25,7 +30,14 @@ import {
   messageStatus,
   submitInvoiceResult,
 } from './response-schemas.ts';
-import { type ApiRequest, type ApiResponse, createTransport, describePath } from './transport.ts';
+import {
+  type ApiRequest,
+  type ApiResponse,
+  createTransport,
+  describePath,
+  MAX_LIST_BYTES,
+  type ResponseSink,
+} from './transport.ts';
 
 export interface ListMessagesQuery {
   /** Delivery status, for example `pendingdelivery`. */
@@ -113,7 +125,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return parseJson(response, request, schema, what);
   }
 
-  async function document(request: Omit<ApiRequest, 'sink'>): Promise<FetchedDocument> {
+  async function document(
+    request: Omit<ApiRequest, 'sink'>,
+    shape?: Extract<ResponseSink, { to: 'file' }>['shape'],
+  ): Promise<FetchedDocument> {
     // Once per client; a failure (a folder that cannot be made) is tried again next time.
     spoolReady ??= prepareSpool(resolved.spoolDir).catch((error: unknown) => {
       spoolReady = undefined;
@@ -128,6 +143,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         path,
         maxBytes: resolved.maxDocumentBytes,
         limitName: 'API_MAX_DOCUMENT_BYTES',
+        ...(shape === undefined ? {} : { shape }),
       },
     });
     const file = response.file;
@@ -137,7 +153,13 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   async function listMessages(query: ListMessagesQuery): Promise<MessagePage> {
     return json(
-      { method: 'GET', path: '/messages', query: { ...query }, retry: 'idempotent' },
+      {
+        method: 'GET',
+        path: '/messages',
+        query: { ...query },
+        retry: 'idempotent',
+        sink: { to: 'memory', maxBytes: MAX_LIST_BYTES },
+      },
       messageList,
       'a message list',
     );
@@ -179,13 +201,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       }),
 
     getTransaction: async (action, messageId) =>
-      document({
-        method: 'GET',
-        path: transactionPath(action),
-        // A query value is encoded safely anyway; refused all the same, like in a path.
-        query: { messageId: checkedMessageId(messageId, 'GET') },
-        retry: 'idempotent',
-      }),
+      document(
+        {
+          method: 'GET',
+          path: transactionPath(action),
+          // A query value is encoded safely anyway; refused all the same, like in a path.
+          query: { messageId: checkedMessageId(messageId, 'GET') },
+          retry: 'idempotent',
+        },
+        // JSON the importer parses whole: its shape is checked as it arrives, so a bomb is
+        // refused here (a non-retryable ApiError) and never reaches an importer.
+        DOCUMENT_JSON_LIMITS,
+      ),
 
     listMessages,
 
@@ -282,12 +309,19 @@ function parseJson<T>(
   schema: z.ZodType<T>,
   what: string,
 ): T {
-  const text = response.body.toString('utf8');
+  // Only the start is kept in an error; decoding all of a large body for it would be waste.
+  const start = () => response.body.subarray(0, ERROR_BODY_LIMIT).toString('utf8');
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch {
-    throw shapeError(request, response.status, `the answer is not JSON, expected ${what}`, text);
+    // Its shape first: 15 MiB of nested arrays cost 1.3 GiB and 4 s of event loop in
+    // JSON.parse before it threw (issue 26). Refused like any answer of the wrong shape.
+    value = parseBoundedJson(response.body, API_JSON_LIMITS);
+  } catch (error) {
+    const reason =
+      error instanceof JsonShapeError
+        ? `the answer is JSON over its shape limits (${error.message}), expected ${what}`
+        : `the answer is not JSON, expected ${what}`;
+    throw shapeError(request, response.status, reason, start());
   }
   const result = schema.safeParse(value);
   if (!result.success) {
@@ -295,7 +329,7 @@ function parseJson<T>(
       request,
       response.status,
       `the answer is not ${what}: ${describeIssues(result.error)}`,
-      text,
+      start(),
     );
   }
   return result.data;
@@ -307,9 +341,11 @@ function parseJson<T>(
  */
 function shapeError(request: ApiRequest, status: number, reason: string, body: string): ApiError {
   const path = describePath(request);
-  return new ApiError(`${request.method} ${path}: ${reason}`, {
+  // The reason quotes the answer (a field name, a cursor): printable and bounded like any text
+  // of the API's (error-text.ts).
+  return new ApiError(`${request.method} ${path}: ${printableText(reason)}`, {
     status,
-    body: body.slice(0, ERROR_BODY_LIMIT),
+    body: printableText(body, ERROR_BODY_LIMIT),
     method: request.method,
     path,
     retryable: false,

@@ -1,5 +1,5 @@
 export type { Problem } from './api-error.ts';
-export { ApiError } from './api-error.ts';
+export { ApiDeadlineError, ApiError } from './api-error.ts';
 export type {
   ApiClient,
   FetchedDocument,

@@ -10,11 +10,27 @@ export interface ApiClientOptions {
   /** Sent as `Authorization: Bearer <token>` on every request; never logged. */
   token: string;
   /**
-   * Time allowed for one attempt, from sending until the whole body has arrived. A server that
-   * hangs costs at most this much per attempt.
+   * Longest wait for the answer's headers once the request is sent, and for each next piece of
+   * its body (undici's headersTimeout and bodyTimeout). Also the window over which
+   * `minBytesPerSecond` is averaged.
    * @default 10000
    */
   timeoutMs?: number;
+  /**
+   * Overall deadline of one call: every attempt, the waits between them, the headers and the
+   * whole body. A server that answers a byte at a time, each under `timeoutMs`, costs at most
+   * this. A document's deadline leaves time for its size (`minBytesPerSecond`). Passing it is not
+   * retried within the call: the caller (the worker's backoff) asks again later.
+   * @default 60000
+   */
+  deadlineMs?: number;
+  /**
+   * Slowest body accepted, averaged over each `timeoutMs` from the headers (so a slow start
+   * within the first window is tolerated); a slower one is given up. A document's deadline is
+   * `deadlineMs` plus the time `maxDocumentBytes` takes at this rate.
+   * @default 65536 (64 KiB/s)
+   */
+  minBytesPerSecond?: number;
   /**
    * Retries after the first attempt for transient failures (network errors, timeouts, 5xx,
    * 429); 0 disables retrying.
@@ -67,6 +83,8 @@ export interface ResolvedApiClientOptions {
   pathPrefix: string;
   token: string;
   timeoutMs: number;
+  deadlineMs: number;
+  minBytesPerSecond: number;
   maxRetries: number;
   retryBaseDelayMs: number;
   retryMaxDelayMs: number;
@@ -102,6 +120,8 @@ export function resolveApiClientOptions(
     pathPrefix: url.pathname.replace(/\/+$/, ''),
     token: options.token,
     timeoutMs: count('timeoutMs', options.timeoutMs, 10_000, 1),
+    deadlineMs: count('deadlineMs', options.deadlineMs, 60_000, 1),
+    minBytesPerSecond: count('minBytesPerSecond', options.minBytesPerSecond, 65_536, 1),
     maxRetries: count('maxRetries', options.maxRetries, 4, 0),
     retryBaseDelayMs: count('retryBaseDelayMs', options.retryBaseDelayMs, 250, 0),
     retryMaxDelayMs: count('retryMaxDelayMs', options.retryMaxDelayMs, 10_000, 0),

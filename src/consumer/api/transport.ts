@@ -1,17 +1,23 @@
 /**
  * One HTTP exchange with the messaging API, with the client's timeout and retry policy.
  *
- * Every attempt has a deadline covering the headers and the whole body, so a server that
- * hangs, or stops in the middle of a body, costs at most `timeoutMs`; a body written to a file
- * (a document) has instead `timeoutMs` between chunks, so a large document on a slow link is
- * not cut off while it still flows. Transient failures (network errors, timeouts, 5xx, 429)
- * are retried with capped, jittered backoff, honouring Retry-After on 429 and 503; any other
- * 4xx is final at once. When the attempts run out the ApiError says `retryable: true`, so the
- * worker knows to try the event again later.
+ * Three bounds on time (deadline.ts says why all three): undici waits at most `timeoutMs` for
+ * the headers and for each next piece of a body; a body must average `minBytesPerSecond` over
+ * each `timeoutMs`; and the whole call, every attempt and the waits between them, has a
+ * deadline (`deadlineMs`, more for a document: deadline.ts). A call that passes the deadline
+ * or the rate is an ApiDeadlineError at once, not retried here: the worker's slot goes to
+ * other messages, and its backoff asks again later. Other transient failures (network errors,
+ * per-wait timeouts, 5xx, 429) are retried here with capped, jittered backoff, honouring
+ * Retry-After on 429 and 503, while the deadline leaves time; any other 4xx is final at once.
+ * When the attempts run out the ApiError says `retryable: true`, so the worker knows to try the
+ * event again later.
  *
  * Every read has a bound (the API is outside this process): a body larger than its sink
  * allows is refused on its Content-Length before any of it is read, and otherwise cut off as
- * soon as the count passes the limit. Error bodies are kept only up to ERROR_READ_LIMIT.
+ * soon as the count passes the limit. Error bodies are kept only up to ERROR_READ_LIMIT. A file
+ * sink may also bound the shape of the JSON it receives (a transaction JSON, which the importer
+ * parses): the bytes are scanned as they arrive and the download stops at the first limit
+ * passed, before the file is handed to anyone (protocol/json-shape.ts).
  *
  * A document that cannot be written to its local file (a full or read-only disk) is a
  * SpoolWriteError: the fault is this host's, not the API's, and no retry of the call mends it.
@@ -20,8 +26,27 @@ import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Pool } from 'undici';
+import {
+  createJsonShapeScanner,
+  JsonShapeError,
+  type JsonShapeLimits,
+} from '../../protocol/index.ts';
+import { printableText } from '../error-text.ts';
 import { closeFd, openFd, writeAll } from '../file-descriptors.ts';
-import { ApiError, ERROR_BODY_LIMIT, parseProblem } from './api-error.ts';
+import {
+  ApiDeadlineError,
+  ApiError,
+  ERROR_BODY_LIMIT,
+  type Problem,
+  parseProblem,
+} from './api-error.ts';
+import {
+  BodyTooSlow,
+  type CallDeadline,
+  createRateWatch,
+  deadlineForSize,
+  startCallDeadline,
+} from './deadline.ts';
 import type { ResolvedApiClientOptions } from './options.ts';
 import {
   backoffDelay,
@@ -52,8 +77,17 @@ export interface ApiRequest {
   sink?: ResponseSink;
 }
 
-/** Bound of an answer read into memory: a page of 1,000 descriptors is well under it. */
-export const MAX_JSON_BYTES = 16 * 1024 * 1024;
+/**
+ * Bound of a JSON answer read into memory: a descriptor (about 2 KiB), a status, a submit
+ * result. It was 16 MiB until issue 26, which let a hostile API hand over 15 MiB of nested
+ * arrays; the shape of what is read is also checked before it is parsed (client.ts).
+ */
+export const MAX_JSON_BYTES = 1024 * 1024;
+/**
+ * Bound of a page of GET /messages: the service allows up to 1,000 descriptors a page, about
+ * 1.5 MiB; the consumer asks for its default of 100.
+ */
+export const MAX_LIST_BYTES = 2 * 1024 * 1024;
 const JSON_SINK: ResponseSink = { to: 'memory', maxBytes: MAX_JSON_BYTES };
 
 /** A successful body read into memory (JSON answers), or written to a file (documents). */
@@ -66,6 +100,8 @@ export type ResponseSink =
       maxBytes: number;
       /** Named in the error when the body is too large, e.g. `API_MAX_DOCUMENT_BYTES`. */
       limitName: string;
+      /** When the body is JSON: the shape it must stay within, checked as it arrives. */
+      shape?: Readonly<JsonShapeLimits>;
     };
 
 /** How much of an error answer's body is read at all; the rest is never buffered. */
@@ -116,10 +152,20 @@ export interface Transport {
   close(): Promise<void>;
 }
 
+/** A limit of deadline.ts that ends the call at once, with no retry within it. */
+type SlowLimit = { limit: 'deadline' | 'min_rate'; value: number };
+
 type AttemptOutcome =
   | { kind: 'response'; response: ApiResponse; retryAfter: string | undefined }
-  | { kind: 'failure'; failure: TransportFailure; text: string; error: unknown }
-  | { kind: 'too_large'; size: number | undefined; limit: number; limitName: string };
+  | {
+      kind: 'failure';
+      failure: TransportFailure;
+      text: string;
+      error: unknown;
+      slow?: SlowLimit;
+    }
+  | { kind: 'too_large'; size: number | undefined; limit: number; limitName: string }
+  | { kind: 'bad_shape'; error: JsonShapeError };
 
 export function createTransport(options: ResolvedApiClientOptions): Transport {
   // One keep-alive pool per base URL: the worker makes several calls per message.
@@ -129,18 +175,13 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
     accept: 'application/json, application/problem+json;q=0.9, */*;q=0.8',
   };
 
-  async function attemptOnce(request: ApiRequest, target: string): Promise<AttemptOutcome> {
+  async function attemptOnce(
+    request: ApiRequest,
+    target: string,
+    deadline: CallDeadline,
+  ): Promise<AttemptOutcome> {
     const sink = request.sink ?? JSON_SINK;
-    const controller = new AbortController();
-    let timer = setTimeout(() => controller.abort(), options.timeoutMs);
-    // A file body gets `timeoutMs` per chunk rather than for the whole of it.
-    const progress =
-      sink.to === 'file'
-        ? () => {
-            clearTimeout(timer);
-            timer = setTimeout(() => controller.abort(), options.timeoutMs);
-          }
-        : () => {};
+    const signal = deadline.signal;
     try {
       const answer = await pool.request({
         method: request.method,
@@ -148,7 +189,9 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
         headers:
           request.json === undefined ? headers : { ...headers, 'content-type': 'application/json' },
         body: request.json === undefined ? null : JSON.stringify(request.json),
-        signal: controller.signal,
+        signal,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
       });
       const base = {
         status: answer.statusCode,
@@ -156,9 +199,10 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
         date: header(answer.headers, 'date'),
       };
       const retryAfter = header(answer.headers, 'retry-after');
+      const received = createRateWatch(options.minBytesPerSecond, options.timeoutMs);
       if (!isSuccess(answer.statusCode)) {
         // Only the start of an error body matters; the rest is never read.
-        const body = await readToMemory(answer.body, ERROR_READ_LIMIT, progress, 'truncate');
+        const body = await readToMemory(answer.body, ERROR_READ_LIMIT, received, 'truncate');
         return { kind: 'response', response: { ...base, body }, retryAfter };
       }
       const declared = Number(header(answer.headers, 'content-length'));
@@ -167,10 +211,10 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
         return tooLarge(sink, declared);
       }
       if (sink.to === 'memory') {
-        const body = await readToMemory(answer.body, sink.maxBytes, progress, 'refuse');
+        const body = await readToMemory(answer.body, sink.maxBytes, received, 'refuse');
         return { kind: 'response', response: { ...base, body }, retryAfter };
       }
-      const file = await readToFile(answer.body, sink.path, sink.maxBytes, progress);
+      const file = await readToFile(answer.body, sink, received);
       return {
         kind: 'response',
         response: { ...base, body: Buffer.alloc(0), file },
@@ -180,38 +224,57 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
       // A disk that refused the file may refuse this too; the first error is the one to tell.
       if (sink.to === 'file') await rm(sink.path, { force: true }).catch(() => {});
       if (error instanceof BodyTooLarge) return tooLarge(sink, error.size);
+      if (error instanceof JsonShapeError) return { kind: 'bad_shape', error };
       // Not the API's failure, and not one another attempt of the call would mend.
       if (error instanceof SpoolWriteError) throw error;
-      if (controller.signal.aborted) {
-        // The request was on its way or answered in part: the service may have acted on it.
+      // The request was on its way or answered in part when the API was found too slow: the
+      // service may have acted on it (a deadline passed while connecting is counted so too).
+      if (error instanceof BodyTooSlow) {
         return {
           kind: 'failure',
           failure: 'maybe_sent',
-          text: `no complete answer within ${options.timeoutMs} ms`,
+          text: `the answer arrived at ${error.bytesPerSecond} bytes/s over ${error.windowMs} ms, under the minimum of ${options.minBytesPerSecond} (API_MIN_BYTES_PER_SECOND)`,
           error,
+          slow: { limit: 'min_rate', value: options.minBytesPerSecond },
+        };
+      }
+      if (signal.aborted) {
+        return {
+          kind: 'failure',
+          failure: 'maybe_sent',
+          text: `no complete answer within the call's deadline of ${deadline.ms} ms (API_DEADLINE_MS${sink.to === 'file' ? ', plus API_MAX_DOCUMENT_BYTES at API_MIN_BYTES_PER_SECOND' : ''})`,
+          error,
+          slow: { limit: 'deadline', value: deadline.ms },
         };
       }
       return {
         kind: 'failure',
         failure: classifyTransportError(error),
-        text: error instanceof Error ? error.message || String(error) : String(error),
+        text: describeTransportError(error, options.timeoutMs),
         error,
       };
-    } finally {
-      clearTimeout(timer);
     }
   }
 
   async function send(request: ApiRequest): Promise<ApiResponse> {
     const shownPath = describePath(request);
     const target = options.pathPrefix + shownPath;
+    const sink = request.sink ?? JSON_SINK;
+    // A document may be as large as its limit allows: its deadline leaves time for that at the
+    // minimum rate (deadline.ts).
+    const deadline = startCallDeadline(
+      sink.to === 'file'
+        ? deadlineForSize(options.deadlineMs, sink.maxBytes, options.minBytesPerSecond)
+        : options.deadlineMs,
+    );
     for (let attempt = 0; ; attempt++) {
-      const outcome = await attemptOnce(request, target);
+      const outcome = await attemptOnce(request, target, deadline);
       if (outcome.kind === 'response' && isSuccess(outcome.response.status))
         return outcome.response;
 
       const transient = isTransient(outcome, request.retry);
-      if (!transient || attempt >= options.maxRetries) {
+      const slow = outcome.kind === 'failure' ? outcome.slow : undefined;
+      if (!transient || slow !== undefined || attempt >= options.maxRetries) {
         throw toApiError(outcome, request, shownPath, transient, attempt + 1);
       }
       const status = outcome.kind === 'response' ? outcome.response.status : undefined;
@@ -228,12 +291,16 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
             random: options.random,
           }),
       );
+      // No attempt could end before the deadline: the worker's backoff asks again instead.
+      if (delayMs >= deadline.remaining()) {
+        throw toApiError(outcome, request, shownPath, transient, attempt + 1);
+      }
       options.logger?.warn(
         {
           method: request.method,
           path: shownPath,
           ...(status === undefined
-            ? { error: outcome.kind === 'failure' ? outcome.text : undefined }
+            ? { error: outcome.kind === 'failure' ? printableText(outcome.text) : undefined }
             : { status }),
           attempt: attempt + 1,
           delayMs,
@@ -248,7 +315,7 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
 }
 
 function tooLarge(sink: ResponseSink, size: number | undefined): AttemptOutcome {
-  const limitName = sink.to === 'file' ? sink.limitName : "the client's JSON answer limit";
+  const limitName = sink.to === 'file' ? sink.limitName : "the client's fixed JSON answer limit";
   return { kind: 'too_large', size, limit: sink.maxBytes, limitName };
 }
 
@@ -256,13 +323,13 @@ function tooLarge(sink: ResponseSink, size: number | undefined): AttemptOutcome 
 async function readToMemory(
   body: Readable,
   maxBytes: number,
-  progress: () => void,
+  received: (bytes: number) => void,
   over: 'refuse' | 'truncate',
 ): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body as AsyncIterable<Buffer>) {
-    progress();
+    received(chunk.length);
     if (size + chunk.length > maxBytes) {
       if (over === 'refuse') {
         body.destroy();
@@ -286,10 +353,11 @@ async function readToMemory(
  */
 async function readToFile(
   body: Readable,
-  path: string,
-  maxBytes: number,
-  progress: () => void,
+  sink: Extract<ResponseSink, { to: 'file' }>,
+  received: (bytes: number) => void,
 ): Promise<{ path: string; size: number; sha256: string }> {
+  const { path, maxBytes } = sink;
+  const shape = sink.shape === undefined ? undefined : createJsonShapeScanner(sink.shape);
   const local = (error: unknown): never => {
     throw new SpoolWriteError(path, error);
   };
@@ -298,11 +366,17 @@ async function readToFile(
   let size = 0;
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
-      progress();
+      received(chunk.length);
       size += chunk.length;
       if (size > maxBytes) {
         body.destroy();
         throw new BodyTooLarge(undefined);
+      }
+      try {
+        shape?.write(chunk);
+      } catch (error) {
+        body.destroy();
+        throw error;
       }
       hash.update(chunk);
       await writeAll(fd, chunk).catch(local);
@@ -314,7 +388,8 @@ async function readToFile(
 }
 
 function isTransient(outcome: AttemptOutcome, policy: ApiRequest['retry']): boolean {
-  if (outcome.kind === 'too_large') return false;
+  // The same call gives the same body: neither is mended by asking again.
+  if (outcome.kind === 'too_large' || outcome.kind === 'bad_shape') return false;
   if (outcome.kind === 'response') {
     const { status } = outcome.response;
     if (!isRetryableStatus(status)) return false;
@@ -341,7 +416,21 @@ function toApiError(
   if (outcome.kind === 'too_large') {
     const size = outcome.size === undefined ? 'more than that' : `${outcome.size} bytes`;
     const text = `the answer is larger than ${outcome.limitName} (${outcome.limit} bytes): ${size}`;
-    return new ApiError(`${call}: ${text}; raise the limit, then replay the event`, {
+    // A document's limit is the operator's to raise; a JSON answer's is fixed (MAX_JSON_BYTES).
+    const hint = outcome.limitName.startsWith('API_')
+      ? '; raise the limit, then replay the event'
+      : '';
+    return new ApiError(`${call}: ${text}${hint}`, {
+      status: 200,
+      body: text,
+      method: request.method,
+      path,
+      retryable: false,
+    });
+  }
+  if (outcome.kind === 'bad_shape') {
+    const text = `the answer is JSON over its shape limits: ${outcome.error.message}`;
+    return new ApiError(`${call}: ${text}`, {
       status: 200,
       body: text,
       method: request.method,
@@ -350,20 +439,27 @@ function toApiError(
     });
   }
   if (outcome.kind === 'failure') {
-    return new ApiError(`${call} failed: ${outcome.text}${tries}${unsafe}`, {
+    const text = printableText(outcome.text);
+    const details = {
       status: undefined,
-      body: outcome.text,
+      body: text,
       method: request.method,
       path,
       retryable,
       cause: outcome.error,
-    });
+    };
+    const message = `${call} failed: ${text}${tries}${unsafe}`;
+    if (outcome.slow === undefined) return new ApiError(message, details);
+    const { limit, value } = outcome.slow;
+    return new ApiDeadlineError(message, { ...details, limit, limitValue: value });
   }
   const { status, contentType } = outcome.response;
   const full = outcome.response.body.toString('utf8');
-  const text = full.slice(0, ERROR_BODY_LIMIT);
-  const problem = parseProblem(contentType, full);
-  const summary = problem?.detail ?? problem?.title ?? (text.slice(0, 200) || '(empty body)');
+  // The API's text goes into the message (stored as lastError, logged), so it is made
+  // printable and bounded here, once, for every caller (error-text.ts says why).
+  const text = printableText(full, ERROR_BODY_LIMIT);
+  const problem = printableProblem(parseProblem(contentType, full));
+  const summary = problem?.detail ?? problem?.title ?? (printableText(text, 200) || '(empty body)');
   return new ApiError(`${call} answered ${status}: ${summary}${tries}${unsafe}`, {
     status,
     body: text,
@@ -372,6 +468,27 @@ function toApiError(
     retryable,
     ...(problem === undefined ? {} : { problem }),
   });
+}
+
+/** The problem's text fields printable and bounded (REMOTE_TEXT_LIMIT); the status as sent. */
+function printableProblem(problem: Problem | undefined): Problem | undefined {
+  if (problem === undefined) return undefined;
+  const printable: Problem = { ...problem };
+  if (problem.type !== undefined) printable.type = printableText(problem.type);
+  if (problem.title !== undefined) printable.title = printableText(problem.title);
+  if (problem.detail !== undefined) printable.detail = printableText(problem.detail);
+  return printable;
+}
+
+/** The error's own text, or what undici's per-wait timeouts mean, with their bound. */
+function describeTransportError(error: unknown, timeoutMs: number): string {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (code === 'UND_ERR_HEADERS_TIMEOUT')
+    return `no answer within ${timeoutMs} ms (API_TIMEOUT_MS)`;
+  if (code === 'UND_ERR_BODY_TIMEOUT') {
+    return `the body stopped: no next part within ${timeoutMs} ms (API_TIMEOUT_MS)`;
+  }
+  return error instanceof Error ? error.message || String(error) : String(error);
 }
 
 /** Path and query below the base URL, as errors and log lines show it. */

@@ -3,6 +3,7 @@
  * 404, as if the routes did not exist; with a wrong token, 401.
  */
 import { Router } from 'express';
+import { hasControlCharacter } from '../../protocol/index.ts';
 import {
   EVENT_STATES,
   type EventPage,
@@ -45,6 +46,21 @@ export function createAdminRouter(deps: AdminRouteDeps): Router {
     });
   });
 
+  // A path parameter is looked up in the store: one with a control character cannot name
+  // anything stored since identifiers are checked (protocol/identifier.ts), and a NUL made
+  // PostgreSQL fail the query (500) where SQLite answered 404. Refused alike on both stores.
+  // Length is not checked here, so events stored before that check stay reachable.
+  for (const name of ['eventId', 'messageId']) {
+    router.param(name, (_req, res, next, value: string) => {
+      if (!hasControlCharacter(value) && value.isWellFormed()) return next();
+      sendProblem(res, {
+        status: 400,
+        title: 'Invalid path',
+        detail: `${name} must not contain control characters (U+0000 to U+001F, U+007F to U+009F) or lone surrogates`,
+      });
+    });
+  }
+
   router.get('/admin/events', async (req, res) => {
     const { state, limit, after } = req.query;
     if (state !== undefined && !EVENT_STATES.includes(state as EventState)) {
@@ -84,7 +100,7 @@ export function createAdminRouter(deps: AdminRouteDeps): Router {
       return sendProblem(res, {
         status: 400,
         title: 'Invalid query',
-        detail: 'after must be the next value of a previous page',
+        detail: `after must be the next value of a previous page: ${error.message}`,
       });
     }
     res.json({ items: page.items.map(eventView), next: page.next });

@@ -12,13 +12,14 @@
  *   5. the body is read, counted on the wire against the limit (413 as soon as it passes) and
  *      against the in-flight budget (503 as soon as its bytes do not fit);
  *   6. the signature is verified over those raw bytes (401), then the optional credential;
- *   7. the body is decoded as strict UTF-8 and parsed as an envelope (400), committed to the
- *      inbox, and only then answered 204.
+ *   7. the body's JSON shape is checked (nesting depth, members per object, string length:
+ *      protocol/json-shape.ts), then it is decoded as strict UTF-8 and parsed as an envelope
+ *      (400 for each), committed to the inbox, and only then answered 204.
  * Work on the event happens later, in the worker.
  *
  * Answers (docs/how-it-works.md#answers): 204 stored, duplicate, test event or unknown action;
- * 401 signature or credential failed; 400 not UTF-8, not JSON, or envelope fields
- * missing/mistyped;
+ * 401 signature or credential failed; 400 JSON over its shape limits, not UTF-8, not JSON, or
+ * envelope fields missing/mistyped;
  * 413 body too large; 415 compressed body; 405 other methods; 503 the store could not commit,
  * or the consumer is at its limits (the service retries either way).
  */
@@ -26,16 +27,20 @@ import { type Request, type Response, Router } from 'express';
 import type { Logger } from 'pino';
 import {
   ACTION_HEADER,
+  checkJsonShape,
   checkSignatureHeader,
   EVENT_ID_HEADER,
+  JsonShapeError,
   parseEnvelope,
   SIGNATURE_HEADER,
   SignatureError,
   TRANSFER_HEADER,
   verifySignature,
+  WEBHOOK_JSON_LIMITS,
   type WebhookEnvelope,
 } from '../../protocol/index.ts';
 import type { Config } from '../config.ts';
+import { printableText } from '../error-text.ts';
 import type { Metrics, WebhookOutcome } from '../metrics.ts';
 import { type EventStore, newEvent } from '../store/store.ts';
 import { type Admission, createAdmission } from './admission.ts';
@@ -262,6 +267,21 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
       });
     }
 
+    // Signed is not harmless: a 1 MiB body of nested arrays or of 70,000 keys held the event
+    // loop for a second or more in JSON.parse (issue 26). The shape is checked first, on the
+    // bytes (before they are decoded, which a bomb need not cost either), in one pass that
+    // builds nothing; the worker parses the stored bytes again under the same limits.
+    try {
+      checkJsonShape(body, WEBHOOK_JSON_LIMITS);
+    } catch (error) {
+      if (!(error instanceof JsonShapeError)) throw error;
+      return reject(req, res, started, 'bad_request', {
+        status: 400,
+        title: 'Body is JSON of an unsupported shape',
+        type: `urn:webhook-consumer:json-shape:${error.limit}`,
+        detail: `${error.message}; limits: nesting depth ${WEBHOOK_JSON_LIMITS.maxDepth}, ${WEBHOOK_JSON_LIMITS.maxKeysPerObject} members per object, ${WEBHOOK_JSON_LIMITS.maxStringBytes} bytes per string.`,
+      });
+    }
     let text: string;
     try {
       text = STRICT_UTF8.decode(body);
@@ -323,9 +343,12 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
   return router;
 }
 
-/** An unsigned header value as it may be logged: at most LOGGED_HEADER_LIMIT characters. */
+/**
+ * An unsigned header value as it may be logged: at most LOGGED_HEADER_LIMIT characters, and
+ * printable (Node reads bytes 0x80-0x9F of a header as C1 controls, such as the escape U+009B).
+ */
 function unverifiedHeader(req: Request, name: string): string | undefined {
   const value = req.get(name);
-  if (value === undefined || value.length <= LOGGED_HEADER_LIMIT) return value;
-  return `${value.slice(0, LOGGED_HEADER_LIMIT)}…`;
+  // One more than the limit: the text is cut to LOGGED_HEADER_LIMIT characters and an ellipsis.
+  return value === undefined ? undefined : printableText(value, LOGGED_HEADER_LIMIT + 1);
 }

@@ -35,6 +35,8 @@ export type {
   ValidationStatus,
   WebhookEnvelope,
 } from '../../protocol/index.ts';
+// For an importer that puts another system's answer into an error, as importers/erp-http.ts does.
+export { printableText, REMOTE_TEXT_LIMIT } from '../error-text.ts';
 export {
   defineImporter,
   type ImporterContext,

@@ -13,10 +13,19 @@ export function encodeCursor(position: Position): EventCursor {
   return Buffer.from(`${position.at}.${position.id}`).toString('base64url');
 }
 
+/**
+ * The position a cursor holds, or InvalidCursorError (the admin routes' 400). Both numbers must
+ * be safe integers: past 2^53 Number() rounds, so SQLite would page from somewhere else, and
+ * past 2^63 PostgreSQL refuses the bigint and the listing failed with 500.
+ */
 export function decodeCursor(cursor: EventCursor): Position {
-  const match = /^(\d{1,16})\.(\d{1,19})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  const match = /^(\d{1,20})\.(\d{1,20})$/.exec(Buffer.from(cursor, 'base64url').toString());
   if (match === null) throw new InvalidCursorError('not a cursor of this listing');
-  return { at: Number(match[1]), id: Number(match[2]) };
+  const position = { at: Number(match[1]), id: Number(match[2]) };
+  if (!Number.isSafeInteger(position.at) || !Number.isSafeInteger(position.id)) {
+    throw new InvalidCursorError('a position past the largest safe integer (2^53 - 1)');
+  }
+  return position;
 }
 
 /** Before any real position: where a newest-first listing starts. */

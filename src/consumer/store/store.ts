@@ -43,6 +43,14 @@ export const EVENT_STATES: readonly EventState[] = [
 export type OpenState = 'pending' | 'processing' | 'dead';
 export const OPEN_STATES: readonly OpenState[] = ['pending', 'processing', 'dead'];
 
+/** See EventStore.oldestOpen. */
+export interface OldestOpen {
+  /** receivedAt of the oldest pending event. */
+  pending: number | null;
+  /** When the processing event claimed longest ago was claimed. */
+  processing: number | null;
+}
+
 /** Why an event is stored but never acted upon. */
 export type EventFlag = 'test' | 'unknown_action';
 
@@ -188,6 +196,13 @@ export interface EventStore {
    * are counted by the worker's metrics).
    */
   countOpen(): Promise<Record<OpenState, number>>;
+  /**
+   * How long the inbox has waited on its worker (the `inbox_oldest_event_age_seconds` gauge):
+   * when the oldest pending event was received, and when the longest-running processing event
+   * was claimed (the start of its current turn), ms since the epoch; null when there is none.
+   * An index probe each, bounded by the events in hand, not by history.
+   */
+  oldestOpen(): Promise<OldestOpen>;
   /**
    * Atomically, also against other processes: takes up to `limit` due events, at most one per
    * message and none of a message whose claim is held, each with its message's claim for

@@ -1,4 +1,5 @@
 import { ApiError } from '../api/index.ts';
+import { printableText } from '../error-text.ts';
 
 /** The event itself is unusable (a status event without formerValue, say): retrying won't help. */
 export class MalformedEventError extends Error {
@@ -69,10 +70,12 @@ const LINK_LIMIT = 400;
  * first: `ApiError: GET /messages/m failed: fetch failed <- TypeError: fetch failed <- Error:
  * connect ECONNREFUSED 127.0.0.1:9`. The wrapped errors say what actually failed (undici's
  * `fetch failed` says only that something did). At most ERROR_CAUSE_DEPTH causes, each link
- * and the whole bounded (ERROR_TEXT_LIMIT), and a cause that loops back is not followed.
+ * and the whole bounded (ERROR_TEXT_LIMIT), and a cause that loops back is not followed. Any
+ * error may quote another system (an importer's ERP answer), so the text is made printable
+ * too: no escape sequences or line breaks in a stored lastError or a log field (error-text.ts).
  */
 export function describeError(error: unknown): string {
-  const links = [bounded(describeOne(error), LINK_LIMIT)];
+  const links = [printableText(describeOne(error), LINK_LIMIT)];
   const seen = new Set<unknown>([error]);
   for (let cause = causeOf(error); cause != null && !seen.has(cause); cause = causeOf(cause)) {
     if (links.length > ERROR_CAUSE_DEPTH) {
@@ -80,9 +83,9 @@ export function describeError(error: unknown): string {
       break;
     }
     seen.add(cause);
-    links.push(bounded(describeOne(cause), LINK_LIMIT));
+    links.push(printableText(describeOne(cause), LINK_LIMIT));
   }
-  return bounded(links.join(' <- '), ERROR_TEXT_LIMIT);
+  return printableText(links.join(' <- '), ERROR_TEXT_LIMIT);
 }
 
 function describeOne(error: unknown): string {
@@ -104,8 +107,4 @@ function causeOf(error: unknown): unknown {
   return typeof error === 'object' && error !== null
     ? (error as { cause?: unknown }).cause
     : undefined;
-}
-
-function bounded(text: string, limit: number): string {
-  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
 }

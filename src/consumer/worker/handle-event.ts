@@ -10,8 +10,11 @@ import type { Logger } from 'pino';
 import {
   isStatusAction,
   isValidationOutcome,
+  JsonShapeError,
   type MessageDescriptor,
+  parseBoundedJson,
   parseMessageDescriptor,
+  WEBHOOK_JSON_LIMITS,
 } from '../../protocol/index.ts';
 import type { ApiClient } from '../api/index.ts';
 import type { ClaimGuard } from '../claims/held-claim.ts';
@@ -68,12 +71,24 @@ export function createEventHandler(deps: {
 
   return async (event, claim) => {
     if (event.flag !== null) return 'skipped';
+    // The body is parsed a second time here, on the event loop ingress shares: the inbox keeps
+    // the signed bytes, not the parsed `data` (a column for it is a store migration), and what
+    // ingress parsed cannot be handed over, since the event may be handled by another process
+    // or after a restart. The second parse is kept cheap and bounded instead: these bytes passed
+    // the same shape limits at ingress and at most WEBHOOK_MAX_BODY_BYTES, and they are checked
+    // again (one pass, about a millisecond a MiB) because a row may predate the limits or have
+    // been changed by hand, and a bomb must not reach JSON.parse that way either.
     let data: unknown;
     try {
-      data = (JSON.parse(event.body.toString('utf8')) as { data?: unknown }).data;
-    } catch {
-      // Ingress stores only parsed bodies; a row that does not parse was changed by hand.
-      throw new MalformedEventError('stored body is not JSON');
+      data = (parseBoundedJson(event.body, WEBHOOK_JSON_LIMITS) as { data?: unknown } | null)?.data;
+    } catch (error) {
+      // Ingress stores only parsed bodies within the limits; a row that is not one was stored
+      // by an older version or changed by hand.
+      throw new MalformedEventError(
+        error instanceof JsonShapeError
+          ? `stored body is over the JSON shape limits: ${error.message}`
+          : 'stored body is not JSON',
+      );
     }
 
     if (isStatusAction(event.action)) {

@@ -4,13 +4,17 @@
  * provider's one problem mapper answers with 400.
  */
 import { z } from 'zod';
+import { identifierProblem, identifierSchema } from '../../protocol/index.ts';
 import { DOCUMENT_TYPES } from '../document-formats.ts';
 import { InvalidRequestError } from '../errors.ts';
 import { FORMATS } from '../webhooks/routing.ts';
 
-const identifier = z
-  .string()
-  .regex(/^[0-9A-Za-z]+:[^\s:]+$/, 'must be of the form <scheme>:<number>');
+// A participant's identifier becomes the `party` of its events: the protocol's identifier rule
+// (no control characters or lone surrogates, at most 256 characters) applies before the form.
+const identifier = identifierSchema.regex(
+  /^[0-9A-Za-z]+:[^\s:]+$/,
+  'must be of the form <scheme>:<number>',
+);
 const transfer = z.enum(['inbound', 'outbound']);
 const jurisdiction = z.enum(['Croatia', 'Slovakia']);
 
@@ -139,7 +143,8 @@ export const categorySchema = z.enum(['inbound', 'outbound']);
 
 export const testEventSchema = z.object({
   category: categorySchema.optional(),
-  action: z.string().min(1).optional(),
+  // Sent as the event's action, which the consumer refuses when it is no identifier.
+  action: identifierSchema.optional(),
   /** Send this previewed event instead of a new one. */
   eventId: z.string().min(1).optional(),
 });
@@ -157,7 +162,7 @@ const PARTY = /^[^\s:/]+:[^\s/]+$/;
 
 /** The `:party` segment of a webhook route. */
 export function parseParty(party: string): string {
-  if (PARTY.test(party)) return party;
+  if (PARTY.test(party) && identifierProblem(party) === undefined) return party;
   throw new InvalidRequestError(
     `party: ${JSON.stringify(party)} is not of the form <scheme>:<number>`,
     'party',

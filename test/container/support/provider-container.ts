@@ -28,6 +28,8 @@ export function startProviderContainer(
     .withNetworkAliases('provider')
     .withEnvironment({
       PROVIDER_HOST: '0.0.0.0',
+      // The consumer calls it by this name; its guard refuses other names (DNS rebinding).
+      PROVIDER_ALLOWED_HOSTS: 'provider',
       ...(options.adminToken === undefined ? {} : { PROVIDER_ADMIN_TOKEN: options.adminToken }),
       PROVIDER_WEBHOOK_URL: 'http://consumer:3000/webhooks',
       PROVIDER_WEBHOOK_SECRET: options.webhookSecret,

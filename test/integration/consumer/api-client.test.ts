@@ -15,7 +15,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ApiClient, ApiError, createApiClient } from '../../../src/consumer/api/index.ts';
+import {
+  type ApiClient,
+  ApiDeadlineError,
+  ApiError,
+  createApiClient,
+} from '../../../src/consumer/api/index.ts';
 import type { ApiClientOptions } from '../../../src/consumer/api/options.ts';
 import type { MessageDescriptor } from '../../../src/protocol/index.ts';
 
@@ -90,6 +95,29 @@ const status =
   };
 
 const hang: Responder = () => {};
+
+/**
+ * Headers at once, then the body `bytes` at a time every `everyMs`: each wait shorter than any
+ * per-wait timeout of the tests below (issue 26).
+ */
+const drip =
+  (body: string | Buffer, everyMs: number, bytes = 1): Responder =>
+  (res) => {
+    const whole = Buffer.from(body);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': whole.length });
+    res.flushHeaders();
+    let sent = 0;
+    const timer = setInterval(() => {
+      if (sent >= whole.length) {
+        clearInterval(timer);
+        res.end();
+        return;
+      }
+      res.write(whole.subarray(sent, sent + bytes));
+      sent += bytes;
+    }, everyMs);
+    res.on('close', () => clearInterval(timer));
+  };
 
 function descriptor(uniqueId: string): MessageDescriptor {
   const party = { identifier: '0192:999999999', name: 'Sandbox', countryCode: 'NO' };
@@ -540,5 +568,112 @@ describe('messaging API client', () => {
 
     expect(delays).toHaveLength(2);
     expect(error).toMatchObject({ retryable: true });
+  });
+});
+
+describe('deadlines of a slow API (issue 26)', () => {
+  it('gives up an answer dripped within the per-wait timeout at the call deadline, and does not retry it', async () => {
+    // A rate of 1 byte/s: only the deadline can end this answer (10 bytes/s).
+    const { server, client } = await setup({
+      timeoutMs: 300,
+      deadlineMs: 800,
+      minBytesPerSecond: 1,
+    });
+    server.script(drip(JSON.stringify({ status: 'delivered', padding: 'x'.repeat(100) }), 100));
+
+    const started = performance.now();
+    const error = await rejection(client.getMessageStatus('m-1'));
+    const elapsed = performance.now() - started;
+
+    expect(error).toBeInstanceOf(ApiDeadlineError);
+    expect(error).toMatchObject({ limit: 'deadline', limitValue: 800, retryable: true });
+    expect(error.message).toMatch(/deadline of 800 ms \(API_DEADLINE_MS\)/);
+    expect(elapsed).toBeGreaterThanOrEqual(750);
+    expect(elapsed).toBeLessThan(800 + 700);
+    // The worker's backoff asks again, not the client at once.
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('gives up a document slower than the minimum rate after one window, leaving no file', async () => {
+    const { server, client } = await setup({
+      timeoutMs: 300,
+      deadlineMs: 60_000,
+      minBytesPerSecond: 1000,
+    });
+    server.script(drip(Buffer.alloc(1000, 'x'), 50)); // 20 bytes/s
+
+    const started = performance.now();
+    const error = await rejection(client.getCoreDocument('m-1'));
+
+    expect(error).toMatchObject({ limit: 'min_rate', limitValue: 1000, retryable: true });
+    expect(error.message).toMatch(/under the minimum of 1000 \(API_MIN_BYTES_PER_SECOND\)/);
+    // At the first byte after one window (300 ms), with room for a loaded machine.
+    expect(performance.now() - started).toBeLessThan(300 + 700);
+    expect(server.requests).toHaveLength(1);
+    expect(readdirSync(spoolDir as string)).toEqual([]);
+  });
+
+  it('lets a document that keeps the minimum rate run past the base deadline', async () => {
+    // 100 bytes every 50 ms (2,000 bytes/s) for 1,500 bytes: about 750 ms, past deadlineMs; a
+    // document's deadline adds maxDocumentBytes at the minimum rate (here 2 s).
+    const { server, client } = await setup({
+      timeoutMs: 300,
+      deadlineMs: 400,
+      minBytesPerSecond: 1000,
+      maxDocumentBytes: 2000,
+    });
+    server.script(drip(Buffer.alloc(1500, 'd'), 50, 100));
+
+    const started = performance.now();
+    const document = await client.getCoreDocument('m-1');
+
+    expect(document.size).toBe(1500);
+    expect(performance.now() - started).toBeGreaterThan(400);
+  });
+
+  it('tolerates a slow start within the first window', async () => {
+    const { server, client } = await setup({ timeoutMs: 300, minBytesPerSecond: 1000 });
+    server.script((res) => {
+      res.writeHead(200, { 'content-type': 'application/xml' });
+      res.write('<');
+      // The rest, 2,000 bytes, 200 ms later: 2,001 bytes in the first window.
+      setTimeout(() => res.end(Buffer.alloc(2000, 'x')), 200);
+    });
+
+    expect((await client.getCoreDocument('m-1')).size).toBe(2001);
+  });
+
+  it('keeps "maybe sent" for submit-invoice: a deadline passed is not retryable, and not retried', async () => {
+    const { server, client } = await setup({
+      timeoutMs: 300,
+      deadlineMs: 500,
+      minBytesPerSecond: 1,
+    });
+    server.script(
+      drip(JSON.stringify({ messageId: 'dup', status: 'received', pad: 'x'.repeat(50) }), 100),
+    );
+
+    const error = await rejection(client.submitInvoice({ invoice: {} }));
+
+    expect(error).toBeInstanceOf(ApiDeadlineError);
+    expect(error).toMatchObject({ limit: 'deadline', retryable: false });
+    expect(error.message).toMatch(/check before sending again/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('stops retrying within the call when the next wait would pass the deadline', async () => {
+    const { server, client, delays } = await setup({
+      deadlineMs: 1000,
+      retryBaseDelayMs: 5000,
+      retryMaxDelayMs: 5000,
+    });
+    server.script(status(503));
+
+    const error = await rejection(client.getMessageStatus('m-1'));
+
+    // random 0.5: the first wait would be 2,500 ms, past the deadline: the worker retries later.
+    expect(error).toMatchObject({ status: 503, retryable: true });
+    expect(server.requests).toHaveLength(1);
+    expect(delays).toEqual([]);
   });
 });

@@ -64,6 +64,23 @@ describe('health and metrics', () => {
     expect(text).toMatch(/^inbox_dead_events 0$/m);
     expect(text).not.toMatch(/inbox_events\{state="dead"\}/);
   });
+
+  it('shows how long the oldest pending event has waited, on the worker clock (issue 26)', async () => {
+    // The signature's timestamp is checked on this clock too: it starts at the real time.
+    let now = Date.now();
+    consumer = await startTestConsumer({}, { now: () => now });
+    const age = async (state: string) =>
+      new RegExp(`inbox_oldest_event_age_seconds\\{state="${state}"\\} (\\S+)`).exec(
+        (await get('/metrics')).text,
+      )?.[1];
+    expect(await age('pending')).toBe('0');
+
+    await deliver(buildEnvelope());
+    now += 90_000;
+    // No worker runs here: the event waits, and nothing is in processing.
+    expect(await age('pending')).toBe('90');
+    expect(await age('processing')).toBe('0');
+  });
 });
 
 describe('admin routes', () => {

@@ -20,6 +20,27 @@ describeEachStore('the inbox', (kind) => {
     await store.dispose();
   });
 
+  describe('the oldest open events (inbox_oldest_event_age_seconds)', () => {
+    it('gives when the oldest pending event arrived and when the longest-held one was claimed', async () => {
+      expect(await store.events.oldestOpen()).toEqual({ pending: null, processing: null });
+      const held = newEvent({ messageId: 'A', receivedAt: 100 });
+      const waiting = newEvent({ messageId: 'A', receivedAt: 200 });
+      const later = newEvent({ messageId: 'B', receivedAt: 300 });
+      for (const e of [held, waiting, later]) await store.events.insert(e);
+      expect(await store.events.oldestOpen()).toEqual({ pending: 100, processing: null });
+
+      // A and B claimed at NOW: A's second event waits behind the first's claim.
+      const claimed = await claimDue(10, NOW);
+      expect(claimed.map((e) => e.eventId).sort()).toEqual([held.eventId, later.eventId].sort());
+      expect(await store.events.oldestOpen()).toEqual({ pending: 200, processing: NOW });
+
+      const [first] = claimed;
+      if (first !== undefined) await store.events.settle(first, { state: 'done' }, NOW + 1);
+      const open = await store.events.oldestOpen();
+      expect(open.processing).toBe(NOW);
+    });
+  });
+
   describe('inbox claims', () => {
     it('claims due events oldest first, at most one per message, with its message claim', async () => {
       const a1 = newEvent({ messageId: 'A', receivedAt: 1 });

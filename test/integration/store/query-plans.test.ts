@@ -189,6 +189,7 @@ describeWithPostgres('query plans (postgres)', () => {
     await store.events.list({ limit: 10 });
     await store.events.list({ state: 'done', limit: 10 });
     await store.events.countOpen();
+    await store.events.oldestOpen();
     await store.events.get('evt-1');
     await store.events.replay('nope', NOW);
     await store.messages.get(key);

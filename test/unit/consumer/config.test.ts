@@ -43,6 +43,8 @@ describe('loadConfig', () => {
       apiAllowInsecureHttp: false,
       apiToken: 'token',
       apiTimeoutMs: 10000,
+      apiDeadlineMs: 60_000,
+      apiMinBytesPerSecond: 65_536,
       apiMaxDocumentBytes: 104_857_600,
       databaseUrl: 'sqlite:./data/consumer.db',
       databasePoolSize: 10,
@@ -262,6 +264,8 @@ describe('loadApiConfig', () => {
       apiAllowInsecureHttp: false,
       apiToken: 't',
       apiTimeoutMs: 10_000,
+      apiDeadlineMs: 60_000,
+      apiMinBytesPerSecond: 65_536,
     });
     const read = readConfig({ API_BASE_URL: 'http://api.example.test' }, loadApiConfig);
     expect(read).toEqual({ error: expect.stringMatching(/API_BASE_URL must use https:\/\//) });
@@ -279,6 +283,8 @@ describe('loadSubmitConfig', () => {
       apiAllowInsecureHttp: false,
       apiToken: 'sandbox-token',
       apiTimeoutMs: 500,
+      apiDeadlineMs: 60_000,
+      apiMinBytesPerSecond: 65_536,
       sandbox: true,
     });
   });
@@ -362,5 +368,52 @@ describe('WORKER_BACKOFF_MAX_MS', () => {
     expect(problemsOf({ ...minimal, WORKER_BACKOFF_MAX_MS: '10' })).toEqual([
       'WORKER_BACKOFF_MAX_MS must be an integer from 2000 to 86400000 (got "10")',
     ]);
+  });
+});
+
+describe('the messaging API deadline and minimum rate (issue 26)', () => {
+  it('reads API_DEADLINE_MS and API_MIN_BYTES_PER_SECOND', () => {
+    const config = loadConfig({
+      ...minimal,
+      API_TIMEOUT_MS: '2000',
+      API_DEADLINE_MS: '5000',
+      API_MIN_BYTES_PER_SECOND: '1024',
+    });
+    expect(config).toMatchObject({
+      apiTimeoutMs: 2000,
+      apiDeadlineMs: 5000,
+      apiMinBytesPerSecond: 1024,
+    });
+  });
+
+  it('refuses a deadline below API_TIMEOUT_MS, naming both', () => {
+    expect(problemsOf({ ...minimal, API_TIMEOUT_MS: '10000', API_DEADLINE_MS: '5000' })).toEqual([
+      'API_DEADLINE_MS must be at least API_TIMEOUT_MS (5000 < 10000): the deadline bounds a whole call, API_TIMEOUT_MS one wait within it',
+    ]);
+    // Equal is allowed: one wait may take the whole call.
+    expect(
+      loadConfig({ ...minimal, API_TIMEOUT_MS: '5000', API_DEADLINE_MS: '5000' }).apiDeadlineMs,
+    ).toBe(5000);
+  });
+
+  it('keeps the default deadline at least a raised API_TIMEOUT_MS', () => {
+    expect(loadConfig({ ...minimal, API_TIMEOUT_MS: '90000' }).apiDeadlineMs).toBe(90_000);
+  });
+
+  it('refuses garbage and zero, naming the variable', () => {
+    expect(
+      problemsOf({ ...minimal, API_DEADLINE_MS: '1m', API_MIN_BYTES_PER_SECOND: '0' }),
+    ).toEqual([
+      'API_DEADLINE_MS must be an integer from 1 to 9007199254740991 (got "1m")',
+      'API_MIN_BYTES_PER_SECOND must be an integer from 1 to 9007199254740991 (got "0")',
+    ]);
+  });
+
+  it('is read and checked the same by the commands that only call the API', () => {
+    const read = readConfig(
+      { API_BASE_URL: 'https://api.example.test', API_TOKEN: 't', API_DEADLINE_MS: '10' },
+      loadApiConfig,
+    );
+    expect(read).toEqual({ error: expect.stringContaining('API_DEADLINE_MS must be at least') });
   });
 });

@@ -54,9 +54,28 @@ describe('parseEnvelope', () => {
       const result = parseEnvelope({ ...valid, messageId });
       expect(result.ok).toBe(false);
       if (!result.ok)
-        expect(result.problems.join(' ')).toMatch(/^messageId: must be a single path segment/);
+        expect(result.problems.join(' ')).toMatch(
+          /^messageId: must (be a single path segment|not contain control characters)/,
+        );
     },
   );
+
+  describe.each(['eventId', 'action', 'party', 'messageId'])('%s, an identifier', (field) => {
+    it.each([
+      ['a C0 control', 'a\u0001b', /control characters/],
+      ['a C1 control', 'a\u0085b', /control characters/],
+      ['a lone surrogate', 'a\udc00b', /well-formed/],
+      ['257 characters', 'x'.repeat(257), /at most 256 characters/],
+    ])('is refused with %s', (_what, value, reason) => {
+      const result = parseEnvelope({ ...valid, [field]: value });
+      expect(result).toEqual({ ok: false, problems: [expect.stringMatching(`^${field}: `)] });
+      if (!result.ok) expect(result.problems[0]).toMatch(reason);
+    });
+
+    it.each(['x'.repeat(256), 'ä ö 😀 名前', 'with "quotes" and spaces'])('accepts %j', (value) => {
+      expect(parseEnvelope({ ...valid, [field]: value }).ok).toBe(true);
+    });
+  });
 
   it.each(['6f1c1a0e-8d53-4d4e-9a43-0a3b7f1c2d11', 'm-1', 'a.b', '...', 'ä ö?#%'])(
     'accepts messageId %j',

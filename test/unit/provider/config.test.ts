@@ -6,6 +6,7 @@ describe('loadProviderConfig', () => {
     expect(loadProviderConfig({})).toEqual({
       port: 4000,
       host: '127.0.0.1',
+      allowedHosts: [],
       adminToken: undefined,
       apiToken: 'sandbox-token',
       party: '0192:999999999',
@@ -24,6 +25,7 @@ describe('loadProviderConfig', () => {
       loadProviderConfig({
         PROVIDER_PORT: '0',
         PROVIDER_HOST: '0.0.0.0',
+        PROVIDER_ALLOWED_HOSTS: 'provider, Sandbox.Internal',
         PROVIDER_ADMIN_TOKEN: 'admin-secret',
         PROVIDER_API_TOKEN: 't',
         PROVIDER_PARTY: '9908:123',
@@ -38,6 +40,7 @@ describe('loadProviderConfig', () => {
     ).toEqual({
       port: 0,
       host: '0.0.0.0',
+      allowedHosts: ['provider', 'sandbox.internal'],
       adminToken: 'admin-secret',
       apiToken: 't',
       party: '9908:123',
@@ -62,6 +65,10 @@ describe('loadProviderConfig', () => {
     ['PROVIDER_WEBHOOK_URL', 'localhost:3000'],
     ['PROVIDER_HOST', 'http://0.0.0.0'],
     ['PROVIDER_HOST', 'a host'],
+    ['PROVIDER_ALLOWED_HOSTS', 'provider:4000'],
+    ['PROVIDER_ALLOWED_HOSTS', 'http://provider'],
+    ['PROVIDER_ALLOWED_HOSTS', 'provider,[::1]evil.example'],
+    ['PROVIDER_ALLOWED_HOSTS', '10.0.0.7'],
     ['DEMO_INTERVAL_SECONDS', '1.5'],
     ['DEMO_INTERVAL_SECONDS', 'often'],
     ['LOG_LEVEL', 'verbose'],
@@ -69,6 +76,12 @@ describe('loadProviderConfig', () => {
     const load = () => loadProviderConfig({ [name]: value });
     expect(load).toThrow(ConfigError);
     expect(load).toThrow(new RegExp(`^${name}:`));
+  });
+
+  it('reads PROVIDER_ALLOWED_HOSTS once each, in lower case', () => {
+    expect(
+      loadProviderConfig({ PROVIDER_ALLOWED_HOSTS: 'Provider,provider, sandbox.lan' }).allowedHosts,
+    ).toEqual(['provider', 'sandbox.lan']);
   });
 
   it('redacts the userinfo of a URL-like value in its error', () => {

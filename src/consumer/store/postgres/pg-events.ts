@@ -9,6 +9,7 @@ import {
   type EventStore,
   type InsertOutcome,
   type NewEvent,
+  type OldestOpen,
   OPEN_STATES,
   type OpenState,
   type StoredEvent,
@@ -196,6 +197,16 @@ export function createPostgresEventStore(pool: pg.Pool): Omit<EventStore, 'inser
       );
       for (const { state, n } of rows) counts[state] = n;
       return counts;
+    },
+
+    // As on SQLite (queries.ts): an index probe each (events_state_received, events_due).
+    async oldestOpen() {
+      const { rows } = await pool.query<OldestOpen>(
+        `SELECT (SELECT min(received_at) FROM events WHERE state = 'pending') AS pending,
+                (SELECT min(updated_at) FROM events WHERE state = 'processing') AS processing`,
+        [],
+      );
+      return rows[0] ?? { pending: null, processing: null };
     },
 
     // Candidates as on SQLite (abandoned ones, then due ones in due order), locked with SKIP

@@ -91,6 +91,11 @@ export const EVENT_SQL = {
   countOpen: `
     SELECT state, COUNT(*) AS n FROM events
      WHERE state IN ('pending', 'processing', 'dead') GROUP BY state`,
+  // Two index probes: the first entry of events_state_received for pending, and the
+  // processing events (those in hand, through events_due), whose updated_at is their claim's.
+  oldestOpen: `
+    SELECT (SELECT MIN(received_at) FROM events WHERE state = 'pending') AS pending,
+           (SELECT MIN(updated_at) FROM events WHERE state = 'processing') AS processing`,
 } as const;
 
 export const CLAIM_SQL = {

@@ -11,6 +11,7 @@ import {
   type EventState,
   type InsertOutcome,
   type NewEvent,
+  type OldestOpen,
   OPEN_STATES,
   type OpenState,
   type ReplayOutcome,
@@ -178,6 +179,7 @@ export function eventReads(db: Database.Database) {
     EventRow & { position: number }
   >(EVENT_SQL.listByState);
   const countStates = db.prepare<[], { state: OpenState; n: number }>(EVENT_SQL.countOpen);
+  const oldest = db.prepare<[], OldestOpen>(EVENT_SQL.oldestOpen);
   return {
     get(eventId: string): StoredEvent | undefined {
       const row = getRow.get({ eventId });
@@ -198,6 +200,9 @@ export function eventReads(db: Database.Database) {
         at: row.received_at,
         id: row.position,
       }));
+    },
+    oldestOpen(): OldestOpen {
+      return oldest.get() ?? { pending: null, processing: null };
     },
     countOpen(): Record<OpenState, number> {
       const counts = Object.fromEntries(OPEN_STATES.map((s) => [s, 0])) as Record<

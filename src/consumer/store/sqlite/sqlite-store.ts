@@ -74,6 +74,7 @@ export async function openSqliteStore(
       get: async (eventId) => events.get(eventId),
       list: async (query) => events.list(query),
       countOpen: async () => events.countOpen(),
+      oldestOpen: async () => events.oldestOpen(),
       async claimDue(request) {
         const claimed = await writer.call('events.claimDue', request);
         return claimed.map((event) => ({ ...event, body: asBuffer(event.body) }));

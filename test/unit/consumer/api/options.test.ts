@@ -14,6 +14,8 @@ describe('resolveApiClientOptions', () => {
       origin: 'http://localhost:4000',
       pathPrefix: '',
       timeoutMs: 10_000,
+      deadlineMs: 60_000,
+      minBytesPerSecond: 65_536,
       maxRetries: 4,
       retryBaseDelayMs: 250,
       retryMaxDelayMs: 10_000,
@@ -37,6 +39,12 @@ describe('resolveApiClientOptions', () => {
     );
     expect(() => resolveApiClientOptions({ ...base, token: '' }, defaults)).toThrow(/token/);
     expect(() => resolveApiClientOptions({ ...base, timeoutMs: 0 }, defaults)).toThrow(/timeoutMs/);
+    expect(() => resolveApiClientOptions({ ...base, deadlineMs: 0 }, defaults)).toThrow(
+      /deadlineMs/,
+    );
+    expect(() => resolveApiClientOptions({ ...base, minBytesPerSecond: 0.5 }, defaults)).toThrow(
+      /minBytesPerSecond/,
+    );
     expect(() => resolveApiClientOptions({ ...base, maxRetries: -1 }, defaults)).toThrow(
       /maxRetries/,
     );
