@@ -371,9 +371,10 @@ export interface BatchBound {
  * (there may be more to do); `ms` is how long it held the store: on SQLite the writer thread,
  * from the start of its transaction to the end of its write-back (a WAL checkpoint of what it
  * wrote); on PostgreSQL its transaction, from BEGIN to COMMIT. `workMs` is the part of it
- * before the commit, the part that grows with the batch's rows: the pruner sizes batches by it,
- * because a commit (an fsync: 5 to 15 ms on a cloud disk) costs the same for one row as for a
- * hundred, and sizing by it would shrink every batch to one row and the run's pace with it.
+ * that grows with the batch's rows, which the pruner sizes batches by: on SQLite all of it (the
+ * commit and checkpoint write back the pages the batch changed); on PostgreSQL the time before
+ * COMMIT, because a commit there (an fsync: 5 to 15 ms on a cloud disk) costs the same for one
+ * row as for a hundred, and sizing by it shrank every batch to a row or two.
  */
 export interface PruneBatch {
   count: number;
