@@ -38,7 +38,10 @@ const BOUND: BatchBound = { limit: 3, budgetMs: 60_000 };
 /** Every batch of a step, as the pruner repeats them; the total count. */
 async function drain(batch: (bound: BatchBound) => Promise<{ count: number; more: boolean }>) {
   let total = 0;
-  for (;;) {
+  // Bounded: the suites here have a few dozen rows, so a step still answering `more` after
+  // 1,000 batches is looping, not working.
+  for (let batches = 1; ; batches++) {
+    if (batches > 1000) throw new Error('a retention step answered `more` 1,000 times');
     const { count, more } = await batch(BOUND);
     total += count;
     if (!more) return total;
@@ -230,7 +233,9 @@ describeEachStore('retention', (kind) => {
       expect(first.more).toBe(true);
       expect(first.ms).toBeGreaterThanOrEqual(bound.budgetMs);
       let total = first.count;
-      for (let batch = prune(); ; batch = prune()) {
+      // Bounded, so a batch that answers `more` without deleting fails here instead of looping.
+      for (let batch = prune(), batches = 1; ; batch = prune(), batches++) {
+        expect(batches).toBeLessThanOrEqual(old.length);
         const { count, more } = await batch;
         expect(count).toBeLessThanOrEqual(bound.limit / 4);
         total += count;

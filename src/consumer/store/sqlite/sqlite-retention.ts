@@ -137,7 +137,9 @@ export function retentionWrites(
           count += deleted.count;
           if (deleted.stopped) return { count, more: true };
           if (count === bound.limit) break;
-          if (spent()) return { count, more: true };
+          // Only after rows: a state with none left says nothing of the time, and stopping
+          // there would answer `more` for ever without deleting anything.
+          if (rows.length > 0 && spent()) return { count, more: true };
         }
         return { count, more: count === bound.limit };
       });
