@@ -20,6 +20,7 @@ export const IMPORT_GUARANTEE_TESTS: readonly string[] = [
   'test/e2e/crash.test.ts',
   'test/e2e/claim-takeover.test.ts',
   'test/e2e/one-handler.test.ts',
+  'test/e2e/postgres-outage.test.ts',
   'test/e2e/reconcile.test.ts',
   'test/e2e/replicas.test.ts',
   'test/e2e/soak.test.ts',
