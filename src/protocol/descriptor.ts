@@ -1,5 +1,14 @@
 /** The message descriptor: GET /messages/:mid, and `data` of message events (docs/events.md#message-descriptor). */
 import { z } from 'zod';
+import {
+  DELIVERY_STATUSES,
+  LIFECYCLE_STATUSES,
+  TAX_REPORTING_STATUSES,
+  TRANSFERS,
+  VALIDATION_NOT_RUN,
+  VALIDATION_STATUSES,
+} from './statuses.ts';
+import { PARTY_IDENTIFIER, UTC_SECONDS } from './wire-formats.ts';
 
 /**
  * Identifiers of the standard a Core or Original document follows (the Peppol document type
@@ -103,45 +112,92 @@ export interface MessageDescriptor {
 }
 
 const partySchema = z.looseObject({
-  identifier: z.string(),
-  name: z.string(),
-  countryCode: z.string(),
+  identifier: z.string().meta({
+    description: 'Network identifier, `<scheme>:<number>`.',
+    pattern: PARTY_IDENTIFIER.source,
+    examples: ['0192:999999999'],
+  }),
+  name: z.string().meta({ description: 'Name of the participant.' }),
+  countryCode: z.string().meta({ description: 'Country code.', examples: ['NO'] }),
 });
 
 const documentEntrySchema = z.looseObject({
-  index: z.number().int(),
-  name: z.string(),
-  contentType: z.string(),
-  attachmentType: z.string(),
-  isTransformed: z.boolean(),
+  index: z.number().int().meta({ description: 'Position in the list, from 0.' }),
+  name: z.string().meta({
+    description: 'Document type name; the Core entry\'s is what routing filters match.',
+    examples: ['Invoice', 'CreditNote', 'Order', 'ApplicationResponse'],
+  }),
+  contentType: z.string().meta({
+    description: 'Media type of the document.',
+    examples: ['application/xml', 'application/json', 'application/pdf', 'application/edifact'],
+  }),
+  attachmentType: z.string().meta({
+    description: 'Values seen: `Core` (the document to import) and `Original`; others may occur.',
+    examples: ['Core', 'Original'],
+  }),
+  isTransformed: z.boolean().meta({
+    description: 'True when the service converted this document from another format.',
+  }),
   transaction: z
     .looseObject({
-      transactionKeyName: z.string(),
-      profileIdentifier: z.string(),
+      transactionKeyName: z.string().meta({ examples: ['PeppolBisBilling3Invoice'] }),
+      profileIdentifier: z.string().meta({
+        examples: ['urn:fdc:peppol.eu:2017:poacc:billing:01:1.0'],
+      }),
       customizationIdentifier: z.string(),
       documentIdentifier: z.string(),
     })
-    .exactOptional(),
+    .exactOptional()
+    .meta({
+      description:
+        'Identifiers of the standard the document follows; present on each Core and Original entry.',
+    }),
 });
 
 /**
  * The descriptor's shape. Objects are loose: fields the service adds later (docs/events.md#versioning)
- * pass through untouched.
+ * pass through untouched. The metadata (`.meta`) is for the OpenAPI document: the values the
+ * service is known to send and the forms it writes (wire-formats.ts). Parsing checks only
+ * presence and JSON types, so a value the document does not list still parses.
  */
 export const messageDescriptorSchema = z.looseObject({
-  uniqueId: z.string().min(1),
-  timeReceived: z.string(),
-  documentNo: z.string(),
-  status: z.string(),
-  transfer: z.enum(['inbound', 'outbound']),
-  validationStatus: z.string(),
-  taxReportingStatus: z.string(),
-  lifecycleStatus: z.string(),
-  importStatus: z.string(),
-  action: z.string(),
-  originParty: partySchema,
-  destinationParty: partySchema,
-  documents: z.array(documentEntrySchema),
+  uniqueId: z.string().min(1).meta({
+    description: 'The message identifier (UUID-shaped), equal to the event\'s messageId.',
+    examples: ['0f9f4c1e-6a44-4b8e-9a53-1f0c2b7d9e21'],
+  }),
+  timeReceived: z.string().meta({
+    description: 'When the service received the message: ISO 8601 UTC in whole seconds.',
+    pattern: UTC_SECONDS.source,
+    examples: ['2026-01-05T09:00:00Z'],
+  }),
+  documentNo: z.string().meta({ description: 'Document number of the core document.' }),
+  status: z.string().meta({
+    description:
+      'Delivery status. The known values are the examples; an inbound processing step adds statuses of its own that are not shown, so the set is open.',
+    examples: [...DELIVERY_STATUSES],
+  }),
+  transfer: z.enum(TRANSFERS).meta({ description: 'Which side this descriptor describes.' }),
+  validationStatus: z.string().meta({
+    description:
+      'Values seen: `approved` and `rejected` once validation ran. Before that (an outbound `created` event) the simulator sends `none`, a value this project decided (docs/decisions.md#validation-status-before-validation).',
+    examples: [...VALIDATION_STATUSES, VALIDATION_NOT_RUN],
+  }),
+  taxReportingStatus: z.string().meta({ enum: [...TAX_REPORTING_STATUSES] }),
+  lifecycleStatus: z.string().meta({ enum: [...LIFECYCLE_STATUSES] }),
+  importStatus: z.string().meta({
+    description: 'Status of the optional import queue; value seen: `NotSet`, others not shown.',
+    examples: ['NotSet'],
+  }),
+  action: z.string().meta({
+    description:
+      'Business transaction name; selects the GET /transactions/<kebab-case action> call that answers the JSON. Open: the service names more transactions than it shows.',
+    examples: ['SubmitInvoice', 'CorrectWithCredit', 'MessageLevelResponse', 'EMessageLevelResponse'],
+  }),
+  originParty: partySchema.meta({ description: 'The sender.' }),
+  destinationParty: partySchema.meta({ description: 'The receiver.' }),
+  documents: z.array(documentEntrySchema).meta({
+    description: 'Every document of the message; the Core entry is the one to import.',
+  }),
 }) satisfies z.ZodType<MessageDescriptor>;
 
 /** The descriptor in `value`, or undefined when it does not have the documented shape. */

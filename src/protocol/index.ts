@@ -12,3 +12,4 @@ export * from './status-change.ts';
 export * from './statuses.ts';
 export * from './transaction-types.ts';
 export * from './transactions.ts';
+export * from './wire-formats.ts';

@@ -1,5 +1,6 @@
 /** `data` of status events and the validation findings inside it (docs/events.md#status-properties, docs/events.md#validation-results). */
 import { z } from 'zod';
+import type { StatusAction } from './envelope.ts';
 import { parseBoundedJson, WEBHOOK_JSON_LIMITS } from './json-shape.ts';
 
 /**
@@ -80,6 +81,36 @@ export const STATUS_PROPERTY_NAMES = [
   'paidAmount',
   'paymentDate',
 ] as const;
+
+/**
+ * Which properties accompany which status event, the specification's table
+ * (docs/events.md#status-properties): the names a consumer may meet on each action. None is
+ * ever guaranteed, and a name not listed may still come (the service adds names at any time).
+ */
+export const STATUS_PROPERTIES_BY_ACTION: Record<StatusAction, readonly StatusPropertyName[]> = {
+  // A failure (validation, delivery), its findings, or the note of a parked message.
+  messageStatusChanged: ['errorCode', 'errorMessage', 'validationResults', 'reason'],
+  // The action message that reported to the tax authority, and its refusal if any.
+  taxReportingStatusChanged: [
+    'actionMessageId',
+    'actionName',
+    'jurisdiction',
+    'role',
+    'errorCode',
+    'errorMessage',
+  ],
+  // The action message, and the rejection's or the payment's details.
+  lifecycleStatusChanged: [
+    'actionMessageId',
+    'actionName',
+    'jurisdiction',
+    'role',
+    'rejectionType',
+    'reason',
+    'paidAmount',
+    'paymentDate',
+  ],
+};
 
 /**
  * One validation finding, an element of the `validationResults` property

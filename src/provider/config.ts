@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { type LevelWithSilent, levels } from 'pino';
 import { DEFAULT_API_TOKEN, DEFAULT_PARTY } from './provider.ts';
+import { PARTY_IDENTIFIER } from '../protocol/index.ts';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -113,7 +114,7 @@ function positiveNumber(env: Env, name: string, fallback: number): number {
 
 export function loadProviderConfig(env: Env): Readonly<ProviderConfig> {
   const party = read(env, 'PROVIDER_PARTY') ?? DEFAULT_PARTY;
-  if (!/^[0-9A-Za-z]+:[^\s:]+$/.test(party)) {
+  if (!PARTY_IDENTIFIER.test(party)) {
     throw new ConfigError(
       'PROVIDER_PARTY',
       `${shown(party)} is not of the form <scheme>:<number>.`,

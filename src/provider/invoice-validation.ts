@@ -5,10 +5,55 @@
  * `schema` error. Locations are XPaths into the UBL document the body becomes (ubl-invoice.ts),
  * so a consumer sees what a real network validator would report. Errors come first.
  */
-import { sortValidationResults, type ValidationResult } from '../protocol/index.ts';
+import {
+  EMAIL_ADDRESS,
+  ISO_DATE_TIME,
+  PARTY_IDENTIFIER,
+  sortValidationResults,
+  UTC_MILLISECONDS,
+  type ValidationResult,
+} from '../protocol/index.ts';
 import { isPlainObject } from './invoice.ts';
 
-type Kind = 'string' | 'number' | 'identifier' | 'dateTime' | 'email';
+/**
+ * What an element must be, besides present and not empty. The OpenAPI document states each
+ * kind's form from KIND_FORMS (openapi/submit-invoice.ts), so a body valid by the document
+ * passes these checks and the other way round (up to Date.parse refusing an impossible date).
+ */
+export type Kind = 'string' | 'number' | 'identifier' | 'utcDateTime' | 'dateTime' | 'email';
+
+export interface KindForm {
+  type: 'string' | 'number';
+  /** The form a string must have. */
+  pattern?: RegExp;
+  /** Also a date Date.parse can read (the pattern lets through a month 13). */
+  isDate?: true;
+  /** Said in the `schema` error's message: `must be <expected>`. */
+  expected: string;
+}
+
+export const KIND_FORMS: Record<Kind, KindForm> = {
+  string: { type: 'string', expected: 'a string' },
+  number: { type: 'number', expected: 'a number' },
+  identifier: {
+    type: 'string',
+    pattern: PARTY_IDENTIFIER,
+    expected: 'an identifier of the form <scheme>:<number>',
+  },
+  utcDateTime: {
+    type: 'string',
+    pattern: UTC_MILLISECONDS,
+    isDate: true,
+    expected: 'an ISO 8601 date-time in UTC with milliseconds (2026-01-05T09:00:00.000Z)',
+  },
+  dateTime: {
+    type: 'string',
+    pattern: ISO_DATE_TIME,
+    isDate: true,
+    expected: 'an ISO 8601 date-time',
+  },
+  email: { type: 'string', pattern: EMAIL_ADDRESS, expected: 'an e-mail address' },
+};
 
 interface Element {
   /** Path in the JSON body, e.g. `invoice.supplier.name`. */
@@ -67,7 +112,7 @@ export const MANDATORY_ELEMENTS: readonly Element[] = [
   { path: 'invoice.invoiceNo', kind: 'string', rule: 'BR-02', location: '/Invoice/cbc:ID' },
   {
     path: 'invoice.issueDate',
-    kind: 'dateTime',
+    kind: 'utcDateTime',
     rule: 'BR-03',
     location: '/Invoice/cbc:IssueDate',
   },
@@ -156,18 +201,6 @@ export const MANDATORY_LINE_ELEMENTS: readonly Element[] = [
   },
 ];
 
-const IDENTIFIER = /^[0-9A-Za-z]+:[^\s:]+$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
-
-const EXPECTED: Record<Kind, string> = {
-  string: 'a string',
-  number: 'a number',
-  identifier: 'an identifier of the form <scheme>:<number>',
-  dateTime: 'an ISO 8601 date-time',
-  email: 'an e-mail address',
-};
-
 export function getPath(value: unknown, path: string): unknown {
   let current = value;
   for (const key of path.split('.')) {
@@ -182,21 +215,18 @@ function check(value: unknown, element: Element, location: string): ValidationRe
   if (value === undefined || value === null || value === '') {
     return { type: 'error', code: element.rule, message: `${name} is mandatory`, location };
   }
+  const form = KIND_FORMS[element.kind];
   const fits =
-    element.kind === 'number'
+    form.type === 'number'
       ? typeof value === 'number' && Number.isFinite(value)
       : typeof value === 'string' &&
-        (element.kind === 'string' ||
-          (element.kind === 'identifier' && IDENTIFIER.test(value)) ||
-          (element.kind === 'dateTime' &&
-            DATE_TIME.test(value) &&
-            !Number.isNaN(Date.parse(value))) ||
-          (element.kind === 'email' && EMAIL.test(value)));
+        (form.pattern === undefined || form.pattern.test(value)) &&
+        (form.isDate === undefined || !Number.isNaN(Date.parse(value)));
   if (fits) return undefined;
   return {
     type: 'error',
     code: 'schema',
-    message: `${name} must be ${EXPECTED[element.kind]}, got ${JSON.stringify(value)}`,
+    message: `${name} must be ${form.expected}, got ${JSON.stringify(value)}`,
     location,
   };
 }

@@ -4,17 +4,14 @@
  * provider's one problem mapper answers with 400.
  */
 import { z } from 'zod';
-import { identifierProblem, identifierSchema } from '../../protocol/index.ts';
+import { identifierProblem, identifierSchema, PARTY_IDENTIFIER } from '../../protocol/index.ts';
 import { DOCUMENT_TYPES } from '../document-formats.ts';
 import { InvalidRequestError } from '../errors.ts';
 import { FORMATS } from '../webhooks/routing.ts';
 
 // A participant's identifier becomes the `party` of its events: the protocol's identifier rule
 // (no control characters or lone surrogates, at most 256 characters) applies before the form.
-const identifier = identifierSchema.regex(
-  /^[0-9A-Za-z]+:[^\s:]+$/,
-  'must be of the form <scheme>:<number>',
-);
+const identifier = identifierSchema.regex(PARTY_IDENTIFIER, 'must be of the form <scheme>:<number>');
 const transfer = z.enum(['inbound', 'outbound']);
 const jurisdiction = z.enum(['Croatia', 'Slovakia']);
 

@@ -1,0 +1,63 @@
+/** Building blocks of the OpenAPI document: references, answers and the project's marks. */
+import { z } from 'zod';
+
+export type Schema = Record<string, unknown>;
+
+/** A zod schema as JSON Schema 2020-12, without the `$schema` key (OpenAPI sets the dialect). */
+export function json(schema: z.ZodType): Schema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'output',
+    unrepresentable: 'any',
+  }) as Schema;
+  return rest;
+}
+
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/**
+ * Marks what this project decided where the service's specification is silent, with the
+ * section of docs/decisions.md that says why. A reader (or a tool) tells the service's
+ * contract from the simulator's choices by it.
+ */
+export function decided(anchor: string): { 'x-decision': string } {
+  return { 'x-decision': `docs/decisions.md#${anchor}` };
+}
+
+const retryAfter = {
+  'Retry-After': {
+    description: 'Seconds to wait before the next call.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+};
+
+export const problem = (description: string, headers?: 'retry-after') => ({
+  description,
+  ...(headers === undefined ? {} : { headers: retryAfter }),
+  content: { 'application/problem+json': { schema: ref('Problem') } },
+});
+
+export const jsonAnswer = (description: string, schema: Schema, headers?: Schema) => ({
+  description,
+  ...(headers === undefined ? {} : { headers }),
+  content: { 'application/json': { schema } },
+});
+
+/** Answers every call can get: no token, and the faults the simulator's admin API injects. */
+export const COMMON_ANSWERS = {
+  '401': problem('No or wrong bearer token.'),
+  '429': problem(
+    'Too many requests (in the simulator: an injected fault); call again after Retry-After.',
+    'retry-after',
+  ),
+  '500': problem('Internal error (in the simulator: an injected fault).'),
+  '503': problem(
+    'Unavailable (in the simulator: an injected fault); call again, after Retry-After when given.',
+    'retry-after',
+  ),
+};
+
+/** The answer of a call with a body in a content type the operation does not declare. */
+export const UNSUPPORTED_MEDIA_TYPE = problem(
+  'The body is not `application/json` (a `charset` parameter is fine); it is not read. An empty body is not checked.',
+);
