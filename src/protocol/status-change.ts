@@ -129,7 +129,7 @@ export interface ValidationResult {
 }
 
 /** The shape of one entry, for documents generated from the code (OpenAPI). */
-export const validationResultSchema = z.object({
+export const validationResultSchema = z.looseObject({
   type: z.enum(['error', 'warning']),
   code: z.string(),
   message: z.string(),

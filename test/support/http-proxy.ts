@@ -15,13 +15,18 @@ export interface ProxiedRequest {
   body: Buffer;
 }
 
+export interface ProxiedAnswer {
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
 export interface ProxyOptions {
   /** Base URL requests go to (path and query are kept). */
   target: string | ((req: ProxiedRequest) => string);
   /** Called before forwarding; may change the request, or answer it (a status) instead. */
   before?: (req: ProxiedRequest) => Promise<number | undefined> | number | undefined;
   /** Called with the answer before it is passed back. */
-  after?: (req: ProxiedRequest, status: number) => Promise<void> | void;
+  after?: (req: ProxiedRequest, status: number, answer: ProxiedAnswer) => Promise<void> | void;
 }
 
 export interface RunningProxy {
@@ -53,7 +58,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         ...(req.body.length === 0 ? {} : { body: req.body }),
       });
       const body = Buffer.from(await answer.body.arrayBuffer());
-      await options.after?.(req, answer.statusCode);
+      await options.after?.(req, answer.statusCode, { headers: answer.headers, body });
       const headers = Object.fromEntries(
         Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name)),
       );

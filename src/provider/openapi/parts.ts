@@ -24,16 +24,20 @@ export function decided(anchor: string): { 'x-decision': string } {
   return { 'x-decision': `docs/decisions.md#${anchor}` };
 }
 
-const retryAfter = {
+const retryAfter = (required: boolean) => ({
   'Retry-After': {
     description: 'Seconds to wait before the next call.',
+    required,
     schema: { type: 'integer', minimum: 0 },
   },
-};
+});
 
-export const problem = (description: string, headers?: 'retry-after') => ({
+/** A problem answer; `retryAfter` describes the header, `always` when every answer has it. */
+export const problem = (description: string, retryAfterHeader?: 'always' | 'sometimes') => ({
   description,
-  ...(headers === undefined ? {} : { headers: retryAfter }),
+  ...(retryAfterHeader === undefined
+    ? {}
+    : { headers: retryAfter(retryAfterHeader === 'always') }),
   content: { 'application/problem+json': { schema: ref('Problem') } },
 });
 
@@ -48,12 +52,12 @@ export const COMMON_ANSWERS = {
   '401': problem('No or wrong bearer token.'),
   '429': problem(
     'Too many requests (in the simulator: an injected fault); call again after Retry-After.',
-    'retry-after',
+    'always',
   ),
   '500': problem('Internal error (in the simulator: an injected fault).'),
   '503': problem(
     'Unavailable (in the simulator: an injected fault); call again, after Retry-After when given.',
-    'retry-after',
+    'sometimes',
   ),
 };
 

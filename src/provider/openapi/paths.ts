@@ -112,7 +112,11 @@ export function apiPaths(): Record<string, unknown> {
         ],
         requestBody: {
           required: true,
+          description:
+            'A valid invoice has the SubmitInvoice form. The service validates after accepting, so any JSON object is answered 201 (see x-accepts-invalid-body).',
           content: { 'application/json': { schema: ref('SubmitInvoice') } },
+          'x-accepts-invalid-body':
+            'A JSON object that breaks the schema is accepted (201) and fails validation afterwards: messageStatusChanged to failed with errorCode, errorMessage and validationResults (docs/decisions.md#submit-invoice-validation).',
         },
         responses: {
           '201': jsonAnswer(
