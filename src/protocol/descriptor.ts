@@ -124,7 +124,7 @@ const partySchema = z.looseObject({
 const documentEntrySchema = z.looseObject({
   index: z.number().int().meta({ description: 'Position in the list, from 0.' }),
   name: z.string().meta({
-    description: 'Document type name; the Core entry\'s is what routing filters match.',
+    description: "Document type name; the Core entry's is what routing filters match.",
     examples: ['Invoice', 'CreditNote', 'Order', 'ApplicationResponse'],
   }),
   contentType: z.string().meta({
@@ -161,10 +161,13 @@ const documentEntrySchema = z.looseObject({
  * presence and JSON types, so a value the document does not list still parses.
  */
 export const messageDescriptorSchema = z.looseObject({
-  uniqueId: z.string().min(1).meta({
-    description: 'The message identifier (UUID-shaped), equal to the event\'s messageId.',
-    examples: ['0f9f4c1e-6a44-4b8e-9a53-1f0c2b7d9e21'],
-  }),
+  uniqueId: z
+    .string()
+    .min(1)
+    .meta({
+      description: "The message identifier (UUID-shaped), equal to the event's messageId.",
+      examples: ['0f9f4c1e-6a44-4b8e-9a53-1f0c2b7d9e21'],
+    }),
   timeReceived: z.string().meta({
     description: 'When the service received the message: ISO 8601 UTC in whole seconds.',
     pattern: UTC_SECONDS.source,
@@ -191,7 +194,12 @@ export const messageDescriptorSchema = z.looseObject({
   action: z.string().meta({
     description:
       'Business transaction name; selects the GET /transactions/<kebab-case action> call that answers the JSON. Open: the service names more transactions than it shows.',
-    examples: ['SubmitInvoice', 'CorrectWithCredit', 'MessageLevelResponse', 'EMessageLevelResponse'],
+    examples: [
+      'SubmitInvoice',
+      'CorrectWithCredit',
+      'MessageLevelResponse',
+      'EMessageLevelResponse',
+    ],
   }),
   originParty: partySchema.meta({ description: 'The sender.' }),
   destinationParty: partySchema.meta({ description: 'The receiver.' }),

@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { type LevelWithSilent, levels } from 'pino';
-import { DEFAULT_API_TOKEN, DEFAULT_PARTY } from './provider.ts';
 import { PARTY_IDENTIFIER } from '../protocol/index.ts';
+import { DEFAULT_API_TOKEN, DEFAULT_PARTY } from './provider.ts';
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';

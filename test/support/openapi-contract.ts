@@ -87,7 +87,9 @@ export function createContractChecker(doc: Json) {
     schemaType: 'object',
     errors: false,
     compile(schema: Json) {
-      const validate = inner.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/', '"openapi#/')));
+      const validate = inner.compile(
+        JSON.parse(JSON.stringify(schema).replaceAll('"#/', '"openapi#/')),
+      );
       return (data: unknown) => {
         if (typeof data !== 'string') return true;
         try {
@@ -136,12 +138,16 @@ export function createContractChecker(doc: Json) {
         if (parameter.required === true) problems.push(`${place} ${parameter.name} is missing`);
         continue;
       }
-      const problem = fits([...at, 'parameters', String(index), 'schema'], coerce(value, parameter.schema));
+      const problem = fits(
+        [...at, 'parameters', String(index), 'schema'],
+        coerce(value, parameter.schema),
+      );
       if (problem !== undefined) problems.push(`${place} ${parameter.name}=${value}: ${problem}`);
     }
     if (place === 'query') {
       for (const name of given.keys()) {
-        if (!declared.some((p) => p.name === name)) problems.push(`query ${name} is not in the document`);
+        if (!declared.some((p) => p.name === name))
+          problems.push(`query ${name} is not in the document`);
       }
     }
     return problems;
@@ -154,9 +160,13 @@ export function createContractChecker(doc: Json) {
     raw: Buffer,
   ): { problems: string[]; schemaBroken: boolean } {
     if (raw.length === 0) {
-      return { problems: body?.required === true ? ['the body is missing'] : [], schemaBroken: false };
+      return {
+        problems: body?.required === true ? ['the body is missing'] : [],
+        schemaBroken: false,
+      };
     }
-    if (body === undefined) return { problems: ['a body where the document declares none'], schemaBroken: false };
+    if (body === undefined)
+      return { problems: ['a body where the document declares none'], schemaBroken: false };
     const type = typeOf(contentType);
     if (body.content[type] === undefined) {
       return { problems: [`body type ${type || '(none)'} is not declared`], schemaBroken: false };
@@ -185,13 +195,17 @@ export function createContractChecker(doc: Json) {
         continue;
       }
       const text = Array.isArray(value) ? value.join(', ') : value;
-      const problem = fits([...at, 'responses', key, 'headers', name, 'schema'], coerce(text, header.schema));
+      const problem = fits(
+        [...at, 'responses', key, 'headers', name, 'schema'],
+        coerce(text, header.schema),
+      );
       if (problem !== undefined) problems.push(`header ${name}: ${problem}`);
     }
     const contentType = exchange.responseHeaders['content-type'];
     const type = typeOf(Array.isArray(contentType) ? contentType[0] : contentType);
     if (response.content === undefined) {
-      if (exchange.responseBody.length > 0) problems.push(`${status} has a body the document does not declare`);
+      if (exchange.responseBody.length > 0)
+        problems.push(`${status} has a body the document does not declare`);
       return problems;
     }
     if (response.content[type] === undefined) {
@@ -277,12 +291,19 @@ export function createContractChecker(doc: Json) {
         };
       }
       const at = ['webhooks', action as string, 'post'];
-      const headers = new Map(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v]));
+      const headers = new Map(
+        Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), v]),
+      );
       const requestViolations = [
         ...checkParameters(at, hook.parameters ?? [], 'header', headers),
         ...checkBody(at, hook.requestBody, request.headers['content-type'], request.body).problems,
       ];
-      return { operationId: hook.operationId, requestViolations, responseViolations: [], acceptedInvalidBody: false };
+      return {
+        operationId: hook.operationId,
+        requestViolations,
+        responseViolations: [],
+        acceptedInvalidBody: false,
+      };
     },
   };
 }

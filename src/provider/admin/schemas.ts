@@ -11,7 +11,10 @@ import { FORMATS } from '../webhooks/routing.ts';
 
 // A participant's identifier becomes the `party` of its events: the protocol's identifier rule
 // (no control characters or lone surrogates, at most 256 characters) applies before the form.
-const identifier = identifierSchema.regex(PARTY_IDENTIFIER, 'must be of the form <scheme>:<number>');
+const identifier = identifierSchema.regex(
+  PARTY_IDENTIFIER,
+  'must be of the form <scheme>:<number>',
+);
 const transfer = z.enum(['inbound', 'outbound']);
 const jurisdiction = z.enum(['Croatia', 'Slovakia']);
 

@@ -35,9 +35,7 @@ const retryAfter = (required: boolean) => ({
 /** A problem answer; `retryAfter` describes the header, `always` when every answer has it. */
 export const problem = (description: string, retryAfterHeader?: 'always' | 'sometimes') => ({
   description,
-  ...(retryAfterHeader === undefined
-    ? {}
-    : { headers: retryAfter(retryAfterHeader === 'always') }),
+  ...(retryAfterHeader === undefined ? {} : { headers: retryAfter(retryAfterHeader === 'always') }),
   content: { 'application/problem+json': { schema: ref('Problem') } },
 });
 

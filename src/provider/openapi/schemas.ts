@@ -70,7 +70,11 @@ const STATUS_PROPERTY_SCHEMAS: Record<StatusPropertyName, Schema> = {
     description: 'Country whose rules apply.',
     examples: ['Croatia', 'Slovakia'],
   },
-  role: { type: 'string', description: 'Side that took the action.', examples: ['Supplier', 'Customer'] },
+  role: {
+    type: 'string',
+    description: 'Side that took the action.',
+    examples: ['Supplier', 'Customer'],
+  },
   reason: {
     type: 'string',
     description: 'Reason given by a person (a rejection), or the note of a parked message.',
@@ -139,7 +143,8 @@ function statusChange(action: StatusAction): Schema {
 
 const envelopeSchema = z.looseObject({
   eventId: z.string().min(1).meta({
-    description: 'Unique event identifier, identical on every retry and redelivery: the dedupe key.',
+    description:
+      'Unique event identifier, identical on every retry and redelivery: the dedupe key.',
   }),
   action: z.string().min(1).meta({
     description:

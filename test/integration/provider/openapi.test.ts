@@ -40,6 +40,11 @@ afterAll(async () => {
   await endpoint.close();
 });
 
+/** The value at a path of keys into nested objects. */
+function dig(value: unknown, ...keys: string[]): unknown {
+  return keys.reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], value);
+}
+
 /** A validator of the schema at a path into the document: true when `value` fits. */
 function validator(...segments: string[]) {
   const validate = (value: unknown) => {
@@ -145,11 +150,10 @@ describe('the OpenAPI document', () => {
 
   it('names the status properties of each status action, validationResults as JSON inside a string', () => {
     const schemas = (doc.components as { schemas: Record<string, Schema> }).schemas;
-    const names = (schema: string) =>
-      Object.keys(
-        ((schemas[schema]?.properties as Record<string, Schema>).properties as Schema)
-          .properties as Schema,
-      );
+    // components.schemas.<name>.properties.properties.properties: the property names.
+    const statusProperties = (schema: string) =>
+      dig(schemas, schema, 'properties', 'properties', 'properties') as Record<string, Schema>;
+    const names = (schema: string) => Object.keys(statusProperties(schema));
     expect(names('MessageStatusChange')).toEqual([
       'errorCode',
       'errorMessage',
@@ -181,16 +185,18 @@ describe('the OpenAPI document', () => {
       properties: {
         errorCode: 'BR-02',
         validationResults: JSON.stringify([
-          { type: 'error', code: 'BR-02', message: 'invoiceNo is mandatory', location: '/Invoice/cbc:ID' },
+          {
+            type: 'error',
+            code: 'BR-02',
+            message: 'invoiceNo is mandatory',
+            location: '/Invoice/cbc:ID',
+          },
         ]),
         somethingNew: 'ignored by consumers',
       },
     };
     expect(change(failed), JSON.stringify(change.errors)).toBe(true);
-    const results = (
-      ((schemas.MessageStatusChange?.properties as Record<string, Schema>).properties as Schema)
-        .properties as Record<string, Schema>
-    ).validationResults;
+    const results = statusProperties('MessageStatusChange').validationResults;
     expect(results).toMatchObject({
       type: 'string',
       contentMediaType: 'application/json',
