@@ -5,8 +5,19 @@
  * submit-invoice read any type as JSON; a client tried against that could still fail against a
  * service that keeps to its document.
  */
-import express, { type Request, type RequestHandler } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express from 'express';
 import { UnsupportedMediaTypeError } from '../errors.ts';
+
+/**
+ * A middleware on the bare Node request, as express.json() is: unlike an express RequestHandler
+ * it fits before any route's handler without replacing the route's own path parameters.
+ */
+export type BodyHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next: (error?: unknown) => void,
+) => void;
 
 /** The one media type the document declares for request bodies. */
 export const JSON_MEDIA_TYPE = 'application/json';
@@ -30,7 +41,7 @@ function mediaType(contentType: string | undefined): string | undefined {
  * Whether the request carries a body, from its headers alone: a Content-Length other than 0,
  * or any Transfer-Encoding (a chunked body may turn out empty, but knowing that means reading it).
  */
-function declaresBody(req: Request): boolean {
+function declaresBody(req: IncomingMessage): boolean {
   if (req.headers['transfer-encoding'] !== undefined) return true;
   const length = req.headers['content-length'];
   return length !== undefined && Number(length) !== 0;
@@ -42,7 +53,7 @@ function declaresBody(req: Request): boolean {
  * body has no type to check: mark-as-delivered and mark-as-failed need none, and submit-invoice
  * answers it 400, as any body that is not a JSON object.
  */
-export function requireJsonBody(): RequestHandler {
+export function requireJsonBody(): BodyHandler {
   return (req, _res, next) => {
     const contentType = req.headers['content-type'];
     if (declaresBody(req) && !isJsonMediaType(contentType)) {
@@ -57,7 +68,7 @@ export function requireJsonBody(): RequestHandler {
  * The type check, then the JSON parser: 400 for a body that is not JSON text, 413 beyond
  * `limit` (counted as the body arrives), 415 for a charset that is not a UTF one.
  */
-export function createJsonBody(limit: string): RequestHandler[] {
+export function createJsonBody(limit: string): [BodyHandler, BodyHandler] {
   return [
     requireJsonBody(),
     // The same test as the check, so whatever passed it is parsed and nothing else is.

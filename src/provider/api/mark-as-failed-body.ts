@@ -15,11 +15,11 @@ const NAMED_KEYS = 10;
 export function markAsFailedReason(body: unknown): string | undefined {
   if (!isPlainObject(body)) throw new InvalidRequestError(SHAPE, 'reason');
   const { reason } = body;
-  const badReason = reason !== undefined && typeof reason !== 'string';
   const unknown = Object.keys(body).filter((key) => key !== 'reason');
+  const badReason = reason !== undefined && typeof reason !== 'string';
   if (unknown.length === 0) {
-    if (badReason) throw new InvalidRequestError(SHAPE, 'reason');
-    return reason as string | undefined;
+    if (reason === undefined || typeof reason === 'string') return reason;
+    throw new InvalidRequestError(SHAPE, 'reason');
   }
   const named = unknown.slice(0, NAMED_KEYS).map((key) => JSON.stringify(key.slice(0, 100)));
   const more = unknown.length - named.length;

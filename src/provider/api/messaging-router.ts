@@ -101,7 +101,7 @@ export function createMessagingRouter(options: MessagingRouterOptions): Router {
   const invoiceJson = createJsonBody('25mb');
   const reasonJson = createJsonBody('1mb');
 
-  router.post('/transactions/submit-invoice', invoiceJson, (req, res) => {
+  router.post('/transactions/submit-invoice', ...invoiceJson, (req, res) => {
     const more = queryMore(req);
     if (!isPlainObject(req.body)) throw new InvalidRequestError('The body must be a JSON object.');
     const message = messages.submitInvoice({ sender: party, body: req.body, more });
@@ -168,7 +168,7 @@ export function createMessagingRouter(options: MessagingRouterOptions): Router {
     res.status(204).end();
   });
 
-  router.post('/messages/:mid/mark-as-failed', reasonJson, (req, res) => {
+  router.post('/messages/:mid/mark-as-failed', ...reasonJson, (req, res) => {
     // No body at all is no reason, as `{}` is.
     const reason = markAsFailedReason(req.body ?? {});
     messages.markAsFailed(req.params.mid, party, reason);

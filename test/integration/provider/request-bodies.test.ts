@@ -10,7 +10,10 @@ import { minimalInvoice, SUPPLIER, TOKEN, testProviderForEachTest } from './help
 const provider = testProviderForEachTest();
 
 /** A call with the token and only the headers given: no Content-Type unless one is passed. */
-const call = (path: string, init: { headers?: Record<string, string>; body?: BodyInit } = {}) =>
+const call = (
+  path: string,
+  init: { headers?: Record<string, string>; body?: NonNullable<RequestInit['body']> } = {},
+) =>
   fetch(`${provider.url}${path}`, {
     method: 'POST',
     ...init,
@@ -149,16 +152,16 @@ describe('mark-as-failed and mark-as-delivered', () => {
     expect(await state(messageId)).toEqual(before);
   });
 
-  it.each([
-    'mark-as-delivered',
-    'mark-as-failed',
-  ])('%s with an empty body needs no Content-Type', async (action) => {
-    const messageId = await provider.inbound();
-    // fetch sends Content-Length: 0 for a POST without a body.
-    expect((await call(`/messages/${messageId}/${action}`)).status).toBe(204);
-    const { status } = await state(messageId);
-    expect(status).toBe(action === 'mark-as-delivered' ? 'delivered' : 'failed');
-  });
+  it.each(['mark-as-delivered', 'mark-as-failed'])(
+    '%s with an empty body needs no Content-Type',
+    async (action) => {
+      const messageId = await provider.inbound();
+      // fetch sends Content-Length: 0 for a POST without a body.
+      expect((await call(`/messages/${messageId}/${action}`)).status).toBe(204);
+      const { status } = await state(messageId);
+      expect(status).toBe(action === 'mark-as-delivered' ? 'delivered' : 'failed');
+    },
+  );
 
   it('mark-as-failed takes {"reason"} with a charset parameter', async () => {
     const messageId = await provider.inbound();
@@ -201,7 +204,8 @@ describe('the mark-as-failed body is closed', () => {
     expect(res.status).toBe(400);
     const problem = (await res.json()) as Record<string, unknown>;
     expect(problem).toMatchObject({
-      detail: 'The body, when given, must be {"reason": "<text>"}. Unknown keys: "code", "details".',
+      detail:
+        'The body, when given, must be {"reason": "<text>"}. Unknown keys: "code", "details".',
       violations: [
         'reason: must be a string',
         'code: not a field of this body',
