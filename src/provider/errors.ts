@@ -38,6 +38,28 @@ export class InvalidRequestError extends Error {
   }
 }
 
+/**
+ * A request body of a media type the route does not take: the messaging API takes JSON only
+ * (api/json-body.ts).
+ */
+export class UnsupportedMediaTypeError extends Error {
+  override readonly name = 'UnsupportedMediaTypeError';
+  /** The media type the route takes. */
+  readonly expected: string;
+  /** The media type sent, without its parameters; undefined when there was no Content-Type. */
+  readonly received: string | undefined;
+  constructor(expected: string, received: string | undefined) {
+    // A header can be kilobytes long; the start of it is enough to recognise it.
+    super(
+      received === undefined
+        ? `The request body has no Content-Type; send it as ${expected}.`
+        : `The request body is ${received.slice(0, 100)}; send it as ${expected}.`,
+    );
+    this.expected = expected;
+    this.received = received;
+  }
+}
+
 export class ParticipantExistsError extends Error {
   override readonly name = 'ParticipantExistsError';
   readonly identifier: string;

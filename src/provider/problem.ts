@@ -12,6 +12,7 @@ import {
   ParticipantNotFoundError,
   StateConflictError,
   UnauthorizedError,
+  UnsupportedMediaTypeError,
 } from './errors.ts';
 import {
   DeliveryNotFoundError,
@@ -99,6 +100,7 @@ export function problemFor(error: unknown): Problem {
     });
   }
   if (error instanceof UnauthorizedError) return make(401, error.message);
+  if (error instanceof UnsupportedMediaTypeError) return make(415, error.message);
   if (
     error instanceof MessageNotFoundError ||
     error instanceof ParticipantNotFoundError ||

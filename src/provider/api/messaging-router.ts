@@ -1,19 +1,22 @@
 /**
  * The messaging API (docs/messaging-api.md#routes, shapes from docs/decisions.md), acting as the
- * sandbox participant. Calls pass, in order: the bearer check, the call log, injected faults.
+ * sandbox participant. Calls pass, in order: the bearer check, the call log, injected faults,
+ * then for a POST the body's content type (415 unless JSON, json-body.ts) before it is parsed.
  * Nothing is recorded for a caller without the token.
  */
 import { pipeline, Readable } from 'node:stream';
-import express, { type Request, Router } from 'express';
+import { type Request, Router } from 'express';
 import { TRANSFERS, type Transfer, transactionPath } from '../../protocol/index.ts';
 import { renderCoreDocument } from '../core-document.ts';
 import { documentBlocks, documentSize } from '../document-parts.ts';
 import { InvalidRequestError, MessageNotFoundError, StateConflictError } from '../errors.ts';
 import type { FaultInjector } from '../faults.ts';
 import { isPlainObject } from '../invoice.ts';
-import { describe, type ProviderModel } from '../model/index.ts';
+import { describe, type ProviderMessage, type ProviderModel } from '../model/index.ts';
 import { createBearerAuth } from './bearer-auth.ts';
 import type { CallLog } from './call-log.ts';
+import { createJsonBody, requireJsonBody } from './json-body.ts';
+import { markAsFailedReason } from './mark-as-failed-body.ts';
 
 export interface MessagingRouterOptions {
   model: ProviderModel;
@@ -57,6 +60,19 @@ function queryLimit(req: Request): number {
   return limit;
 }
 
+/**
+ * A message that has not passed validation has no documents to give: its JSON may lack what
+ * the document's schema for the answer requires, and its core document was never made.
+ */
+function requireValidated(message: ProviderMessage, what: string): void {
+  if (message.validationStatus !== 'approved') {
+    throw new StateConflictError(
+      message.id,
+      `Message ${message.id} has no ${what}: it has not passed validation.`,
+    );
+  }
+}
+
 function requiredMessageId(req: Request): string {
   const id = queryString(req, 'messageId');
   if (id === undefined || id === '')
@@ -82,11 +98,10 @@ export function createMessagingRouter(options: MessagingRouterOptions): Router {
     options.faults.middleware(),
   );
 
-  // Any content type is read as JSON: a client that forgets the header still gets a precise 400.
-  const jsonBody = express.json({ type: () => true, limit: '25mb' });
-  const optionalJson = express.json({ limit: '1mb' });
+  const invoiceJson = createJsonBody('25mb');
+  const reasonJson = createJsonBody('1mb');
 
-  router.post('/transactions/submit-invoice', jsonBody, (req, res) => {
+  router.post('/transactions/submit-invoice', ...invoiceJson, (req, res) => {
     const more = queryMore(req);
     if (!isPlainObject(req.body)) throw new InvalidRequestError('The body must be a JSON object.');
     const message = messages.submitInvoice({ sender: party, body: req.body, more });
@@ -101,6 +116,8 @@ export function createMessagingRouter(options: MessagingRouterOptions): Router {
     if (transactionPath(message.action) !== `/transactions/${req.params.route}`) {
       throw new MessageNotFoundError(id);
     }
+    // An invalid invoice's JSON breaks the SubmitInvoice schema the document gives for the 200.
+    requireValidated(message, 'transaction JSON');
     res.json(message.body);
   });
 
@@ -127,12 +144,7 @@ export function createMessagingRouter(options: MessagingRouterOptions): Router {
 
   router.get('/messages/:mid/documents/core', (req, res) => {
     const { message } = messages.sideFor(req.params.mid, party, sideQuery(req));
-    if (message.validationStatus !== 'approved') {
-      throw new StateConflictError(
-        message.id,
-        `Message ${message.id} has no core document: it has not passed validation.`,
-      );
-    }
+    requireValidated(message, 'core document');
     const document = renderCoreDocument(message);
     res.setHeader('content-type', document.contentType);
     const { parts } = document;
@@ -150,20 +162,15 @@ export function createMessagingRouter(options: MessagingRouterOptions): Router {
     pipeline(Readable.from(documentBlocks(parts)), res, () => {});
   });
 
-  router.post('/messages/:mid/mark-as-delivered', (req, res) => {
+  // The call takes no body; one sent anyway is not read, but must not be of an undeclared type.
+  router.post('/messages/:mid/mark-as-delivered', requireJsonBody(), (req, res) => {
     messages.markAsDelivered(req.params.mid, party);
     res.status(204).end();
   });
 
-  router.post('/messages/:mid/mark-as-failed', optionalJson, (req, res) => {
-    const body: unknown = req.body ?? {};
-    const reason = isPlainObject(body) ? body.reason : undefined;
-    if (!isPlainObject(body) || (reason !== undefined && typeof reason !== 'string')) {
-      throw new InvalidRequestError(
-        'The body, when given, must be {"reason": "<text>"}.',
-        'reason',
-      );
-    }
+  router.post('/messages/:mid/mark-as-failed', ...reasonJson, (req, res) => {
+    // No body at all is no reason, as `{}` is.
+    const reason = markAsFailedReason(req.body ?? {});
     messages.markAsFailed(req.params.mid, party, reason);
     res.status(204).end();
   });

@@ -61,3 +61,50 @@ it.each([
     expect(json).toMatchObject({ responseType: kind, referencedMessageId: invoiceId });
   },
 );
+
+/** Submits an invoice as the sandbox participant, to the demo supplier. */
+async function submit(body: unknown): Promise<string> {
+  const res = await provider.api('/transactions/submit-invoice', {
+    method: 'POST',
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { messageId: string }).messageId;
+}
+
+async function expectNoJson(messageId: string) {
+  const res = await provider.api(`/transactions/submit-invoice?messageId=${messageId}`);
+  expect(res.status).toBe(409);
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(await res.json()).toEqual({
+    type: 'about:blank',
+    title: 'Conflict',
+    status: 409,
+    detail: `Message ${messageId} has no transaction JSON: it has not passed validation.`,
+  });
+}
+
+it('an invoice that failed validation has no transaction JSON: 409, as its core document', async () => {
+  const invalid = minimalInvoice(SUPPLIER) as { invoice: Record<string, unknown> };
+  delete invalid.invoice.currencyCode;
+  const messageId = await submit(invalid);
+  provider.settle();
+  expect(provider.provider.model.messages.get(messageId).validationStatus).toBe('rejected');
+  await expectNoJson(messageId);
+  expect((await provider.api(`/messages/${messageId}/documents/core`)).status).toBe(409);
+  // The refusal changes nothing: the outbound side stays failed, no event is sent.
+  const events = provider.events.length;
+  expect(await (await provider.api(`/messages/${messageId}/status`)).json()).toEqual({
+    status: 'failed',
+  });
+  expect(provider.events.length).toBe(events);
+});
+
+it('a submitted invoice has transaction JSON once it passed validation: 409 before, 200 after', async () => {
+  const messageId = await submit(minimalInvoice(SUPPLIER));
+  await expectNoJson(messageId);
+  provider.settle();
+  const { action, json } = await transactionJson(messageId);
+  expect(action).toBe('SubmitInvoice');
+  expect(json).toEqual(minimalInvoice(SUPPLIER));
+});
