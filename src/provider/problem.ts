@@ -45,6 +45,7 @@ export interface Problem {
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   409: 'Conflict',
   413: 'Content Too Large',

@@ -48,6 +48,9 @@ export const jsonAnswer = (description: string, schema: Schema, headers?: Schema
 /** Answers every call can get: no token, and the faults the simulator's admin API injects. */
 export const COMMON_ANSWERS = {
   '401': problem('No or wrong bearer token.'),
+  '403': problem(
+    'The Host or Origin header is not the simulator’s own: its guard against DNS rebinding (the simulator only).',
+  ),
   '429': problem(
     'Too many requests (in the simulator: an injected fault); call again after Retry-After.',
     'always',
@@ -60,6 +63,9 @@ export const COMMON_ANSWERS = {
 };
 
 /** The answer of a call with a body in a content type the operation does not declare. */
-export const UNSUPPORTED_MEDIA_TYPE = problem(
-  'The body is not `application/json` (a `charset` parameter is fine); it is not read. An empty body is not checked.',
-);
+export const UNSUPPORTED_MEDIA_TYPE = {
+  ...problem(
+    'The body is not `application/json` (parameters such as `charset=utf-8` are fine), has no Content-Type, or has a charset or Content-Encoding the simulator does not read; the body is not read. An empty body is not checked.',
+  ),
+  ...decided('request-content-type'),
+};

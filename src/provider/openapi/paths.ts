@@ -78,7 +78,7 @@ function transactionGet(operationId: string, summary: string, schema: Schema) {
           ...problem(
             'The message has not passed validation (it failed, or has not been validated yet): it has no business document.',
           ),
-          ...decided('transaction-json-before-validation'),
+          ...decided('transaction-json-validation'),
         },
         ...COMMON_ANSWERS,
       },
