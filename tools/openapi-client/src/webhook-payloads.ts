@@ -19,4 +19,3 @@ export function describeStatusChange(event: MessageStatusChanged): string {
   const reason = code === undefined ? '' : ` (${code})`;
   return `${event.messageId} ${event.transfer}: ${formerValue} -> ${newValue}${reason}`;
 }
-
