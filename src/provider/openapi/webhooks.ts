@@ -106,7 +106,11 @@ function webhook(action: string, data: Schema, summary: string) {
             schema: {
               allOf: [
                 ref('WebhookEnvelope'),
-                { type: 'object', properties: { action: { const: action }, data } },
+                {
+                  type: 'object',
+                  properties: { action: { const: action }, data },
+                  required: ['action', 'data'],
+                },
               ],
             },
           },

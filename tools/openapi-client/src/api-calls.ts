@@ -35,12 +35,18 @@ export interface ApiCallsResult {
   descriptor: Schemas['MessageDescriptor'];
   /** GET /messages/{mid}/status. */
   status: string;
-  /** GET /transactions/submit-invoice: the JSON as submitted. */
-  transaction: Schemas['SubmitInvoice'];
+  /**
+   * GET /transactions/submit-invoice: the JSON as submitted, SubmitInvoice when it passed
+   * validation (a document let through with errors can be any object).
+   */
+  transaction: Schemas['SubmittedInvoice'];
 }
 
 /** How many pages of GET /messages to read looking for the new message before giving up. */
 const MAX_PAGES = 50;
+/** Polls of the status while the invoice waits for validation: at most 5 s. */
+const MAX_POLLS = 100;
+const POLL_MS = 50;
 
 /** The data of a successful answer with the expected status, or UnexpectedAnswer. */
 function answered<T>(
@@ -94,11 +100,18 @@ export async function runApiCalls(
     const seen = `${descriptor.uniqueId} (${descriptor.transfer})`;
     throw new UnexpectedAnswer(descriptorCall, 200, `describes ${seen}, not ${messageId}`);
   }
-  const { status } = answered(
-    'GET /messages/{mid}/status',
-    200,
-    await client.GET('/messages/{mid}/status', { params: mid }),
-  );
+  // The transaction JSON is there once the invoice passed validation (409 before): poll the
+  // status, as a client without webhooks would, until it leaves `received`.
+  const statusCall = 'GET /messages/{mid}/status';
+  let status = 'received';
+  for (let poll = 0; poll < MAX_POLLS && status === 'received'; poll++) {
+    if (poll > 0) await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    ({ status } = answered(
+      statusCall,
+      200,
+      await client.GET('/messages/{mid}/status', { params: mid }),
+    ));
+  }
 
   const transactionCall = 'GET /transactions/submit-invoice';
   const transaction = answered(
@@ -106,7 +119,7 @@ export async function runApiCalls(
     200,
     await client.GET('/transactions/submit-invoice', { params: { query: { messageId } } }),
   );
-  const invoiceNo = transaction.invoice?.invoiceNo;
+  const invoiceNo = 'invoice' in transaction ? transaction.invoice.invoiceNo : undefined;
   if (invoiceNo !== invoice.invoice?.invoiceNo) {
     throw new UnexpectedAnswer(transactionCall, 200, `answers invoice ${invoiceNo}`);
   }

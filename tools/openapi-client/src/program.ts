@@ -43,8 +43,8 @@ const client = createClient<paths>({
 
 try {
   const result = await runApiCalls(client, exampleInvoice(receiver));
-  // Not a received event (this program runs no endpoint): the body the simulator sends once the
-  // message leaves the status read above, typed from the document's webhooks.
+  // Not a received event (this program runs no endpoint): the body the simulator sent when the
+  // message passed validation, typed from the document's webhooks.
   const event: MessageStatusChanged = {
     eventId: 'example',
     action: 'messageStatusChanged',
@@ -53,7 +53,7 @@ try {
     test: true,
     party: result.descriptor.originParty.identifier,
     messageId: result.messageId,
-    data: { formerValue: result.status, newValue: 'pendingdelivery' },
+    data: { formerValue: result.submitStatus, newValue: result.status },
   };
   console.log(JSON.stringify({ ok: true, ...result, webhook: describeStatusChange(event) }));
 } catch (error) {
