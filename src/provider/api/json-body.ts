@@ -7,7 +7,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express from 'express';
-import { UnsupportedMediaTypeError } from '../errors.ts';
+import { checkJsonShape, DOCUMENT_JSON_LIMITS, JsonShapeError } from '../../protocol/index.ts';
+import { InvalidRequestError, UnsupportedMediaTypeError } from '../errors.ts';
 
 /**
  * A middleware on the bare Node request, as express.json() is: unlike an express RequestHandler
@@ -65,13 +66,34 @@ export function requireJsonBody(): BodyHandler {
 }
 
 /**
- * The type check, then the JSON parser: 400 for a body that is not JSON text, 413 beyond
- * `limit` (counted as the body arrives), 415 for a charset that is not a UTF one.
+ * The JSON's shape before it is parsed, with the bounds the consumer puts on a business document
+ * (src/protocol/json-shape.ts): a body nested thousands deep parses, and then overflows the
+ * stack of whatever walks it (a 500 before).
+ */
+function checkShape(_req: IncomingMessage, _res: ServerResponse, body: Buffer): void {
+  try {
+    checkJsonShape(body, DOCUMENT_JSON_LIMITS);
+  } catch (error) {
+    if (!(error instanceof JsonShapeError)) throw error;
+    throw new InvalidRequestError(
+      `The request body is too deeply nested or too wide: ${error.message}`,
+    );
+  }
+}
+
+/**
+ * The type check, then the JSON parser: 400 for a body that is not JSON text or breaks the
+ * shape bounds, 413 beyond `limit` (counted as the body arrives), 415 for a charset that is
+ * not a UTF one.
  */
 export function createJsonBody(limit: string): [BodyHandler, BodyHandler] {
   return [
     requireJsonBody(),
     // The same test as the check, so whatever passed it is parsed and nothing else is.
-    express.json({ limit, type: (req) => isJsonMediaType(req.headers['content-type']) }),
+    express.json({
+      limit,
+      type: (req) => isJsonMediaType(req.headers['content-type']),
+      verify: checkShape,
+    }),
   ];
 }

@@ -229,3 +229,24 @@ describe('the mark-as-failed body is closed', () => {
     expect((await markAsFailed(second, { reason: 'cannot book it' })).status).toBe(204);
   });
 });
+
+describe('JSON bodies are bounded in shape before they are parsed', () => {
+  it('answers 400 for a body nested beyond 64 levels, where it answered 500, and creates nothing', async () => {
+    const messages = provider.events.length;
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const res = await call('/transactions/submit-invoice', {
+      headers: { 'content-type': 'application/json' },
+      body: deep,
+    });
+    expect(res.status).toBe(400);
+    const problem = (await res.json()) as { detail: string };
+    expect(problem.detail).toMatch(/^The request body is too deeply nested or too wide: /);
+    expect(provider.events.length).toBe(messages);
+    // A real invoice still goes through.
+    const ok = await call('/transactions/submit-invoice', {
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(minimalInvoice(SUPPLIER)),
+    });
+    expect(ok.status).toBe(201);
+  });
+});
