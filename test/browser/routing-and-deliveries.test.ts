@@ -19,6 +19,7 @@ import {
   launchBrowser,
   openConsole,
   screenshot,
+  waitForText,
 } from './support/browser.ts';
 import { type ConsoleSandbox, PARTY, startConsoleSandbox } from './support/console-sandbox.ts';
 
@@ -208,7 +209,7 @@ describeInBrowser('console: routing and the delivery log', () => {
     dispatcher.createEndpoint(PARTY, { name: 'erp', url: sandbox.consumer.webhookUrl });
     tab = await openConsole(browser, `${sandbox.provider.url}/#/deliveries`);
     const { page } = tab;
-    await page.getByText('No events yet').waitFor();
+    await waitForText(tab, 'No events yet');
     await page.evaluate(() => Object.assign(window, { notReloaded: true }));
 
     const res = await fetch(`${sandbox.provider.url}/admin/messages/inbound`, { method: 'POST' });

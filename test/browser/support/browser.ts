@@ -44,7 +44,31 @@ export interface ConsolePage {
   page: Page;
   /** Errors the page threw or logged; a test ends by expecting none. */
   errors: string[];
+  /** The page's last requests (method, path, status or failure, ms): for a wait's failure message. */
+  network: string[];
   close(): Promise<void>;
+}
+
+/** Requests kept in ConsolePage.network, the newest. */
+const NETWORK_KEPT = 40;
+
+/**
+ * Waits for `text` on the page; when it does not come, fails with what the page showed, the
+ * requests it made and the errors it had, so that a wait which times out once (a loaded
+ * machine, a request held back) says why.
+ */
+export async function waitForText(tab: ConsolePage, text: string): Promise<void> {
+  try {
+    await tab.page.getByText(text).first().waitFor();
+  } catch (error) {
+    const shown = await tab.page
+      .locator('body')
+      .innerText({ timeout: 1_000 })
+      .catch((reason: unknown) => `(unreadable: ${reason})`);
+    throw new Error(
+      `"${text}" did not appear: ${(error as Error).message}\npage: ${shown.slice(0, 1_500)}\nrequests:\n${tab.network.join('\n')}\nerrors: ${JSON.stringify(tab.errors)}`,
+    );
+  }
 }
 
 /** A new context and page on the console at `url`, with page errors collected. */
@@ -61,6 +85,25 @@ export async function openConsole(browser: Browser, url: string): Promise<Consol
   page.setDefaultTimeout(ACTION_TIMEOUT_MS);
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  const network: string[] = [];
+  const started = new Map<object, number>();
+  const record = (line: string) => {
+    network.push(line);
+    if (network.length > NETWORK_KEPT) network.shift();
+  };
+  const path = (url: string) => {
+    const { pathname, search } = new URL(url);
+    return `${pathname}${search}`;
+  };
+  page.on('request', (request) => started.set(request, Date.now()));
+  page.on('requestfinished', async (request) => {
+    const status = (await request.response().catch(() => null))?.status() ?? '?';
+    const ms = Date.now() - (started.get(request) ?? Date.now());
+    record(`${request.method()} ${path(request.url())} ${status} ${ms} ms`);
+  });
+  page.on('requestfailed', (request) => {
+    record(`${request.method()} ${path(request.url())} failed: ${request.failure()?.errorText}`);
+  });
   page.on('console', (message) => {
     // Chromium logs every 4xx answer to fetch; the console shows those to the user itself.
     if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
@@ -68,7 +111,7 @@ export async function openConsole(browser: Browser, url: string): Promise<Consol
     }
   });
   await page.goto(url);
-  return { page, errors, close: () => context.close() };
+  return { page, errors, network, close: () => context.close() };
 }
 
 // Screenshots for the README: written to docs/console when UPDATE_SCREENSHOTS=1 (npm run
