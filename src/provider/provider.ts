@@ -16,6 +16,7 @@ import { createScenarioRouter } from './admin/scenario-router.ts';
 import { createWebhookRouter } from './admin/webhook-router.ts';
 import { createBearerAuth } from './api/bearer-auth.ts';
 import { type CallLog, createCallLog } from './api/call-log.ts';
+import { checkJsonBodyShape } from './api/json-body.ts';
 import { createMessagingRouter } from './api/messaging-router.ts';
 import { createBrowserGuard } from './browser-guard.ts';
 import { type Clock, createSystemClock } from './clock.ts';
@@ -154,7 +155,8 @@ export function createProvider(options: ProviderOptions = {}): Provider {
     );
   }
   // One parser for every admin route: the invoice overrides of a scenario can be large.
-  app.use('/admin', express.json({ limit: ADMIN_BODY_LIMIT }));
+  // Bounded in shape before parsing, as the messaging API's bodies (api/json-body.ts).
+  app.use('/admin', express.json({ limit: ADMIN_BODY_LIMIT, verify: checkJsonBodyShape }));
   app.use('/admin', createScenarioRouter({ model, clock, faults, callLog }));
   app.use('/admin', createWebhookRouter(dispatcher));
   app.use('/admin', (req, res) =>

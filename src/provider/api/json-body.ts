@@ -70,7 +70,11 @@ export function requireJsonBody(): BodyHandler {
  * (src/protocol/json-shape.ts): a body nested thousands deep parses, and then overflows the
  * stack of whatever walks it (a 500 before).
  */
-function checkShape(_req: IncomingMessage, _res: ServerResponse, body: Buffer): void {
+export function checkJsonBodyShape(
+  _req: IncomingMessage,
+  _res: ServerResponse,
+  body: Buffer,
+): void {
   try {
     checkJsonShape(body, DOCUMENT_JSON_LIMITS);
   } catch (error) {
@@ -93,7 +97,7 @@ export function createJsonBody(limit: string): [BodyHandler, BodyHandler] {
     express.json({
       limit,
       type: (req) => isJsonMediaType(req.headers['content-type']),
-      verify: checkShape,
+      verify: checkJsonBodyShape,
     }),
   ];
 }

@@ -94,3 +94,18 @@ it('numbers demo invoices so that a restarted sandbox repeats none of the last r
     'INV-20260105-090002.500-00003',
   ]);
 });
+
+it('answers 400 for a body nested beyond 64 levels, as the messaging API does, where it answered 500', async () => {
+  const before = provider.provider.model.messages.all().length;
+  const res = await fetch(`${provider.url}/admin/messages/outbound`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    // An object, so that it passes the body's own check and reaches what walks it.
+    body: `${'{"a":'.repeat(200_000)}1${'}'.repeat(200_000)}`,
+  });
+  expect(res.status).toBe(400);
+  expect(((await res.json()) as { detail: string }).detail).toMatch(
+    /^The request body is too deeply nested or too wide: /,
+  );
+  expect(provider.provider.model.messages.all()).toHaveLength(before);
+});
