@@ -29,8 +29,3 @@ export const DECIMAL_STRING = /^-?\d+(\.\d+)?$/;
  * JSON Schema's `email` format on purpose; the service's own rule is not shown.
  */
 export const EMAIL_ADDRESS = /^[^\s@]+@[^\s@]+$/;
-
-/** A regular expression's source, as an OpenAPI `pattern`. */
-export function patternOf(regex: RegExp): string {
-  return regex.source;
-}

@@ -39,6 +39,7 @@ import {
 import { freePort, type RunningScript, startScript, waitForHttp } from '../support/processes.ts';
 import { providerAdmin } from '../support/provider-admin.ts';
 import { describeIfAvailable } from '../support/requirement.ts';
+import { stuckEvents, waitUntilSettled } from '../support/settled.ts';
 import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
 
 const MAIN = join(import.meta.dirname, '../../src/main.ts');
@@ -289,24 +290,13 @@ describeIfAvailable(
       const client = new pg.Client({ connectionString: server.url });
       await client.connect();
       try {
-        const open = async () =>
-          (
-            await client.query<{ n: number }>(
-              "SELECT count(*)::int AS n FROM events WHERE state IN ('pending', 'processing', 'dead')",
-            )
-          ).rows[0]?.n;
-        for (let i = 0; ; i++) {
-          const waiting = messageIds.filter((id) => status(id) !== 'delivered').length;
-          if (waiting === 0 && (await open()) === 0) break;
-          if (i > 1200) break;
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+        await waitUntilSettled(
+          client,
+          () => messageIds.filter((id) => status(id) !== 'delivered').length,
+        );
         expect(exits).toEqual([]);
         expect(messageIds.filter((id) => status(id) !== 'delivered')).toEqual([]);
-        const stuck = await client.query(
-          "SELECT action, state, attempts, last_error FROM events WHERE state IN ('pending', 'processing', 'dead') LIMIT 5",
-        );
-        expect(stuck.rows).toEqual([]);
+        expect(await stuckEvents(client)).toEqual([]);
 
         // Every answer 204 or 503, in time; the outages did cost some 503s.
         const counts: Record<number, number> = {};

@@ -29,6 +29,7 @@ import {
 } from '../support/postgres.ts';
 import { freePort, type RunningScript, startScript, waitForHttp } from '../support/processes.ts';
 import { providerAdmin } from '../support/provider-admin.ts';
+import { stuckEvents, unsettledEvents, waitUntilSettled } from '../support/settled.ts';
 import { postSigned } from '../support/webhooks.ts';
 
 const MAIN = join(import.meta.dirname, '../../src/main.ts');
@@ -155,22 +156,13 @@ describeWithPostgres('replicas on one PostgreSQL database', () => {
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
-      const unsettled = async () =>
-        (
-          await client.query<{ n: number }>(
-            "SELECT count(*)::int AS n FROM events WHERE state IN ('pending', 'processing', 'dead')",
-          )
-        ).rows[0]?.n;
-      for (let i = 0; i < 1200; i++) {
-        const waiting = messageIds.filter((id) => status(id) !== 'delivered').length;
-        if (waiting === 0 && (await unsettled()) === 0) break;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      const stuck = await client.query(
-        "SELECT action, state, attempts, last_error FROM events WHERE state IN ('pending', 'processing', 'dead') LIMIT 5",
+      await waitUntilSettled(
+        client,
+        () => messageIds.filter((id) => status(id) !== 'delivered').length,
       );
+      const stuck = await stuckEvents(client);
       expect(messageIds.filter((id) => status(id) !== 'delivered')).toEqual([]);
-      if ((await unsettled()) !== 0) {
+      if ((await unsettledEvents(client)) !== 0) {
         const claims = await client.query('SELECT * FROM message_claims');
         const events = await client.query(
           "SELECT event_id, message_id, state, next_attempt_at, received_at, claim_token FROM events WHERE state IN ('pending', 'processing') LIMIT 3",
@@ -190,7 +182,7 @@ describeWithPostgres('replicas on one PostgreSQL database', () => {
         for (const r of replicas)
           console.log('--- replica', r.child.pid, r.child.exitCode, r.output().slice(-3000));
       }
-      expect(await unsettled(), JSON.stringify(stuck.rows)).toBe(0);
+      expect(await unsettledEvents(client), JSON.stringify(stuck)).toBe(0);
 
       // Each message's statuses as the provider has them (a single replica's outcome).
       const { rows } = await client.query<{

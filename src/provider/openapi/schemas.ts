@@ -18,6 +18,7 @@ import {
   messageStatusSchema,
   PARTY_IDENTIFIER,
   problemSchema,
+  STATUS_ACTIONS,
   STATUS_PROPERTIES_BY_ACTION,
   type StatusAction,
   type StatusPropertyName,
@@ -110,14 +111,9 @@ const STATUS_VALUES: Record<StatusAction, Schema> = {
   lifecycleStatusChanged: { type: 'string', enum: [...LIFECYCLE_STATUSES] },
 };
 
-const STATUS_CHANGE_NAMES: Record<StatusAction, string> = {
-  messageStatusChanged: 'MessageStatusChange',
-  taxReportingStatusChanged: 'TaxReportingStatusChange',
-  lifecycleStatusChanged: 'LifecycleStatusChange',
-};
-
+/** `messageStatusChanged` -> `MessageStatusChange`: the component of that action's `data`. */
 export function statusChangeSchemaName(action: StatusAction): string {
-  return STATUS_CHANGE_NAMES[action];
+  return `${action.charAt(0).toUpperCase()}${action.slice(1).replace(/d$/, '')}`;
 }
 
 /** `data` of one status action: the two values and the properties named for it. */
@@ -173,10 +169,7 @@ const envelopeSchema = z.looseObject({
 export function componentSchemas(): Record<string, Schema> {
   const envelope = json(envelopeSchema);
   const statusChanges = Object.fromEntries(
-    (Object.keys(STATUS_CHANGE_NAMES) as StatusAction[]).map((action) => [
-      STATUS_CHANGE_NAMES[action],
-      statusChange(action),
-    ]),
+    STATUS_ACTIONS.map((action) => [statusChangeSchemaName(action), statusChange(action)]),
   );
   return {
     SubmitInvoice: submitInvoiceSchema(),

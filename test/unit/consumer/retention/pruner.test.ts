@@ -84,15 +84,20 @@ describe('nextSize', () => {
   });
 });
 
+/** A pruner over `store` with the default policy and the fixed clock. */
+const prunerOver = (store: { retention: RetentionStore }, batchBudgetMs?: number) =>
+  createPruner({
+    store,
+    policy: DEFAULT_RETENTION,
+    logger,
+    now: () => NOW,
+    ...(batchBudgetMs === undefined ? {} : { batchBudgetMs }),
+  });
+
 describe('createPruner', () => {
   it('runs the steps in order with the policy cut-offs, dead events after finished ones', async () => {
     const { retention, calls } = scriptedStore({ events: 1, dead: 1, bodies: 1, pages: 1 });
-    const pruner = createPruner({
-      store: { retention },
-      policy: DEFAULT_RETENTION,
-      logger,
-      now: () => NOW,
-    });
+    const pruner = prunerOver({ retention });
     const report = await pruner.run();
     expect(calls.map((call) => call.step)).toEqual([
       'events',
@@ -126,12 +131,7 @@ describe('createPruner', () => {
       { events: 5000, eventIds: 5000 },
       { events: 0.1, eventIds: 0.01 },
     );
-    const pruner = createPruner({
-      store: { retention },
-      policy: DEFAULT_RETENTION,
-      logger,
-      now: () => NOW,
-    });
+    const pruner = prunerOver({ retention });
     const report = await pruner.run();
     const limits = (step: PruneStep) =>
       calls.filter((call) => call.step === step).map((call) => call.bound.limit);
@@ -147,14 +147,14 @@ describe('createPruner', () => {
 
   it('doubles a step whose batches end early, and halves one whose batches run long', async () => {
     const fast = scriptedStore({ events: 100_000 }, 0.001);
-    await createPruner({ store: fast, policy: DEFAULT_RETENTION, logger, now: () => NOW }).run();
+    await prunerOver(fast).run();
     const fastLimits = fast.calls.filter((c) => c.step === 'events').map((c) => c.bound.limit);
     expect(fastLimits.slice(0, 8)).toEqual([64, 128, 256, 512, 1024, 2048, 4096, 4096]);
 
     // 1 ms a row: a batch stops at its budget after 10 rows, until it is small enough to end
     // before.
     const slow = scriptedStore({ events: 1000 }, 1);
-    await createPruner({ store: slow, policy: DEFAULT_RETENTION, logger, now: () => NOW }).run();
+    await prunerOver(slow).run();
     const slowLimits = slow.calls.filter((c) => c.step === 'events').map((c) => c.bound.limit);
     expect(slowLimits.slice(0, 4)).toEqual([64, 32, 16, 8]);
     // Then it settles where a batch fits the budget.
@@ -163,13 +163,7 @@ describe('createPruner', () => {
 
   it('keeps each step its size from one run to the next, and passes the budget it is given', async () => {
     const { retention, calls } = scriptedStore({ events: 10_000 }, 0.001);
-    const pruner = createPruner({
-      store: { retention },
-      policy: DEFAULT_RETENTION,
-      logger,
-      now: () => NOW,
-      batchBudgetMs: 20,
-    });
+    const pruner = prunerOver({ retention }, 20);
     await pruner.run();
     const lastSize = calls.filter((c) => c.step === 'events').at(-1)?.bound.limit;
     calls.length = 0;
