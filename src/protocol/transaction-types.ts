@@ -28,6 +28,10 @@ export interface InvoiceAddress {
   postalZone: string;
   /** Country code, e.g. `NO`; the allowed values are not shown (ISO 3166-1 alpha-2 in practice). */
   countryCode: string;
+  /** Optional (this project's): a second address line. */
+  additionalStreetName?: string;
+  /** Optional (this project's): region or county. */
+  countrySubentity?: string;
 }
 
 /** One invoice line; `invoice.invoiceLines` has at least one. */
@@ -53,6 +57,86 @@ export interface InvoiceLine {
   taxAmount: number;
   /** Tax rate in percent, e.g. `25`; a JSON number. */
   taxPercentage: number;
+  /** Optional (this project's): a longer item description. */
+  description?: string;
+  /** Optional (this project's): the buyer's item number. */
+  buyersItemNo?: string;
+  /** Optional (this project's): the line of the buyer's order this line answers. */
+  orderLineReference?: string;
+  /**
+   * Optional (this project's): why the line is exempt from VAT, for categories E, AE, K, G and
+   * O: a VATEX code (`VATEX-EU-AE`) and/or a text. The VAT breakdown of the line's category
+   * takes the first line's.
+   */
+  taxExemptionReasonCode?: string;
+  taxExemptionReason?: string;
+}
+
+/**
+ * Optional (this project's): a party's registration in a business register (EN 16931 BT-30,
+ * BT-47), e.g. `{ id: '999999999', schemeId: '0192' }`; `schemeId` from the ISO 6523 ICD list.
+ */
+export interface LegalRegistration {
+  id: string;
+  schemeId?: string;
+}
+
+/** Optional (this project's): a contact at a party. */
+export interface PartyContact {
+  name?: string;
+  telephone?: string;
+  email?: string;
+}
+
+/**
+ * Optional (this project's): a document-level allowance (`chargeIndicator: false`) or charge
+ * (`true`), with its VAT category like a line's; a reason text or a code (UNCL 5189 for an
+ * allowance, UNCL 7161 for a charge) is required. `baseAmount` and `percentage` go together.
+ */
+export interface DocumentAllowanceCharge {
+  chargeIndicator: boolean;
+  amount: number;
+  reason?: string;
+  reasonCode?: string;
+  baseAmount?: number;
+  percentage?: number;
+  taxCategoryType: string;
+  taxPercentage: number;
+}
+
+/** Optional (this project's): how the buyer pays. */
+export interface PaymentMeans {
+  /** UNCL 4461 payment means code: `30` credit transfer, `58` SEPA credit transfer, `49`/`59` direct debit... */
+  code: string;
+  /** The reference the buyer quotes with the payment (KID, OCR, structured reference). */
+  paymentId?: string;
+  /** The account to pay to: an IBAN or a local account number. Required for `30` and `58`. */
+  accountId?: string;
+  accountName?: string;
+  /** The account's bank: a BIC. */
+  bic?: string;
+  /** Direct debit (`49`, `59`): the mandate's reference (required) and the account debited. */
+  mandateId?: string;
+  payerAccountId?: string;
+}
+
+/** Optional (this project's): where and when the goods or services were delivered. */
+export interface InvoiceDelivery {
+  /** `YYYY-MM-DD`. */
+  date?: string;
+  /** The party delivered to. */
+  name?: string;
+  address?: InvoiceAddress;
+}
+
+/** Optional (this project's): one group of the VAT breakdown, when the sender gives it. */
+export interface TaxBreakdownEntry {
+  taxCategoryType: string;
+  taxPercentage: number;
+  taxableAmount: number;
+  taxAmount: number;
+  taxExemptionReasonCode?: string;
+  taxExemptionReason?: string;
 }
 
 /** The seller. */
@@ -64,6 +148,10 @@ export interface InvoiceSupplier {
   /** Network identifier, `<scheme>:<number>` (e.g. `0192:111111111`); the descriptor's originParty. */
   identifier: string;
   address: InvoiceAddress;
+  /** Optional (this project's): the name the supplier trades under, when not its legal name. */
+  tradingName?: string;
+  legalRegistration?: LegalRegistration;
+  contact?: PartyContact;
 }
 
 /** The buyer: the participant receiving the invoice. */
@@ -73,6 +161,11 @@ export interface InvoiceCustomer {
   /** Network identifier, `<scheme>:<number>`; normally equal to messageHandling.receiverIdentifier. */
   identifier: string;
   address: InvoiceAddress;
+  /** Optional (this project's): the buyer's VAT number, with its country prefix (`SE556677889901`). */
+  vatNumber?: string;
+  tradingName?: string;
+  legalRegistration?: LegalRegistration;
+  contact?: PartyContact;
 }
 
 /** The invoice itself. */
@@ -94,6 +187,30 @@ export interface InvoiceData {
   customer: InvoiceCustomer;
   /** At least one line. */
   invoiceLines: InvoiceLine[];
+  /**
+   * Optional (this project's): `CreditNote` makes the message a credit note (its core document
+   * a UBL CreditNote). @default 'Invoice'
+   */
+  documentType?: 'Invoice' | 'CreditNote';
+  /** Optional (this project's): UNCL 1001 type code. @default '380' (invoice), '381' (credit note) */
+  typeCode?: string;
+  /** Optional (this project's): payment due date, `YYYY-MM-DD`. */
+  dueDate?: string;
+  /** Optional (this project's): payment terms as text (`Net 30 days`). */
+  paymentTerms?: string;
+  paymentMeans?: PaymentMeans;
+  /** Optional (this project's): the buyer's reference (a cost centre, a contact), BT-10. */
+  buyerReference?: string;
+  /** Optional (this project's): a free-text note on the document. */
+  note?: string;
+  /** Optional (this project's): the invoice a credit note corrects. */
+  billingReference?: { invoiceNo: string; issueDate?: string };
+  delivery?: InvoiceDelivery;
+  allowanceCharges?: DocumentAllowanceCharge[];
+  /** Optional (this project's): the VAT breakdown, when not derived from the lines. */
+  taxBreakdown?: TaxBreakdownEntry[];
+  /** Optional (this project's): an amount already paid, deducted from the amount due. */
+  prepaidAmount?: number;
 }
 
 /**

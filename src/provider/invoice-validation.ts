@@ -13,6 +13,8 @@ import {
   UTC_MILLISECONDS,
   type ValidationResult,
 } from '../protocol/index.ts';
+import { readBillingDocument } from './billing/billing-document.ts';
+import { checkBusinessRules } from './billing/rules.ts';
 import { isPlainObject } from './invoice.ts';
 
 /**
@@ -232,9 +234,9 @@ function check(value: unknown, element: Element, location: string): ValidationRe
 }
 
 /**
- * Validates a body that is already known to be a JSON object. Besides errors it reports a
- * BR-CO-17 warning when a line's tax amount is not taxable amount times rate, which is how
- * a sender's rounding difference shows up in real networks.
+ * Validates a body that is already known to be a JSON object: the mandatory elements
+ * (SPEC 2.1), then the EN 16931 and Peppol BIS 3 business rules on the document the body
+ * becomes (billing/rules.ts).
  */
 export function validateInvoice(body: Record<string, unknown>): ValidationResult[] {
   const results: ValidationResult[] = [];
@@ -250,28 +252,15 @@ export function validateInvoice(body: Record<string, unknown>): ValidationResult
       message: 'invoiceLines must be an array with at least one line',
       location: '/Invoice/cac:InvoiceLine',
     });
-    return sortValidationResults(results);
-  }
-  lines.forEach((line, index) => {
-    const base = `/Invoice/cac:InvoiceLine[${index + 1}]`;
-    for (const element of MANDATORY_LINE_ELEMENTS) {
-      const result = check(getPath(line, element.path), element, `${base}/${element.location}`);
-      if (result !== undefined) results.push(result);
-    }
-    const taxable = getPath(line, 'taxableAmount');
-    const rate = getPath(line, 'taxPercentage');
-    const tax = getPath(line, 'taxAmount');
-    if (typeof taxable === 'number' && typeof rate === 'number' && typeof tax === 'number') {
-      const expected = Math.round(taxable * rate) / 100;
-      if (Math.abs(expected - tax) > 0.005) {
-        results.push({
-          type: 'warning',
-          code: 'BR-CO-17',
-          message: `Tax amount ${tax} differs from taxable amount x rate (${expected.toFixed(2)})`,
-          location: `${base}/cac:TaxTotal/cbc:TaxAmount`,
-        });
+  } else {
+    lines.forEach((line, index) => {
+      const base = `/Invoice/cac:InvoiceLine[${index + 1}]`;
+      for (const element of MANDATORY_LINE_ELEMENTS) {
+        const result = check(getPath(line, element.path), element, `${base}/${element.location}`);
+        if (result !== undefined) results.push(result);
       }
-    }
-  });
+    });
+  }
+  results.push(...checkBusinessRules(readBillingDocument(body)));
   return sortValidationResults(results);
 }

@@ -1,12 +1,25 @@
 /**
- * Renders a validated submit-invoice body as a UBL 2.1 Invoice following Peppol BIS Billing 3,
- * or as a UBL 2.1 CreditNote of the same content (a scenario that asks for one): the core
- * document a receiver fetches from GET /messages/:mid/documents/core. It is a faithful-looking
- * document for tests and demos, not a certified conversion: totals are summed from the lines,
- * and codes (units, tax categories) are passed through as sent.
+ * Renders a submit-invoice body as a UBL 2.1 Invoice or CreditNote following Peppol BIS
+ * Billing 3.0: the core document a receiver fetches from GET /messages/:mid/documents/core.
+ * The body is read as an EN 16931 document first (billing/billing-document.ts: codes mapped,
+ * VAT breakdown and totals worked out), so a body that passes the simulator's validation
+ * renders a document that passes the UBL 2.1 schema and the BIS 3 rules (docs/peppol.md).
+ *
+ * Elements come in the order the UBL 2.1 schemas fix. A value the body lacks (a document the
+ * network let through with errors) is left out rather than written empty.
  */
-import type { DocumentTransaction, InvoiceLine, SubmitInvoiceBody } from '../protocol/index.ts';
-import { CAC, CBC, el, endpoint, group, lineItem, money, postalAddress } from './ubl-elements.ts';
+import type { DocumentTransaction } from '../protocol/index.ts';
+import {
+  type BillingAddress,
+  type BillingDocument,
+  type BillingDocumentType,
+  type BillingLine,
+  type BillingParty,
+  readBillingDocument,
+  type TaxGroup,
+} from './billing/billing-document.ts';
+import { inCodeList } from './billing/codes.ts';
+import { CAC, CBC, escapeXml } from './ubl-elements.ts';
 
 export const UBL_INVOICE_NAMESPACE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
 export const UBL_CREDIT_NOTE_NAMESPACE =
@@ -31,109 +44,266 @@ export const PEPPOL_CREDIT_NOTE_TRANSACTION: DocumentTransaction = {
 /** The element names that differ between the two documents. */
 const VARIANTS = {
   Invoice: {
-    root: 'Invoice',
     namespace: UBL_INVOICE_NAMESPACE,
     typeCode: 'cbc:InvoiceTypeCode',
-    typeCodeValue: '380',
     line: 'cac:InvoiceLine',
     quantity: 'cbc:InvoicedQuantity',
   },
   CreditNote: {
-    root: 'CreditNote',
     namespace: UBL_CREDIT_NOTE_NAMESPACE,
     typeCode: 'cbc:CreditNoteTypeCode',
-    typeCodeValue: '381',
     line: 'cac:CreditNoteLine',
     quantity: 'cbc:CreditedQuantity',
   },
 } as const;
 
-export type UblBillingDocument = keyof typeof VARIANTS;
-
-function line(
-  item: InvoiceLine,
-  index: number,
-  currency: string,
-  variant: (typeof VARIANTS)[UblBillingDocument],
-): string {
-  return group(
-    variant.line,
-    el('cbc:ID', String(index + 1)),
-    el(variant.quantity, String(item.quantity), { unitCode: item.unitOfMeasure.unit }),
-    money('cbc:LineExtensionAmount', item.taxableAmount, currency),
-    group('cac:TaxTotal', money('cbc:TaxAmount', item.taxAmount, currency)),
-    lineItem(item),
-    group('cac:Price', money('cbc:PriceAmount', item.unitPriceAmount, currency)),
-  );
-}
+export type UblBillingDocument = BillingDocumentType;
 
 export interface UblRenderOptions {
-  /** @default 'Invoice' */
+  /** @default the body's invoice.documentType, else 'Invoice' */
   document?: UblBillingDocument;
   /**
-   * XML inserted after the order reference, where UBL puts cac:AdditionalDocumentReference
-   * (an embedded attachment). @default none
+   * XML inserted after the order and billing references, where UBL puts
+   * cac:AdditionalDocumentReference (an embedded attachment). @default none
    */
   additionalDocumentReference?: string | undefined;
 }
 
-export function renderUblInvoice(body: SubmitInvoiceBody, options: UblRenderOptions = {}): string {
-  const variant = VARIANTS[options.document ?? 'Invoice'];
-  const { invoice } = body;
-  const currency = invoice.currencyCode;
-  const net = invoice.invoiceLines.reduce((sum, l) => sum + l.taxableAmount, 0);
-  const tax = invoice.invoiceLines.reduce((sum, l) => sum + l.taxAmount, 0);
+type Attributes = Record<string, string | undefined>;
+
+/** An element, or nothing when its value is missing. */
+function el(name: string, value: string | undefined, attributes: Attributes = {}): string {
+  if (value === undefined) return '';
+  const attrs = Object.entries(attributes)
+    .filter(([, v]) => v !== undefined)
+    .map(([key, v]) => ` ${key}="${escapeXml(v ?? '')}"`)
+    .join('');
+  return `<${name}${attrs}>${escapeXml(value)}</${name}>`;
+}
+
+/** An element of elements, or nothing when all of them are missing. */
+function group(name: string, ...children: string[]): string {
+  const content = children.join('');
+  return content === '' ? '' : `<${name}>${content}</${name}>`;
+}
+
+/** Cents as a decimal with two places: 37500 -> 375.00. */
+export function formatCents(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const whole = Math.abs(cents);
+  return `${sign}${Math.floor(whole / 100)}.${String(whole % 100).padStart(2, '0')}`;
+}
+
+/** A JSON number as an xs:decimal, never in exponent form (a unit price of 1e-7). */
+export function formatDecimal(value: number | undefined): string | undefined {
+  return value?.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
+}
+
+function renderer(doc: BillingDocument, variant: (typeof VARIANTS)[BillingDocumentType]) {
+  const currency = doc.currency;
+  const money = (name: string, cents: number | undefined) =>
+    el(name, cents === undefined ? undefined : formatCents(cents), { currencyID: currency });
+  // Not subject to VAT (O): BR-O-02 forbids the seller's and the buyer's VAT identifiers.
+  const notSubjectToVat = doc.groups.length > 0 && doc.groups.every((g) => g.categoryCode === 'O');
+
+  const taxCategory = (
+    name: string,
+    code: string | undefined,
+    rate: number | undefined,
+    exemption?: Pick<TaxGroup, 'exemptionCode' | 'exemptionText'>,
+  ) =>
+    group(
+      name,
+      el('cbc:ID', code),
+      code === 'O' ? '' : el('cbc:Percent', formatDecimal(rate)),
+      el('cbc:TaxExemptionReasonCode', exemption?.exemptionCode),
+      el('cbc:TaxExemptionReason', exemption?.exemptionText),
+      group('cac:TaxScheme', el('cbc:ID', 'VAT')),
+    );
+
+  const address = (name: string, a: BillingAddress | undefined) =>
+    a === undefined
+      ? ''
+      : group(
+          name,
+          el('cbc:StreetName', a.street),
+          el('cbc:AdditionalStreetName', a.additionalStreet),
+          el('cbc:CityName', a.city),
+          el('cbc:PostalZone', a.postalZone),
+          el('cbc:CountrySubentity', a.subentity),
+          group('cac:Country', el('cbc:IdentificationCode', a.country)),
+        );
+
+  const party = (p: BillingParty, role: 'supplier' | 'customer') => {
+    const scheme = p.endpoint?.scheme;
+    // The network identifier doubles as the party identifier (BT-29, BT-46) when its scheme
+    // is an ISO 6523 ICD, which most EAS codes are.
+    const identification =
+      scheme !== undefined && inCodeList('IDENTIFIER_SCHEME', scheme) ? p.endpoint : undefined;
+    const vatNumber = notSubjectToVat ? undefined : p.vatNumber;
+    const email = p.contact?.email ?? (role === 'customer' ? doc.buyerEmail : undefined);
+    return group(
+      'cac:Party',
+      el('cbc:EndpointID', p.endpoint?.id, { schemeID: scheme }),
+      group(
+        'cac:PartyIdentification',
+        el('cbc:ID', identification?.id, { schemeID: identification?.scheme }),
+      ),
+      group('cac:PartyName', el('cbc:Name', p.tradingName)),
+      address('cac:PostalAddress', p.address),
+      group(
+        'cac:PartyTaxScheme',
+        el('cbc:CompanyID', vatNumber),
+        vatNumber === undefined ? '' : group('cac:TaxScheme', el('cbc:ID', 'VAT')),
+      ),
+      group(
+        'cac:PartyLegalEntity',
+        el('cbc:RegistrationName', p.name),
+        el('cbc:CompanyID', p.legalRegistration?.id, { schemeID: p.legalRegistration?.schemeId }),
+      ),
+      group(
+        'cac:Contact',
+        el('cbc:Name', p.contact?.name),
+        el('cbc:Telephone', p.contact?.telephone),
+        el('cbc:ElectronicMail', email),
+      ),
+    );
+  };
+
+  const line = (l: BillingLine) =>
+    group(
+      variant.line,
+      el('cbc:ID', String(l.number)),
+      el(variant.quantity, formatDecimal(l.quantity), { unitCode: l.unitCode ?? l.unit }),
+      money('cbc:LineExtensionAmount', l.netCents),
+      group('cac:OrderLineReference', el('cbc:LineID', l.orderLineReference)),
+      group(
+        'cac:Item',
+        el('cbc:Description', l.description),
+        el('cbc:Name', l.name),
+        group('cac:BuyersItemIdentification', el('cbc:ID', l.buyersItemNo)),
+        group('cac:SellersItemIdentification', el('cbc:ID', l.itemNo)),
+        taxCategory('cac:ClassifiedTaxCategory', l.categoryCode ?? l.category, l.rate),
+      ),
+      group('cac:Price', el('cbc:PriceAmount', formatDecimal(l.price), { currencyID: currency })),
+    );
+
+  const paymentTerms =
+    doc.documentType === 'CreditNote'
+      ? (doc.paymentTerms ?? (doc.dueDate === undefined ? undefined : `Payment due ${doc.dueDate}`))
+      : doc.paymentTerms;
+  const means = doc.paymentMeans;
+  const { totals } = doc;
+
   return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<${variant.root} xmlns="${variant.namespace}" xmlns:cac="${CAC}" xmlns:cbc="${CBC}">`,
     el('cbc:CustomizationID', PEPPOL_BILLING_TRANSACTION.customizationIdentifier),
     el('cbc:ProfileID', PEPPOL_BILLING_TRANSACTION.profileIdentifier),
-    el('cbc:ID', invoice.invoiceNo),
-    el('cbc:IssueDate', invoice.issueDate.slice(0, 10)),
-    el(variant.typeCode, variant.typeCodeValue),
+    el('cbc:ID', doc.id),
+    el('cbc:IssueDate', doc.issueDate),
+    // A credit note has no due date element in UBL 2.1: it goes into its payment terms.
+    doc.documentType === 'Invoice' ? el('cbc:DueDate', doc.dueDate) : '',
+    el(variant.typeCode, doc.typeCode),
+    el('cbc:Note', doc.note),
     el('cbc:DocumentCurrencyCode', currency),
+    el('cbc:BuyerReference', doc.buyerReference),
+    // BIS 3 has no order date (UBL-CR-018): the JSON keeps it, the document does not.
+    group('cac:OrderReference', el('cbc:ID', doc.orderReference?.id)),
     group(
-      'cac:OrderReference',
-      el('cbc:ID', invoice.orderReference.documentNo),
-      el('cbc:IssueDate', invoice.orderReference.issueDate.slice(0, 10)),
-    ),
-    ...(options.additionalDocumentReference === undefined
-      ? []
-      : [options.additionalDocumentReference]),
-    group(
-      'cac:AccountingSupplierParty',
+      'cac:BillingReference',
       group(
-        'cac:Party',
-        endpoint(invoice.supplier.identifier),
-        postalAddress(invoice.supplier.address),
-        group(
-          'cac:PartyTaxScheme',
-          el('cbc:CompanyID', invoice.supplier.vatNumber),
-          group('cac:TaxScheme', el('cbc:ID', 'VAT')),
+        'cac:InvoiceDocumentReference',
+        el('cbc:ID', doc.billingReference?.invoiceNo),
+        el('cbc:IssueDate', doc.billingReference?.issueDate),
+      ),
+    ),
+    FILL,
+    group('cac:AccountingSupplierParty', party(doc.supplier, 'supplier')),
+    group('cac:AccountingCustomerParty', party(doc.customer, 'customer')),
+    group(
+      'cac:Delivery',
+      el('cbc:ActualDeliveryDate', doc.delivery?.date),
+      group('cac:DeliveryLocation', address('cac:Address', doc.delivery?.address)),
+      group('cac:DeliveryParty', group('cac:PartyName', el('cbc:Name', doc.delivery?.name))),
+    ),
+    means === undefined
+      ? ''
+      : group(
+          'cac:PaymentMeans',
+          el('cbc:PaymentMeansCode', means.code),
+          el('cbc:PaymentID', means.paymentId),
+          group(
+            'cac:PayeeFinancialAccount',
+            el('cbc:ID', means.accountId),
+            el('cbc:Name', means.accountName),
+            group('cac:FinancialInstitutionBranch', el('cbc:ID', means.bic)),
+          ),
+          group(
+            'cac:PaymentMandate',
+            el('cbc:ID', means.mandateId),
+            group('cac:PayerFinancialAccount', el('cbc:ID', means.payerAccountId)),
+          ),
         ),
-        group('cac:PartyLegalEntity', el('cbc:RegistrationName', invoice.supplier.name)),
+    group('cac:PaymentTerms', el('cbc:Note', paymentTerms)),
+    ...doc.allowanceCharges.map((a) =>
+      group(
+        'cac:AllowanceCharge',
+        el('cbc:ChargeIndicator', String(a.charge)),
+        el('cbc:AllowanceChargeReasonCode', a.reasonCode),
+        el('cbc:AllowanceChargeReason', a.reason),
+        el('cbc:MultiplierFactorNumeric', formatDecimal(a.percentage)),
+        money('cbc:Amount', a.amountCents),
+        money(
+          'cbc:BaseAmount',
+          a.baseAmount === undefined ? undefined : Math.round(a.baseAmount * 100),
+        ),
+        taxCategory('cac:TaxCategory', a.categoryCode ?? a.category, a.rate),
       ),
     ),
     group(
-      'cac:AccountingCustomerParty',
-      group(
-        'cac:Party',
-        endpoint(invoice.customer.identifier),
-        postalAddress(invoice.customer.address),
-        group('cac:PartyLegalEntity', el('cbc:RegistrationName', invoice.customer.name)),
-        group('cac:Contact', el('cbc:ElectronicMail', body.messageHandling.fallbackEmailAddress)),
+      'cac:TaxTotal',
+      money('cbc:TaxAmount', totals.taxCents),
+      ...doc.groups.map((g) =>
+        group(
+          'cac:TaxSubtotal',
+          money('cbc:TaxableAmount', g.taxableCents),
+          money('cbc:TaxAmount', g.taxCents),
+          taxCategory('cac:TaxCategory', g.categoryCode, g.rate, g),
+        ),
       ),
     ),
-    group('cac:TaxTotal', money('cbc:TaxAmount', tax, currency)),
     group(
       'cac:LegalMonetaryTotal',
-      money('cbc:LineExtensionAmount', net, currency),
-      money('cbc:TaxExclusiveAmount', net, currency),
-      money('cbc:TaxInclusiveAmount', net + tax, currency),
-      money('cbc:PayableAmount', net + tax, currency),
+      money('cbc:LineExtensionAmount', totals.lineExtensionCents),
+      money('cbc:TaxExclusiveAmount', totals.taxExclusiveCents),
+      money('cbc:TaxInclusiveAmount', totals.taxInclusiveCents),
+      money('cbc:AllowanceTotalAmount', totals.allowanceCents),
+      money('cbc:ChargeTotalAmount', totals.chargeCents),
+      money('cbc:PrepaidAmount', totals.prepaidCents),
+      money('cbc:PayableAmount', totals.payableCents),
     ),
-    ...invoice.invoiceLines.map((item, index) => line(item, index, currency, variant)),
-    `</${variant.root}>`,
+    ...doc.lines.map(line),
+  ];
+}
+
+/** Where the additional document reference goes; replaced before the text is joined. */
+const FILL = '\u0000additional\u0000';
+
+export function renderUblInvoice(
+  body: Record<string, unknown> | object,
+  options: UblRenderOptions = {},
+): string {
+  const doc = readBillingDocument(body as Record<string, unknown>, {
+    documentType: options.document,
+  });
+  const variant = VARIANTS[doc.documentType];
+  const parts = renderer(doc, variant).map((part) =>
+    part === FILL ? (options.additionalDocumentReference ?? '') : part,
+  );
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<${doc.documentType} xmlns="${variant.namespace}" xmlns:cac="${CAC}" xmlns:cbc="${CBC}">`,
+    ...parts.filter((part) => part !== ''),
+    `</${doc.documentType}>`,
     '',
   ].join('\n');
 }

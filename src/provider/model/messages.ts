@@ -183,7 +183,13 @@ export function createMessageModel(options: MessageModelOptions): MessageModel {
         body: structuredClone(body),
         validationStatus: 'none',
         validationResults: [],
-        documents: submittedDocuments(document ?? DEFAULT_CORE_DOCUMENT),
+        documents: submittedDocuments(
+          document ??
+            // A body that says it is a credit note is one, unless a scenario chose otherwise.
+            (getPath(body, 'invoice.documentType') === 'CreditNote'
+              ? { type: 'CreditNote', format: 'XML' }
+              : DEFAULT_CORE_DOCUMENT),
+        ),
         ...(coreDocumentBytes === undefined ? {} : { coreDocumentBytes }),
         sides: { outbound: newSide(more ? 'notset' : 'received') },
         events: [],
