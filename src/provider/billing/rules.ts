@@ -328,12 +328,12 @@ export function checkBusinessRules(doc: BillingDocument): ValidationResult[] {
   }
 
   // Lines
-  doc.lines.forEach((line) => checkLine(line, `${root}/${lineElement}[${line.number}]`, fail));
+  for (const line of doc.lines) checkLine(line, `${root}/${lineElement}[${line.number}]`, fail);
 
   // Allowances and charges
-  doc.allowanceCharges.forEach((a) =>
-    checkAllowanceCharge(a, `${root}/cac:AllowanceCharge[${a.number}]`, fail),
-  );
+  for (const a of doc.allowanceCharges) {
+    checkAllowanceCharge(a, `${root}/cac:AllowanceCharge[${a.number}]`, fail);
+  }
 
   // Payment
   const means = doc.paymentMeans;
