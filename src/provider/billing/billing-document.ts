@@ -9,7 +9,7 @@
  * (docs/events.md#documents-with-errors) may lack any element, and reads as undefined there.
  */
 import { isPlainObject } from '../invoice.ts';
-import { DEFAULT_EXEMPTION, taxCategoryCode, unitCode, ZERO_RATED_CATEGORIES } from './codes.ts';
+import { DEFAULT_EXEMPTION, taxCategoryCode, unitCode } from './codes.ts';
 
 export type BillingDocumentType = 'Invoice' | 'CreditNote';
 
@@ -85,11 +85,6 @@ export interface TaxGroup {
   exemptionText?: string | undefined;
 }
 
-/** A group worked out from the lines and allowances, with the tax the sender's lines add up to. */
-export interface DerivedTaxGroup extends TaxGroup {
-  senderTaxCents: number;
-}
-
 export interface BillingTotals {
   lineExtensionCents: number;
   allowanceCents?: number | undefined;
@@ -137,7 +132,7 @@ export interface BillingDocument {
   lines: BillingLine[];
   /** The breakdown written: the body's taxBreakdown when given, else `derivedGroups`. */
   groups: TaxGroup[];
-  derivedGroups: DerivedTaxGroup[];
+  derivedGroups: TaxGroup[];
   breakdownGiven: boolean;
   totals: BillingTotals;
 }
@@ -258,12 +253,17 @@ function allowanceCharge(value: unknown, index: number): BillingAllowanceCharge 
 /** The rate a category's group is keyed by: O has none. */
 const groupRate = (categoryCode: string, rate: number) => (categoryCode === 'O' ? 0 : rate);
 
-/** The breakdown from the lines and document-level allowances and charges, one group a category and rate. */
+/**
+ * The breakdown from the lines and document-level allowances and charges, one group a
+ * category and rate. Its tax is what the sender's lines say (plus an allowance's or charge's
+ * tax at its rate), so the document adds up to the JSON; the rules (BR-CO-17) hold it to
+ * taxable amount x rate within one currency unit, as the official rules do.
+ */
 export function deriveTaxGroups(
   lines: readonly BillingLine[],
   allowanceCharges: readonly BillingAllowanceCharge[],
-): DerivedTaxGroup[] {
-  const groups = new Map<string, DerivedTaxGroup>();
+): TaxGroup[] {
+  const groups = new Map<string, TaxGroup>();
   const groupOf = (categoryCode: string, rate: number) => {
     const key = `${categoryCode}|${groupRate(categoryCode, rate)}`;
     let group = groups.get(key);
@@ -273,7 +273,6 @@ export function deriveTaxGroups(
         rate: groupRate(categoryCode, rate),
         taxableCents: 0,
         taxCents: 0,
-        senderTaxCents: 0,
       };
       groups.set(key, group);
     }
@@ -289,7 +288,7 @@ export function deriveTaxGroups(
     if (l.categoryCode === undefined || l.rate === undefined || l.netCents === undefined) continue;
     const group = groupOf(l.categoryCode, l.rate);
     group.taxableCents += l.netCents;
-    group.senderTaxCents += toCents(l.taxAmount) ?? 0;
+    group.taxCents += toCents(l.taxAmount) ?? 0;
     exempt(group, l.exemptionCode, l.exemptionText);
   }
   for (const a of allowanceCharges) {
@@ -298,12 +297,9 @@ export function deriveTaxGroups(
     const group = groupOf(a.categoryCode, a.rate);
     const signed = a.charge ? a.amountCents : -a.amountCents;
     group.taxableCents += signed;
-    group.senderTaxCents += taxOf(signed, group.rate);
+    group.taxCents += taxOf(signed, group.rate);
   }
   for (const group of groups.values()) {
-    group.taxCents = ZERO_RATED_CATEGORIES.has(group.categoryCode)
-      ? 0
-      : taxOf(group.taxableCents, group.rate);
     const fallback = DEFAULT_EXEMPTION[group.categoryCode];
     if (fallback !== undefined) exempt(group, fallback.code, fallback.text);
   }

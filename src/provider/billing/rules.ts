@@ -229,6 +229,28 @@ export function checkBusinessRules(doc: BillingDocument): ValidationResult[] {
       );
     }
   }
+  if (supplierCountry === 'DK' && customerCountry === 'DK' && doc.documentType === 'Invoice') {
+    const means = doc.paymentMeans;
+    const at = `${root}/cac:PaymentMeans`;
+    const allowed = ['1', '10', '31', '42', '48', '49', '50', '58', '59', '93', '97'];
+    if (means?.code !== undefined && !allowed.includes(means.code)) {
+      fail(
+        'DK-R-005',
+        `Between Danish parties the payment means code is one of ${allowed.join(', ')}`,
+        `${at}/cbc:PaymentMeansCode`,
+      );
+    }
+    if (
+      (means?.code === '31' || means?.code === '42') &&
+      (means.accountId === undefined || means.bic === undefined)
+    ) {
+      fail(
+        'DK-R-006',
+        'Between Danish parties payment means 31 and 42 need the account (paymentMeans.accountId) and its registration number (paymentMeans.bic)',
+        `${at}/cac:PayeeFinancialAccount`,
+      );
+    }
+  }
   if (supplierCountry === 'DE' && customerCountry === 'DE') {
     if (doc.paymentMeans === undefined)
       fail(
@@ -594,7 +616,7 @@ function checkBreakdown(doc: BillingDocument, at: string, fail: Fail) {
     }
   };
   if (!doc.breakdownGiven) {
-    for (const g of doc.derivedGroups) checkTax(g, g.senderTaxCents, "The lines' tax amounts");
+    for (const g of doc.derivedGroups) checkTax(g, g.taxCents, "The lines' tax amounts");
     return;
   }
   for (const g of doc.groups) checkTax(g, g.taxCents, 'The taxBreakdown tax amounts');
