@@ -467,3 +467,43 @@ export function peppolMatrix(): { name: string; xml: string }[] {
     xml: renderUblInvoice(c.body, c.document === undefined ? {} : { document: c.document }),
   }));
 }
+
+/** A body that breaks one fatal rule, and the rule's id. */
+export interface BrokenCase {
+  name: string;
+  body: Record<string, unknown>;
+  rule: string;
+  /**
+   * False when the rendered document cannot carry the defect, so the official rules cannot
+   * see it: the simulator refuses the body before it is rendered.
+   */
+  official: boolean;
+}
+
+const NOK = (lines: Record<string, unknown>[], extra: Record<string, unknown> = {}) =>
+  matrixBody(NO, NO2, lines, extra, 'NOK');
+const withLine = (overrides: Record<string, unknown>) => NOK([{ ...S25(1), ...overrides }]);
+
+/** The twelve refusals and more: each body breaks exactly the rule it names. */
+export const BROKEN: readonly BrokenCase[] = [
+  { name: 'line net not quantity x price', rule: 'PEPPOL-EN16931-R120', official: true, body: withLine({ taxableAmount: 310, taxAmount: 77.5 }) },
+  { name: 'line tax not net x rate', rule: 'BR-CO-17', official: true, body: withLine({ taxAmount: 70 }) },
+  { name: 'standard-rated tax not net x rate', rule: 'BR-S-09', official: true, body: withLine({ taxAmount: 80 }) },
+  { name: 'three-decimal line amount', rule: 'BR-DEC-23', official: false, body: withLine({ quantity: 1, unitPriceAmount: 10.125, taxableAmount: 10.125, taxAmount: 2.53 }) },
+  { name: 'currency ABC', rule: 'BR-CL-04', official: true, body: matrixBody(NO, NO2, [S25(1)], {}, 'ABC') },
+  { name: 'VAT category X', rule: 'BR-CL-18', official: true, body: withLine({ taxCategoryType: 'X' }) },
+  { name: 'category Z at 25%', rule: 'BR-Z-05', official: true, body: withLine({ taxCategoryType: 'Z', taxAmount: 0 }) },
+  { name: 'negative unit price', rule: 'BR-27', official: true, body: withLine({ quantity: -2, unitPriceAmount: -150 }) },
+  { name: 'country XX', rule: 'BR-CL-14', official: true, body: matrixBody({ ...NO, address: address('XX', 'Oslo', '0155') }, NO2, [S25(1)], {}, 'NOK') },
+  { name: 'endpoint scheme 9999', rule: 'BR-CL-25', official: true, body: matrixBody(NO, { ...NO2, identifier: '9999:12345' }, [S25(1)], {}, 'NOK') },
+  { name: 'VAT number without its country prefix', rule: 'BR-CO-09', official: true, body: matrixBody({ ...FR, vatNumber: '12345678901' }, BE, [line(1, { quantity: 1, price: 100, category: 'S', rate: 20 })], {}, 'EUR') },
+  { name: 'unit that is neither a code nor a known word', rule: 'BR-CL-23', official: true, body: withLine({ unitOfMeasure: { unit: 'kilo' } }) },
+  { name: 'neither order nor buyer reference', rule: 'PEPPOL-EN16931-R003', official: true, body: NOK([S25(1)], { orderReference: null }) },
+  { name: 'Norwegian organisation number with a wrong check digit', rule: 'PEPPOL-COMMON-R041', official: true, body: matrixBody(NO, { ...NO2, identifier: '0192:123456789' }, [S25(1)], {}, 'NOK') },
+  { name: 'Swedish VAT number of 13 characters', rule: 'SE-R-001', official: true, body: matrixBody({ ...SE, vatNumber: 'SE55600000011' }, NO2, [S25(1)], {}, 'SEK') },
+  { name: 'intra-community supply without delivery', rule: 'BR-IC-11', official: true, body: matrixBody(DE, NL, [line(1, { quantity: 1, price: 100, category: 'K', rate: 0 })]) },
+  { name: 'not subject to VAT mixed with standard rated', rule: 'BR-O-11', official: true, body: matrixBody(NO, { ...US }, [S25(1), line(2, { quantity: 1, price: 10, category: 'O', rate: 0 })], {}, 'NOK') },
+  { name: 'allowance without a reason', rule: 'BR-33', official: true, body: NOK([S25(1)], { allowanceCharges: [{ chargeIndicator: false, amount: 10, taxCategoryType: 'S', taxPercentage: 25 }] }) },
+  { name: 'direct debit without a mandate', rule: 'PEPPOL-EN16931-R061', official: true, body: NOK([S25(1)], { paymentMeans: { code: '59', payerAccountId: 'NO9386011117947' } }) },
+  { name: 'Danish supplier without its CVR number', rule: 'DK-R-002', official: true, body: matrixBody({ identifier: DK.identifier, name: DK.name, vatNumber: DK.vatNumber, address: DK.address }, NO2, [S25(1)], {}, 'DKK') },
+];

@@ -140,7 +140,7 @@ export function checkBusinessRules(doc: BillingDocument): ValidationResult[] {
   if (supplierCountry === 'SE' && vat?.startsWith('SE')) {
     if (vat.length !== 14)
       fail('SE-R-001', `A Swedish VAT number has 14 characters, got ${vat}`, supplierVat);
-    if (!/^\d{12}$/.test(vat.slice(2)))
+    if (!/^\d+$/.test(vat.slice(2, 14)))
       fail('SE-R-002', `A Swedish VAT number ends in 12 digits, got ${vat}`, supplierVat);
     for (const g of doc.derivedGroups) {
       if (g.categoryCode === 'S' && ![25, 12, 6].includes(g.rate)) {
