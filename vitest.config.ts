@@ -6,7 +6,8 @@ export const GUIDE_TESTS = ['test/e2e/forking-guide.test.ts'];
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['**/node_modules/**', ...GUIDE_TESTS],
+    // test/official needs artefacts from outside the repository: npm run test:peppol.
+    exclude: ['**/node_modules/**', 'test/official/**', ...GUIDE_TESTS],
     // A real PostgreSQL for the store tests that need one (see the file).
     globalSetup: ['test/support/postgres-global.ts'],
     // Integration tests start real servers and SQLite files; two cores do best with two forks.

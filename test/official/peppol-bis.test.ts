@@ -1,0 +1,143 @@
+/**
+ * The simulator's UBL documents against the official validators (UBL 2.1 XSD, CEN EN16931 UBL
+ * rules, Peppol BIS Billing 3 rules): see test/support/official-validators.ts for the artefacts,
+ * which are not in this repository. Run with `PEPPOL_ARTEFACTS_DIR=<folder> npm run test:peppol`;
+ * not part of `npm test` nor CI (nothing in the repository can install the artefacts).
+ *
+ * All documents (official examples, the broken copies, the matrix) go through one batch: one
+ * JVM start per rule set.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  ARTEFACTS,
+  createOfficialValidator,
+  fatalIds,
+  fatalTable,
+  missingArtefacts,
+  type OfficialDocument,
+  type OfficialResult,
+} from '../support/official-validators.ts';
+import { peppolMatrix } from '../support/peppol-matrix.ts';
+
+const artefactsDir = process.env.PEPPOL_ARTEFACTS_DIR?.trim() || undefined;
+const missing =
+  artefactsDir === undefined
+    ? 'PEPPOL_ARTEFACTS_DIR is not set (the folder of the official artefacts)'
+    : missingArtefacts(artefactsDir).length > 0
+      ? `PEPPOL_ARTEFACTS_DIR=${artefactsDir} lacks ${missingArtefacts(artefactsDir).join(', ')}`
+      : undefined;
+
+/** The official example the negative controls break. */
+const BASE_EXAMPLE = 'base-example.xml';
+
+/** The example without its document-level cac:TaxTotal (the first one, before the lines). */
+function withoutTaxTotal(xml: string): string {
+  const broken = xml.replace(/<cac:TaxTotal>[\s\S]*?<\/cac:TaxTotal>/, '');
+  if (broken === xml) throw new Error(`${BASE_EXAMPLE} has no cac:TaxTotal to remove`);
+  return broken;
+}
+
+/** The example with its first invoice line's LineExtensionAmount 1000 too high. */
+function withWrongLineAmount(xml: string): string {
+  const start = xml.indexOf('<cac:InvoiceLine>');
+  const amount = /(<cbc:LineExtensionAmount\b[^>]*>)([^<]*)/.exec(xml.slice(start));
+  if (start < 0 || amount === null) throw new Error(`${BASE_EXAMPLE} has no line amount`);
+  const at = start + amount.index + (amount[1] ?? '').length;
+  const wrong = (Number(amount[2]) + 1000).toFixed(2);
+  return xml.slice(0, at) + wrong + xml.slice(at + (amount[2] ?? '').length);
+}
+
+if (missing !== undefined) {
+  // Shown in the run's output even by reporters that list skipped files without their tests.
+  console.warn(`Skipping the official Peppol BIS validators: ${missing}`);
+  describe.skip(`official Peppol BIS Billing 3 validators (skipped: ${missing})`, () => {
+    it('validates the official examples and the simulator matrix', () => {});
+  });
+} else {
+  const dir = artefactsDir ?? '';
+  describe('official Peppol BIS Billing 3 validators', { timeout: 240_000 }, () => {
+    const results = new Map<string, OfficialResult>();
+    let examples: string[] = [];
+    let matrix: OfficialDocument[] = [];
+    let matrixError: unknown;
+
+    const result = (name: string): OfficialResult => {
+      const found = results.get(name);
+      if (found === undefined) throw new Error(`no result for ${name}`);
+      return found;
+    };
+
+    beforeAll(async () => {
+      const exampleDir = path.join(dir, ARTEFACTS.examples);
+      examples = (await readdir(exampleDir)).filter((f) => f.endsWith('.xml')).sort();
+      const official = await Promise.all(
+        examples.map(async (f) => ({
+          name: `example/${f}`,
+          xml: await readFile(path.join(exampleDir, f), 'utf8'),
+        })),
+      );
+      const base = await readFile(path.join(exampleDir, BASE_EXAMPLE), 'utf8');
+      const broken = [
+        { name: 'broken/no-tax-total', xml: withoutTaxTotal(base) },
+        { name: 'broken/wrong-line-amount', xml: withWrongLineAmount(base) },
+      ];
+      try {
+        matrix = peppolMatrix().map((d) => ({ name: `matrix/${d.name}`, xml: d.xml }));
+      } catch (error) {
+        matrixError = error;
+      }
+      const documents = [...official, ...broken, ...matrix];
+      const started = performance.now();
+      const validated = await createOfficialValidator({ artefactsDir: dir }).validate(documents);
+      const seconds = ((performance.now() - started) / 1000).toFixed(1);
+      console.info(`official validators: ${documents.length} documents in ${seconds} s`);
+      for (const r of validated) results.set(r.name, r);
+    }, 240_000);
+
+    it('passes every official example: no XSD error, no fatal (positive control)', () => {
+      expect(examples.length).toBeGreaterThan(0);
+      const bad = examples
+        .map((f) => result(`example/${f}`))
+        .filter((r) => r.xsdErrors.length > 0 || fatalIds(r).length > 0);
+      expect(bad, `official examples that fail:\n${fatalTable(bad)}`).toEqual([]);
+    });
+
+    it('fails a copy without its cac:TaxTotal with BR-CO-18 and PEPPOL-EN16931-R053', () => {
+      const r = result('broken/no-tax-total');
+      expect(r.xsdErrors).toEqual([]);
+      expect(fatalIds(r)).toEqual(
+        expect.arrayContaining(['BR-CO-18', 'BR-CO-15', 'PEPPOL-EN16931-R053']),
+      );
+    });
+
+    it('fails a copy with a wrong LineExtensionAmount with BR-CO-10 and PEPPOL-EN16931-R120', () => {
+      const r = result('broken/wrong-line-amount');
+      expect(r.xsdErrors).toEqual([]);
+      expect(fatalIds(r)).toEqual(expect.arrayContaining(['BR-CO-10', 'PEPPOL-EN16931-R120']));
+      const lineRule = r.failures.find((f) => f.id === 'PEPPOL-EN16931-R120');
+      expect(lineRule?.location).toMatch(/InvoiceLine.*\[1\]$/);
+    });
+
+    it('passes every document of the simulator matrix: no XSD error, no fatal', () => {
+      if (matrixError !== undefined) throw matrixError;
+      expect(matrix.length).toBeGreaterThan(0);
+      const all = matrix.map((d) => result(d.name));
+      const bad = all.filter((r) => r.xsdErrors.length > 0 || fatalIds(r).length > 0);
+      const details = bad
+        .flatMap((r) => [
+          ...r.xsdErrors.map((e) => `  ${r.name} XSD: ${e}`),
+          ...r.failures
+            .filter((f) => f.flag === 'fatal')
+            .map((f) => `  ${r.name} ${f.ruleSet} ${f.id}: ${f.text}`),
+        ])
+        .slice(0, 200)
+        .join('\n');
+      expect(
+        bad.map((r) => r.name),
+        `matrix documents that fail the official validators:\n${fatalTable(all)}\n\n${details}`,
+      ).toEqual([]);
+    });
+  });
+}
