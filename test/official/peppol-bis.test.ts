@@ -10,6 +10,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { renderUblInvoice } from '../../src/provider/ubl-invoice.ts';
 import {
   ARTEFACTS,
   createOfficialValidator,
@@ -19,7 +20,7 @@ import {
   type OfficialDocument,
   type OfficialResult,
 } from '../support/official-validators.ts';
-import { peppolMatrix } from '../support/peppol-matrix.ts';
+import { BROKEN, peppolMatrix } from '../support/peppol-matrix.ts';
 
 const artefactsDir = process.env.PEPPOL_ARTEFACTS_DIR?.trim() || undefined;
 const missing =
@@ -88,7 +89,12 @@ if (missing !== undefined) {
       } catch (error) {
         matrixError = error;
       }
-      const documents = [...official, ...broken, ...matrix];
+      // The bodies the simulator refuses, rendered as a network that lets errors through would.
+      const refused = BROKEN.filter((c) => c.official).map((c) => ({
+        name: `refused/${c.name}`,
+        xml: renderUblInvoice(c.body),
+      }));
+      const documents = [...official, ...broken, ...matrix, ...refused];
       const started = performance.now();
       const validated = await createOfficialValidator({ artefactsDir: dir }).validate(documents);
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
@@ -139,5 +145,12 @@ if (missing !== undefined) {
         `matrix documents that fail the official validators:\n${fatalTable(all)}\n\n${details}`,
       ).toEqual([]);
     });
+
+    it.each(BROKEN.filter((c) => c.official).map((c) => [c.name, c.rule]))(
+      'fails the body the simulator refuses for %s with the same rule, %s',
+      (name, rule) => {
+        expect(fatalIds(result(`refused/${name}`))).toContain(rule);
+      },
+    );
   });
 }

@@ -22,6 +22,9 @@
  *       github.com/OpenPEPPOL/peppol-bis-invoice-3 at 78d7f7d (tag v3.0.19), compiled with the
  *       ISO Schematron XSLT2 skeleton (github.com/keethburu/iso-schematron-xslt2 at 934357d:
  *       iso_dsdl_include.xsl, iso_abstract_expand.xsl, iso_svrl_for_xslt2.xsl) by Saxon-HE 9.9.
+ *   cen-peppol-bundle/CEN-EN16931-UBL.xslt (optional)
+ *       the CEN rules that Peppol release bundles (1.3.14.1, `rules/sch/CEN-EN16931-UBL.sch`),
+ *       compiled the same way; run as a third rule set when present (it still has BR-CO-25).
  *   examples/*.xml
  *       the official examples of that Peppol release (`rules/examples/`), the positive control.
  *
@@ -44,7 +47,7 @@ export const ARTEFACTS = {
   examples: 'examples',
 } as const;
 
-export type RuleSet = 'CEN' | 'PEPPOL';
+export type RuleSet = 'CEN' | 'PEPPOL' | 'CEN-BUNDLED';
 
 export interface OfficialDocument {
   /** Unique within a batch; names the document in the results. */
@@ -105,6 +108,16 @@ const RULE_SETS: readonly { ruleSet: RuleSet; xslt: string; dir: string }[] = [
   { ruleSet: 'PEPPOL', xslt: ARTEFACTS.peppolXslt, dir: 'peppol' },
 ];
 
+/**
+ * The CEN rules a Peppol release bundles (3.0.19 bundles CEN 1.3.14.1, which still has
+ * BR-CO-25, dropped in 1.3.16): run as a third rule set when the folder has it.
+ */
+const BUNDLED_CEN = {
+  ruleSet: 'CEN-BUNDLED',
+  xslt: 'cen-peppol-bundle/CEN-EN16931-UBL.xslt',
+  dir: 'cen-bundled',
+} as const;
+
 export function createOfficialValidator(options: OfficialValidatorOptions): OfficialValidator {
   const {
     artefactsDir,
@@ -117,6 +130,9 @@ export function createOfficialValidator(options: OfficialValidatorOptions): Offi
     maxReportBytes = 16 * 1024 * 1024,
   } = options;
   const limits = { timeoutMs, maxOutputBytes };
+  const ruleSets = existsSync(path.join(artefactsDir, BUNDLED_CEN.xslt))
+    ? [...RULE_SETS, BUNDLED_CEN]
+    : RULE_SETS;
 
   /** xmllint on every document of one root kind; schema errors by file name. */
   async function schemaErrors(cwd: string, xsd: string, files: string[]) {
@@ -182,7 +198,7 @@ export function createOfficialValidator(options: OfficialValidatorOptions): Offi
             files.filter((_, i) => roots[i] === root),
           ),
         );
-        const ruleRuns = RULE_SETS.map((set) =>
+        const ruleRuns = ruleSets.map((set) =>
           runRuleSet(input, path.join(work, set.dir), path.join(artefactsDir, set.xslt)),
         );
         const [xsd, rules] = await Promise.all([Promise.all(xsdRuns), Promise.all(ruleRuns)]);
@@ -196,7 +212,7 @@ export function createOfficialValidator(options: OfficialValidatorOptions): Offi
                 ? xsd.flatMap((byFile) => byFile.get(file) ?? [])
                 : [`root element '${root}' is neither Invoice nor CreditNote: no UBL XSD applied`];
             const failures = await Promise.all(
-              RULE_SETS.map((set, k) =>
+              ruleSets.map((set, k) =>
                 failuresOf(set.ruleSet, path.join(work, set.dir, file), tail(rules[k])),
               ),
             );
