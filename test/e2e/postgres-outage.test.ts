@@ -16,7 +16,12 @@
  * The server is a private cluster of this file, so the suite's shared one stays up.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type Server,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +86,36 @@ interface Answer {
 }
 
 /**
+ * Headers that describe one connection, not the message (RFC 9110 7.6.1): a proxy does not pass
+ * them on. Above all `Keep-Alive: timeout=65`, the replicas' idle timeout: passed to the load's
+ * client it would keep gateway connections for 63 s (undici: the hint less 2 s) while the
+ * gateway closes them after 5 s idle (Node's default), so one reused as it closed failed
+ * ECONNRESET. Without it the gateway's own `Keep-Alive: timeout=5` reaches the client, which
+ * lets go of an idle connection first.
+ */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+/** `headers` without the hop-by-hop ones, nor those their Connection header names. */
+function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const named = new Set(
+    String(headers.connection ?? '')
+      .split(',')
+      .map((name) => name.trim().toLowerCase()),
+  );
+  return Object.fromEntries(
+    Object.entries(headers).filter(([name]) => !HOP_BY_HOP.has(name) && !named.has(name)),
+  );
+}
+
+/**
  * The gateway: round robin over `ports`, each answer recorded with its event and how long it
  * took. A replica that does not answer (one that exited) would be a 502.
  */
@@ -93,9 +128,15 @@ function startGateway(ports: number[], answers: Answer[]): Promise<Server> {
     const answer = (status: number) =>
       answers.push({ status, ms: performance.now() - started, eventId });
     const forwarded = httpRequest(
-      { host: '127.0.0.1', port, path: req.url, method: req.method, headers: req.headers },
+      {
+        host: '127.0.0.1',
+        port,
+        path: req.url,
+        method: req.method,
+        headers: endToEnd(req.headers),
+      },
       (reply) => {
-        res.writeHead(reply.statusCode ?? 502, reply.headers);
+        res.writeHead(reply.statusCode ?? 502, endToEnd(reply.headers));
         reply.pipe(res);
         reply.once('end', () => answer(reply.statusCode ?? 502));
       },
