@@ -76,13 +76,13 @@ describeInBrowser('console: messages', () => {
     await page.getByText('The editor does not hold valid JSON').waitFor();
     expect(await editor.getAttribute('aria-invalid')).toBe('true');
 
-    // The example, with the currency and the supplier's name gone and a tax amount off by one.
+    // The example, with the currency and the supplier's name gone and a tax amount a cent off.
     const example = await (
       await fetch(`${sandbox.provider.url}/console/example-invoice.json`)
     ).json();
     delete example.invoice.currencyCode;
     delete example.invoice.supplier.name;
-    example.invoice.invoiceLines[0].taxAmount += 1;
+    example.invoice.invoiceLines[0].taxAmount += 0.01;
     await editor.fill(JSON.stringify(example, null, 2));
     await page.getByRole('button', { name: 'Submit invoice' }).click();
     const verdict = await page.getByText(/failed validation: \d+ errors/).textContent();
@@ -97,7 +97,7 @@ describeInBrowser('console: messages', () => {
     expect(shown).toEqual(found.map((r) => [r.type, r.code, r.message, r.location]));
     expect(shown.map(([type]) => type)).toEqual(['error', 'error', 'warning']);
     expect(shown.map(([, code]) => code)).toEqual(
-      expect.arrayContaining(['BR-05', 'BR-06', 'BR-CO-17']),
+      expect.arrayContaining(['BR-05', 'BR-06', 'SIM-IL-03']),
     );
     await screenshot(page, 'messages');
 
@@ -111,7 +111,7 @@ describeInBrowser('console: messages', () => {
     sandbox = await startConsoleSandbox();
     tab = await openConsole(browser, `${sandbox.provider.url}/#/messages`);
     const { page } = tab;
-    await page.getByLabel('With a validation warning (BR-CO-17)').check();
+    await page.getByLabel('With a validation warning (SIM-IL-03)').check();
     await page.getByRole('button', { name: 'Send me an invoice' }).click();
     await page.getByText(/is on its way/).waitFor();
     // Demo invoices are numbered per run (src/provider/admin/invoice-numbers.ts).
@@ -120,7 +120,7 @@ describeInBrowser('console: messages', () => {
       .first()
       .click();
     await page.getByRole('heading', { name: /Message INV-.+-00001/ }).waitFor();
-    await page.locator('table.validation-results').getByText('BR-CO-17').waitFor();
+    await page.locator('table.validation-results').getByText('SIM-IL-03').waitFor();
     expect(await statuses(page, 'inbound')).toEqual(['pendingdelivery', 'none', 'none']);
 
     expect(

@@ -93,8 +93,11 @@ export function createScenarioRouter(options: ScenarioRouterOptions): Router {
       messageHandling: input.messageHandling ?? {},
     }) as typeof sample;
     const firstLine = body.invoice?.invoiceLines?.[0];
-    // Off by one against taxable amount x rate: the validator's BR-CO-17 warning.
-    if (input.warnings === true && firstLine !== undefined) firstLine.taxAmount += 1;
+    // A cent off taxable amount x rate: the validator's SIM-IL-03 warning (the VAT breakdown
+    // stays within BR-CO-17's tolerance of one currency unit, so no error).
+    if (input.warnings === true && firstLine !== undefined) {
+      firstLine.taxAmount = Math.round(firstLine.taxAmount * 100 + 1) / 100;
+    }
     const message = messages.submitInvoice({
       sender: from,
       body: body as unknown as Record<string, unknown>,

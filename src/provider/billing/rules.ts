@@ -1,7 +1,8 @@
 /**
  * The EN 16931 and Peppol BIS Billing 3.0 business rules the simulator checks, with their
  * real identifiers and severities: every rule here is fatal in the official rule sets, so a
- * body an access point would refuse is refused here with the same rule id. Which rules are
+ * body an access point would refuse is refused here with the same rule id. One warning is
+ * the simulator's own, SIM-IL-03: a line's tax amount that is not its net amount x rate. Which rules are
  * checked, and which are not: docs/peppol.md#validation.
  *
  * The rules run on the document as it will be written (billing-document.ts), and report
@@ -16,7 +17,7 @@ import type {
   BillingParty,
   TaxGroup,
 } from './billing-document.ts';
-import { taxOf } from './billing-document.ts';
+import { taxOf, toCents } from './billing-document.ts';
 import {
   CATEGORY_RULE_PREFIX,
   IDENTIFIER_CHECKS,
@@ -350,7 +351,8 @@ export function checkBusinessRules(doc: BillingDocument): ValidationResult[] {
   }
 
   // Lines
-  for (const line of doc.lines) checkLine(line, `${root}/${lineElement}[${line.number}]`, fail);
+  for (const line of doc.lines)
+    checkLine(line, `${root}/${lineElement}[${line.number}]`, fail, results);
 
   // Allowances and charges
   for (const a of doc.allowanceCharges) {
@@ -447,7 +449,7 @@ function checkParty(party: BillingParty, at: string, role: 'supplier' | 'custome
 }
 
 /** The line rules: codes, decimals, the net amount, the category's rate. */
-function checkLine(line: BillingLine, at: string, fail: Fail) {
+function checkLine(line: BillingLine, at: string, fail: Fail, results: ValidationResult[]) {
   if (line.unit !== undefined && line.unitCode === undefined) {
     fail(
       'BR-CL-23',
@@ -476,8 +478,23 @@ function checkLine(line: BillingLine, at: string, fail: Fail) {
       );
     }
   }
-  const exempt = line.exemptionCode !== undefined || line.exemptionText !== undefined;
   const code = line.categoryCode;
+  // The simulator's own check, a warning: no document element carries a line's tax, so no
+  // published rule checks it; the breakdown it adds up to is held to BR-CO-17.
+  const netCents = toCents(line.net);
+  if (code !== undefined && !ZERO_RATED_CATEGORIES.has(code) && netCents !== undefined) {
+    const taxCents = toCents(line.taxAmount);
+    const expected = line.rate === undefined ? undefined : taxOf(netCents, line.rate);
+    if (taxCents !== undefined && expected !== undefined && taxCents !== expected) {
+      results.push({
+        type: 'warning',
+        code: 'SIM-IL-03',
+        message: `Tax amount ${line.taxAmount} differs from taxable amount x rate (${(expected / 100).toFixed(2)})`,
+        location: `${at}/cbc:LineExtensionAmount`,
+      });
+    }
+  }
+  const exempt = line.exemptionCode !== undefined || line.exemptionText !== undefined;
   if (exempt && code !== undefined && !ZERO_RATED_CATEGORIES.has(code)) {
     fail(
       `BR-${CATEGORY_RULE_PREFIX[code]}-10`,

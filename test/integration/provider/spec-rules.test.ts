@@ -25,7 +25,7 @@ describe('rules of the service', () => {
       invoice: { invoiceLines: Record<string, unknown>[] };
     };
     const [line] = invoice.invoice.invoiceLines;
-    // Line 1: a BR-CO-17 warning (tax not 25% of 30). Line 2: an error (no name), found later.
+    // Line 1: a SIM-IL-03 warning (tax not 25% of 30). Line 2: an error (no name), found later.
     invoice.invoice.invoiceLines = [
       { ...line, taxAmount: 8 },
       { ...line, name: undefined },
@@ -43,7 +43,7 @@ describe('rules of the service', () => {
     }[];
     expect(results.map((r) => [r.type, r.code])).toEqual([
       ['error', 'BR-25'],
-      ['warning', 'BR-CO-17'],
+      ['warning', 'SIM-IL-03'],
     ]);
     expect(change(failed).properties?.errorCode).toBe('BR-25');
   });

@@ -25,7 +25,7 @@ describe('properties of status events', () => {
     for (const event of toPending) {
       expect(Object.keys(props(event))).toEqual(['validationResults']);
       expect(parseValidationResults(props(event).validationResults)).toEqual([
-        expect.objectContaining({ type: 'warning', code: 'BR-CO-17' }),
+        expect.objectContaining({ type: 'warning', code: 'SIM-IL-03' }),
       ]);
     }
   });

@@ -26,6 +26,7 @@ const PAGES = [
   'messaging-api.md',
   'decisions.md',
   'conformance.md',
+  'peppol.md',
   'rules.md',
 ];
 

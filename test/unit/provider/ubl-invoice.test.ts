@@ -6,8 +6,8 @@ import { renderUblInvoice } from '../../../src/provider/ubl-invoice.ts';
 
 const party = (identifier: string, name: string) => ({ identifier, name, countryCode: 'NO' });
 const body = sampleInvoice({
-  supplier: party('0192:1', 'A & B'),
-  customer: party('0192:2', 'C'),
+  supplier: party('0192:999999999', 'A & B'),
+  customer: party('0192:111111111', 'C'),
   invoiceNo: 'X-1',
   issueDate: '2026-01-05T09:00:00.000Z',
 });
@@ -28,6 +28,6 @@ describe('the sample invoice and its UBL rendering', () => {
     expect(xml).toContain('<cbc:IssueDate>2026-01-05</cbc:IssueDate>');
     expect(xml).toContain('<cbc:PayableAmount currencyID="NOK">375.00</cbc:PayableAmount>');
     expect(xml).toContain('<cbc:RegistrationName>A &amp; B</cbc:RegistrationName>');
-    expect(xml).toContain('<cbc:EndpointID schemeID="0192">1</cbc:EndpointID>');
+    expect(xml).toContain('<cbc:EndpointID schemeID="0192">999999999</cbc:EndpointID>');
   });
 });

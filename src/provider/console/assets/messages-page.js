@@ -177,7 +177,7 @@ async function inboundForm(sent) {
       'div',
       { class: 'row' },
       field('From', from),
-      h('label', { class: 'check' }, warnings, ' With a validation warning (BR-CO-17)'),
+      h('label', { class: 'check' }, warnings, ' With a validation warning (SIM-IL-03)'),
     ),
     h('button', { type: 'submit', class: 'primary' }, 'Send me an invoice'),
     status.element,
