@@ -13,7 +13,7 @@ import { componentSchemas } from './openapi/schemas.ts';
 import { WEBHOOK_CREDENTIAL_SCHEMES, webhookOperations } from './openapi/webhooks.ts';
 
 /** The version of this document; raised when the simulated API changes. */
-export const OPENAPI_DOCUMENT_VERSION = '2.0.0';
+export const OPENAPI_DOCUMENT_VERSION = '2.1.0';
 
 export function createOpenApiDocument(): Record<string, unknown> {
   return {

@@ -172,4 +172,49 @@ describe('POST /transactions/submit-invoice', () => {
     expect(other.status).toBe(404);
     expect(other.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   });
+
+  it('makes a body that says it is a credit note one: its core document is a UBL CreditNote', async () => {
+    const body = minimalInvoice(SUPPLIER);
+    const credit = {
+      ...body,
+      invoice: {
+        ...body.invoice,
+        documentType: 'CreditNote',
+        billingReference: { invoiceNo: 'INV-0999', issueDate: '2025-12-01' },
+        paymentTerms: 'Refunded within 14 days',
+      },
+    };
+    const { messageId } = await submit(credit);
+    provider.settle();
+    const descriptor = (await (await provider.api(`/messages/${messageId}`)).json()) as {
+      validationStatus: string;
+      documents: { name: string }[];
+    };
+    expect(descriptor.validationStatus).toBe('approved');
+    expect(descriptor.documents.map((d) => d.name)).toContain('CreditNote');
+    const xml = await (await provider.api(`/messages/${messageId}/documents/core`)).text();
+    expect(xml).toMatch(
+      /^<\?xml[^>]*>\s*<CreditNote xmlns="urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"/,
+    );
+    expect(xml).toContain('<cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>');
+    expect(xml).toContain(
+      '<cac:BillingReference><cac:InvoiceDocumentReference><cbc:ID>INV-0999</cbc:ID><cbc:IssueDate>2025-12-01</cbc:IssueDate></cac:InvoiceDocumentReference></cac:BillingReference>',
+    );
+    expect(xml).toContain(
+      '<cac:PaymentTerms><cbc:Note>Refunded within 14 days</cbc:Note></cac:PaymentTerms>',
+    );
+  });
+
+  it('refuses a body that breaks a Peppol rule, with that rule in errorCode', async () => {
+    const body = minimalInvoice(SUPPLIER);
+    const [line] = body.invoice.invoiceLines;
+    const { messageId } = await submit({
+      ...body,
+      invoice: { ...body.invoice, invoiceLines: [{ ...line, taxCategoryType: 'X' }] },
+    });
+    provider.settle();
+    const failed = provider.eventsOf(messageId, { party: SANDBOX }).at(-1);
+    expect(change(failed).newValue).toBe('failed');
+    expect(change(failed).properties?.errorCode).toBe('BR-CL-18');
+  });
 });
