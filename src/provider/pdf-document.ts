@@ -8,7 +8,9 @@
  * Text is written as Latin-1 (WinAnsiEncoding); characters outside it become `?`.
  */
 import type { SubmitInvoiceBody } from '../protocol/index.ts';
+import { readBillingDocument } from './billing/billing-document.ts';
 import { type DocumentParts, FILL_MARK, splitAtFill, wholeDocument } from './document-parts.ts';
+import { formatCents } from './ubl-invoice.ts';
 
 /** A PDF string literal: Latin-1 only, with its three special characters escaped. */
 function pdfString(text: string): string {
@@ -21,8 +23,10 @@ const amount = (value: number) => (typeof value === 'number' ? value.toFixed(2) 
 function pageText(body: SubmitInvoiceBody, title: string): string {
   const { invoice } = body;
   const currency = invoice.currencyCode;
-  const net = invoice.invoiceLines.reduce((sum, l) => sum + l.taxableAmount, 0);
-  const tax = invoice.invoiceLines.reduce((sum, l) => sum + l.taxAmount, 0);
+  // The totals of the UBL document, allowances, charges and prepaid amount included.
+  const { totals } = readBillingDocument(body as unknown as Record<string, unknown>);
+  const cents = (value: number | undefined, label: string) =>
+    value === undefined ? [] : [`${label}: ${formatCents(value)} ${currency}`];
   const lines = [
     `Issue date: ${invoice.issueDate.slice(0, 10)}`,
     `Order reference: ${invoice.orderReference.documentNo}`,
@@ -34,9 +38,12 @@ function pageText(body: SubmitInvoiceBody, title: string): string {
         `${i + 1}. ${l.name} (${l.itemNo}): ${l.quantity} ${l.unitOfMeasure.unit} x ${amount(l.unitPriceAmount)} = ${amount(l.taxableAmount)} ${currency}, VAT ${l.taxPercentage}% ${amount(l.taxAmount)}`,
     ),
     '',
-    `Total excluding VAT: ${amount(net)} ${currency}`,
-    `VAT: ${amount(tax)} ${currency}`,
-    `Amount due: ${amount(net + tax)} ${currency}`,
+    ...cents(totals.allowanceCents, 'Allowances'),
+    ...cents(totals.chargeCents, 'Charges'),
+    `Total excluding VAT: ${formatCents(totals.taxExclusiveCents)} ${currency}`,
+    `VAT: ${formatCents(totals.taxCents)} ${currency}`,
+    ...cents(totals.prepaidCents, 'Paid in advance'),
+    `Amount due: ${formatCents(totals.payableCents)} ${currency}`,
   ];
   return [
     'BT',

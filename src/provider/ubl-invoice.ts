@@ -15,6 +15,7 @@ import {
   type BillingDocumentType,
   type BillingLine,
   type BillingParty,
+  formatCents,
   readBillingDocument,
   type TaxGroup,
 } from './billing/billing-document.ts';
@@ -85,13 +86,6 @@ function el(name: string, value: string | undefined, attributes: Attributes = {}
 function group(name: string, ...children: string[]): string {
   const content = children.join('');
   return content === '' ? '' : `<${name}>${content}</${name}>`;
-}
-
-/** Cents as a decimal with two places: 37500 -> 375.00. */
-export function formatCents(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const whole = Math.abs(cents);
-  return `${sign}${Math.floor(whole / 100)}.${String(whole % 100).padStart(2, '0')}`;
 }
 
 /** A JSON number as an xs:decimal, never in exponent form (a unit price of 1e-7). */

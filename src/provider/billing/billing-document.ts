@@ -151,6 +151,13 @@ export function toCents(value: number | undefined): number | undefined {
   return value === undefined ? undefined : Math.round(value * 100);
 }
 
+/** Cents as a decimal with two places: 37500 -> 375.00. */
+export function formatCents(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const whole = Math.abs(cents);
+  return `${sign}${Math.floor(whole / 100)}.${String(whole % 100).padStart(2, '0')}`;
+}
+
 /** Rounds half away from zero, as the rules compare absolute values. */
 export function roundCents(value: number): number {
   return Math.sign(value) * Math.round(Math.abs(value) + 1e-9);
