@@ -164,25 +164,21 @@ const { NO, NO2, SE, DK, DE, DE2, NL, BE, FR, ES, US } = PARTIES;
 const S25 = (n: number, quantity = 2, price = 150) =>
   line(n, { quantity, price, category: 'S', rate: 25 });
 
+/** The specification's minimal body, with its unit and category words. */
+const minimalBody = (invoiceNo: string) =>
+  sampleInvoice({
+    supplier: { identifier: NO.identifier, name: NO.name, countryCode: 'NO' },
+    customer: { identifier: NO2.identifier, name: NO2.name, countryCode: 'NO' },
+    invoiceNo,
+    issueDate: ISSUE_DATE,
+  }) as unknown as Record<string, unknown>;
+
 export const MATRIX: readonly MatrixCase[] = [
-  {
-    name: 'minimal-body-words',
-    body: sampleInvoice({
-      supplier: { identifier: NO.identifier, name: NO.name, countryCode: 'NO' },
-      customer: { identifier: NO2.identifier, name: NO2.name, countryCode: 'NO' },
-      invoiceNo: 'MIN-1',
-      issueDate: ISSUE_DATE,
-    }) as unknown as Record<string, unknown>,
-  },
+  { name: 'minimal-body-words', body: minimalBody('MIN-1') },
   {
     name: 'minimal-body-credit-note-by-scenario',
     document: 'CreditNote',
-    body: sampleInvoice({
-      supplier: { identifier: NO.identifier, name: NO.name, countryCode: 'NO' },
-      customer: { identifier: NO2.identifier, name: NO2.name, countryCode: 'NO' },
-      invoiceNo: 'MIN-2',
-      issueDate: ISSUE_DATE,
-    }) as unknown as Record<string, unknown>,
+    body: minimalBody('MIN-2'),
   },
   {
     name: 'NO-NO-S-25-15-12-NOK',
