@@ -240,9 +240,20 @@ function check(value: unknown, element: Element, location: string): ValidationRe
  */
 export function validateInvoice(body: Record<string, unknown>): ValidationResult[] {
   const results: ValidationResult[] = [];
+  const buyerReference = getPath(body, 'invoice.buyerReference');
   for (const element of MANDATORY_ELEMENTS) {
     const result = check(getPath(body, element.path), element, element.location);
-    if (result !== undefined) results.push(result);
+    if (result === undefined) continue;
+    // The specification makes the order number mandatory; BIS asks for it (R003) only when
+    // there is no buyer reference, so with one the missing number is the service's own rule.
+    if (
+      result.code === 'PEPPOL-EN16931-R003' &&
+      typeof buyerReference === 'string' &&
+      buyerReference !== ''
+    ) {
+      result.code = 'SIM-OR-02';
+    }
+    results.push(result);
   }
   const lines = getPath(body, 'invoice.invoiceLines');
   if (!Array.isArray(lines) || lines.length === 0) {

@@ -61,4 +61,14 @@ describe('the Peppol matrix in the simulator', () => {
     expect(xml).toContain('<cac:InvoiceLine><cbc:ID>1</cbc:ID>');
     expect(xml).not.toMatch(/<(cbc:[A-Za-z]+)[^>]*><\/\1>/);
   });
+
+  it("names the service's own rule for a missing order number when a buyer reference stands in for it", () => {
+    const c = MATRIX.find((m) => m.name === 'SE-SE-S-25-12-6-SEK');
+    const invoice = c?.body.invoice as Record<string, unknown>;
+    const body = {
+      ...c?.body,
+      invoice: { ...invoice, orderReference: { issueDate: '2026-03-01T00:00:00Z' } },
+    };
+    expect(errors(body).map((r) => r.code)).toEqual(['SIM-OR-02']);
+  });
 });
