@@ -150,6 +150,11 @@ export interface InvoiceSupplier {
   address: InvoiceAddress;
   /** Optional (this project's): the name the supplier trades under, when not its legal name. */
   tradingName?: string;
+  /**
+   * Optional (this project's): the supplier's tax registration other than VAT (EN 16931 BT-32),
+   * e.g. `Foretaksregisteret` for a Norwegian company (Peppol's NO-R-002 warns without it).
+   */
+  taxRegistrationId?: string;
   legalRegistration?: LegalRegistration;
   contact?: PartyContact;
 }

@@ -151,6 +151,11 @@ function renderer(doc: BillingDocument, variant: (typeof VARIANTS)[BillingDocume
         vatNumber === undefined ? '' : group('cac:TaxScheme', el('cbc:ID', 'VAT')),
       ),
       group(
+        'cac:PartyTaxScheme',
+        el('cbc:CompanyID', p.taxRegistrationId),
+        p.taxRegistrationId === undefined ? '' : group('cac:TaxScheme', el('cbc:ID', 'TAX')),
+      ),
+      group(
         'cac:PartyLegalEntity',
         el('cbc:RegistrationName', p.name),
         el('cbc:CompanyID', p.legalRegistration?.id, { schemeID: p.legalRegistration?.schemeId }),

@@ -23,6 +23,7 @@ interface Party {
   identifier: string;
   name: string;
   vatNumber?: string;
+  taxRegistrationId?: string;
   address: { streetNameAndNumber: string; city: string; postalZone: string; countryCode: string };
   legalRegistration?: { id: string; schemeId: string };
   contact?: { name: string; telephone: string; email: string };
@@ -41,6 +42,7 @@ export const PARTIES = {
     identifier: '0192:987654325',
     name: 'Nordlys AS',
     vatNumber: 'NO987654325MVA',
+    taxRegistrationId: 'Foretaksregisteret',
     address: address('NO', 'Oslo', '0155'),
     legalRegistration: { id: '987654325', schemeId: '0192' },
   },

@@ -28,6 +28,8 @@ export interface BillingParty {
   name?: string | undefined;
   tradingName?: string | undefined;
   vatNumber?: string | undefined;
+  /** BT-32: a tax registration other than VAT (Foretaksregisteret). */
+  taxRegistrationId?: string | undefined;
   legalRegistration?: { id: string; schemeId?: string | undefined } | undefined;
   address?: BillingAddress | undefined;
   contact?:
@@ -195,6 +197,7 @@ function party(value: unknown): BillingParty {
     name: text(p.name),
     tradingName: text(p.tradingName),
     vatNumber: text(p.vatNumber),
+    taxRegistrationId: text(p.taxRegistrationId),
     legalRegistration:
       registrationId === undefined
         ? undefined

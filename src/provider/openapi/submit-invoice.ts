@@ -128,7 +128,7 @@ const OPTIONAL: Record<
     },
     prepaidAmount: number,
   },
-  supplier: { tradingName: text, legalRegistration, contact },
+  supplier: { tradingName: text, taxRegistrationId: text, legalRegistration, contact },
   customer: { vatNumber: text, tradingName: text, legalRegistration, contact },
   address: { additionalStreetName: text, countrySubentity: text },
   line: {

@@ -34,6 +34,9 @@ describe('the Peppol matrix in the simulator', () => {
     expect(xml).toContain('<cbc:InvoicedQuantity unitCode="KGM">3</cbc:InvoicedQuantity>');
     expect(xml).toContain('<cbc:DueDate>2026-04-01</cbc:DueDate>');
     expect(xml).not.toContain('standard');
+    expect(xml).toContain(
+      '<cac:PartyTaxScheme><cbc:CompanyID>Foretaksregisteret</cbc:CompanyID><cac:TaxScheme><cbc:ID>TAX</cbc:ID></cac:TaxScheme></cac:PartyTaxScheme>',
+    );
   });
 
   it('keeps a unit price of three decimals as sent', () => {
