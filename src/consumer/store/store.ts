@@ -25,6 +25,7 @@
  * its event) name the token and do nothing when the claim has passed to someone else.
  */
 import { isKnownAction, type StatusKind, type WebhookEnvelope } from '../../protocol/index.ts';
+import type { StatusNotice } from '../sink/status-notice.ts';
 
 export type EventState = 'pending' | 'processing' | 'done' | 'skipped' | 'dead';
 export const EVENT_STATES: readonly EventState[] = [
@@ -287,6 +288,12 @@ export interface StatusWrite {
   /** occurredAt (ms) of the change, or the time up to which a fetch is known to be current. */
   at: number;
   source: StatusSource;
+  /**
+   * The change to tell the status sink: queued in the sink outbox in the same transaction,
+   * and only when the write stores the value (a refused write queues nothing). A notice whose
+   * id is already queued is not queued again.
+   */
+  notice?: StatusNotice;
 }
 
 /** Descriptor fields the consumer keeps; statuses land as `source` allows. */
@@ -298,6 +305,8 @@ export interface MessageSnapshot extends MessageKey {
   /** occurredAt (ms) of the event, or the time up to which the fetch is current. */
   at: number;
   source: 'descriptor' | 'fetch';
+  /** Per kind, the change to tell the status sink, queued as StatusWrite.notice is. */
+  notices?: Partial<Record<StatusKind, StatusNotice>>;
 }
 
 /** One status transition as received (for the same-millisecond rule). */
@@ -444,12 +453,58 @@ export interface RetentionStore {
   reclaim(bound: BatchBound): Promise<PruneBatch>;
 }
 
+/** A queued notice and its delivery state. */
+export interface SinkOutboxRow {
+  /** Queue order: a later notice of the same stream has a higher seq. */
+  seq: number;
+  notice: StatusNotice;
+  createdAt: number;
+  /** Failed deliveries so far. */
+  attempts: number;
+  nextAttemptAt: number;
+  deliveredAt: number | null;
+  lastError: string | null;
+}
+
+export interface SinkOutboxStats {
+  /** Notices not delivered yet. */
+  pending: number;
+  /** Of those, the ones whose last delivery failed. */
+  failing: number;
+  /** createdAt of the oldest notice not delivered, or null. */
+  oldestPendingAt: number | null;
+}
+
+/**
+ * The status sink's outbox: notices queued with their status writes (StatusWrite.notice),
+ * delivered one stream at a time. A stream is one message side and kind (messageId, transfer,
+ * kind): only its oldest undelivered notice is ever handed out, so a sink sees each stream in
+ * order, and a stream whose head keeps failing holds back no other.
+ */
+export interface SinkOutboxStore {
+  /**
+   * The head of each stream that is due (nextAttemptAt <= now) and not leased, oldest first,
+   * at most `limit`; each is leased until now + leaseMs, so another process (a replica) does
+   * not hand it out meanwhile.
+   */
+  claimDue(now: number, limit: number, leaseMs: number): Promise<SinkOutboxRow[]>;
+  markDelivered(seq: number, now: number): Promise<void>;
+  /** Counts a failed delivery, keeps its error, and makes the notice due at nextAttemptAt. */
+  markFailed(seq: number, error: string, nextAttemptAt: number, now: number): Promise<void>;
+  stats(): Promise<SinkOutboxStats>;
+  /** Notices, newest first: all, the undelivered, or the failing (undelivered, attempts > 0). */
+  list(options: { limit: number; state?: 'pending' | 'failing' }): Promise<SinkOutboxRow[]>;
+  /** Deletes up to `limit` notices delivered before `before`; how many it deleted. */
+  pruneDelivered(before: number, limit: number): Promise<number>;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   readonly events: EventStore;
   readonly claims: ClaimStore;
   readonly messages: MessageStore;
   readonly retention: RetentionStore;
+  readonly sinkOutbox: SinkOutboxStore;
   /** Throws unless the store accepts a write right now (readiness). */
   checkWritable(): Promise<void>;
   /**

@@ -1,0 +1,54 @@
+/**
+ * The status sink: the consumer's second fork point, where the ERP hears of every status
+ * change of its messages (docs/status-sink.md). A module exports one as its default export,
+ * as an importer module does:
+ *
+ *   export default defineStatusSink({
+ *     settings: z.object({ MY_ERP_STATUS_URL: z.url() }),
+ *     describe: (settings) => `status changes go to ${settings.MY_ERP_STATUS_URL}`,
+ *     create: ({ settings, logger }) => createMyErpSink(settings, logger),
+ *   });
+ *
+ * SINK_MODULE names it (a name of src/sinks/, or a path); its settings are validated with the
+ * consumer's configuration, in one report.
+ */
+import type { Logger } from 'pino';
+import type { z } from 'zod';
+import type { StatusNotice } from './status-notice.ts';
+
+export interface StatusSink {
+  /**
+   * Hands one notice to the ERP; resolves once the ERP has it. Throwing (or rejecting) means
+   * not delivered: the consumer tries again later, with backoff, and hands out no later notice
+   * of the same message side and kind meanwhile. Must be idempotent on `notice.id`: after a
+   * crash between your answer and the consumer's record, the same notice comes again.
+   */
+  deliver(notice: StatusNotice): Promise<void>;
+  /** Releases what the sink holds (files, connections); called once at shutdown. */
+  close?(): Promise<void>;
+}
+
+/** What `create` receives: its settings, parsed, and a logger. */
+export interface SinkContext<Settings> {
+  settings: Settings;
+  /** The consumer's logger, with `sink: <name>` on every line. */
+  logger: Logger;
+}
+
+export interface SinkDefinition<Schema extends z.ZodObject = z.ZodObject> {
+  /** @default the module's file name */
+  name?: string;
+  /** The sink's own environment variables, as an importer's (define-importer.ts). */
+  settings: Schema;
+  /** One line on where status changes go. Never a secret. */
+  describe(settings: z.output<Schema>): string;
+  /** Builds the sink. Called once per process, after the settings are valid. */
+  create(context: SinkContext<z.output<Schema>>): StatusSink | Promise<StatusSink>;
+}
+
+/** Types a sink module's default export (an identity function, for inference). */
+export function defineStatusSink<Schema extends z.ZodObject>(
+  definition: SinkDefinition<Schema>,
+): SinkDefinition<Schema> {
+  return definition;
+}
