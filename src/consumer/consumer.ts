@@ -14,6 +14,8 @@ import type { Importer } from './importer/index.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { createPruner } from './retention/pruner.ts';
 import { scheduleRetention } from './retention/schedule.ts';
+import type { StatusSink } from './sink/define-sink.ts';
+import { createSinkWorker, type SinkWorkerOptions } from './sink/sink-worker.ts';
 import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
 import { eventRetryDelay } from './worker/backoff.ts';
@@ -49,6 +51,14 @@ export async function startConsumer(options: {
    * tests pass what they need.
    */
   importer: Importer;
+  /**
+   * Where status changes go (SINK_MODULE, setup.ts; docs/status-sink.md): delivered from the
+   * store's outbox by a loop beside the worker. Without one, notices wait in the outbox for a
+   * process that has one (tests that do not look at them).
+   */
+  sink?: StatusSink;
+  /** Sink loop tuning for tests. */
+  sinkWorker?: Pick<SinkWorkerOptions, 'pollMs' | 'retryBaseMs' | 'retryMaxMs'>;
   /** Start the worker with the listener. @default true unless ROLE is `ingress` */
   startWorker?: boolean;
   /** Worker tuning for tests (poll interval, retry delay). */
@@ -69,6 +79,7 @@ export async function startConsumer(options: {
   const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   const metrics = createMetrics({ now });
   metrics.trackInbox(store.events);
+  metrics.trackSinkOutbox(store.sinkOutbox);
   const api = createApiClient({
     baseUrl: config.apiBaseUrl,
     token: config.apiToken,
@@ -190,6 +201,20 @@ export async function startConsumer(options: {
   const [webhook, operations] = listeners as [Listener, Listener | undefined];
   const servers: Server[] = listeners.map((listener) => listener.server);
   if (runWorker) await worker.start();
+  // The status sink's loop runs where the worker does: on PostgreSQL every replica's, taking
+  // turns through the outbox's leases.
+  const sinkWorker =
+    runWorker && options.sink !== undefined
+      ? createSinkWorker({
+          outbox: store.sinkOutbox,
+          sink: options.sink,
+          logger: logger.child({ component: 'sink' }),
+          now,
+          onDelivery: (outcome, ms) => metrics.sinkDelivery(outcome, ms),
+          ...options.sinkWorker,
+        })
+      : undefined;
+  sinkWorker?.start();
   // Retention runs beside the worker: one per deployment on SQLite (one writer anyway), and on
   // PostgreSQL the replicas take turns (pg-retention.ts).
   const forget = importer.forget?.bind(importer);
@@ -242,7 +267,7 @@ export async function startConsumer(options: {
         servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
       );
       for (const server of servers) server.closeIdleConnections();
-      const stopped = Promise.all([closed, worker.stop(), retention?.stop()]);
+      const stopped = Promise.all([closed, worker.stop(), retention?.stop(), sinkWorker?.stop()]);
       const forced = (await Promise.race([stopped, deadline])) === 'deadline';
       clearTimeout(timer);
       if (forced) {

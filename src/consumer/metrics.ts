@@ -2,7 +2,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { isKnownAction } from '../protocol/index.ts';
 import type { AdmissionStats } from './http/admission.ts';
-import type { EventStore } from './store/store.ts';
+import type { EventStore, SinkOutboxStore } from './store/store.ts';
 
 export type WebhookOutcome =
   | 'stored'
@@ -33,6 +33,10 @@ export interface Metrics {
   trackInbox(events: EventStore): void;
   /** Gauges of the webhook listener's limits (WEBHOOK_MAX_CONNECTIONS, ..._INFLIGHT_BYTES). */
   trackAdmission(admission: { stats(): AdmissionStats }): void;
+  /** One delivery to the status sink: delivered, or failed (comes back later). */
+  sinkDelivery(outcome: 'delivered' | 'failed', ms: number): void;
+  /** Gauges of the status sink's outbox, read on scrape. */
+  trackSinkOutbox(outbox: SinkOutboxStore): void;
 }
 
 export interface MetricsOptions {
@@ -83,8 +87,53 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     buckets: [0.0025, 0.005, 0.01, 0.015, 0.02, 0.03, 0.05, 0.1, 0.25, 0.5, 1],
     registers: [registry],
   });
+  const sinkDeliveries = new Counter({
+    name: 'sink_deliveries_total',
+    help: 'Notices handed to the status sink, by outcome (failed: the sink refused it, it comes back later)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const sinkDuration = new Histogram({
+    name: 'sink_delivery_duration_seconds',
+    help: 'Time the status sink took to take (or refuse) one notice',
+    buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
   return {
     registry,
+    sinkDelivery(outcome, ms) {
+      sinkDeliveries.inc({ outcome });
+      sinkDuration.observe(ms / 1000);
+    },
+    trackSinkOutbox(outbox) {
+      let reading: ReturnType<SinkOutboxStore['stats']> | undefined;
+      const stats = () => {
+        reading ??= outbox.stats().finally(() => {
+          reading = undefined;
+        });
+        return reading;
+      };
+      new Gauge({
+        name: 'sink_outbox_notices',
+        help: 'Status notices not yet delivered to the status sink (pending), and of those the ones whose last delivery failed (failing)',
+        labelNames: ['state'] as const,
+        registers: [registry],
+        async collect() {
+          const { pending, failing } = await stats();
+          this.set({ state: 'pending' }, pending);
+          this.set({ state: 'failing' }, failing);
+        },
+      });
+      new Gauge({
+        name: 'sink_outbox_oldest_age_seconds',
+        help: 'Seconds since the oldest undelivered status notice was queued; 0 when there is none',
+        registers: [registry],
+        async collect() {
+          const { oldestPendingAt } = await stats();
+          this.set(oldestPendingAt === null ? 0 : Math.max(0, (now() - oldestPendingAt) / 1000));
+        },
+      });
+    },
     retentionPruned(step, count) {
       pruned.inc({ step }, count);
     },

@@ -32,7 +32,12 @@ import type {
 } from './store/store.ts';
 import { describeError } from './worker/errors.ts';
 import { createInboundDelivery } from './worker/inbound-delivery.ts';
-import { descriptorSnapshot, fetchedAsOf } from './worker/message-snapshot.ts';
+import {
+  descriptorSnapshot,
+  fetchedAsOf,
+  fetchNoticeId,
+  withNotices,
+} from './worker/message-snapshot.ts';
 
 export interface ReconcileSummary {
   /** Inbound messages the service still lists as pendingdelivery. */
@@ -177,9 +182,14 @@ export function createReconciler(options: ReconcilerOptions) {
           const fetchedKey = { messageId: stale.messageId, transfer: descriptor.transfer };
           // The fetch reflects every change up to when the service answered; events from
           // before then that arrive later are stale.
-          const asOf = fetchedAsOf(servedAt, await messages.get(fetchedKey), now());
+          const record = await messages.get(fetchedKey);
+          const asOf = fetchedAsOf(servedAt, record, now());
           await messages.recordSnapshot(
-            descriptorSnapshot(fetchedKey, descriptor, asOf, 'fetch'),
+            withNotices(
+              descriptorSnapshot(fetchedKey, descriptor, asOf, 'fetch'),
+              record,
+              fetchNoticeId(fetchedKey, asOf),
+            ),
             now(),
           );
         });

@@ -132,6 +132,46 @@ export function createAdminRouter(deps: AdminRouteDeps): Router {
     });
   });
 
+  // The status sink's outbox (docs/status-sink.md#operating): how far behind the sink is, and
+  // the notices it refuses with their last error.
+  router.get('/admin/sink', async (req, res) => {
+    const { state, limit } = req.query;
+    if (state !== undefined && state !== 'pending' && state !== 'failing') {
+      return sendProblem(res, {
+        status: 400,
+        title: 'Invalid query',
+        detail: 'state must be pending or failing',
+      });
+    }
+    const n = limit === undefined ? DEFAULT_LIMIT : Number(limit);
+    if (!(typeof limit !== 'object' && Number.isInteger(n) && n >= 1 && n <= MAX_LIMIT)) {
+      return sendProblem(res, {
+        status: 400,
+        title: 'Invalid query',
+        detail: `limit must be an integer from 1 to ${MAX_LIMIT}`,
+      });
+    }
+    const outbox = deps.store.sinkOutbox;
+    const [stats, rows] = await Promise.all([
+      outbox.stats(),
+      outbox.list({ limit: n, ...(state === undefined ? {} : { state }) }),
+    ]);
+    res.json({
+      pending: stats.pending,
+      failing: stats.failing,
+      oldestPendingAt: iso(stats.oldestPendingAt),
+      items: rows.map((row) => ({
+        seq: row.seq,
+        notice: row.notice,
+        queuedAt: iso(row.createdAt),
+        attempts: row.attempts,
+        nextAttemptAt: row.deliveredAt === null ? iso(row.nextAttemptAt) : null,
+        deliveredAt: iso(row.deliveredAt),
+        lastError: row.lastError,
+      })),
+    });
+  });
+
   return router;
 }
 

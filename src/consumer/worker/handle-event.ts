@@ -22,7 +22,7 @@ import type { Importer } from '../importer/index.ts';
 import type { EventStore, MessageStore, StoredEvent } from '../store/store.ts';
 import { MalformedEventError } from './errors.ts';
 import { createInboundDelivery } from './inbound-delivery.ts';
-import { descriptorSnapshot } from './message-snapshot.ts';
+import { descriptorSnapshot, withNotices } from './message-snapshot.ts';
 import { createStatusEventHandler } from './status-events.ts';
 
 export type HandleOutcome = 'done' | 'skipped';
@@ -59,12 +59,16 @@ export function createEventHandler(deps: {
     // Events arrive in any order: a `created` descriptor from before validation (`none`) that
     // arrives after the outcome must not undo it. Only an outcome replaces an outcome; the
     // claim on the message keeps this read and the write below from interleaving with others.
+    const record = await messages.get(key);
     const keep =
       value !== undefined &&
-      (isValidationOutcome(value) ||
-        !isValidationOutcome((await messages.get(key))?.validationStatus));
+      (isValidationOutcome(value) || !isValidationOutcome(record?.validationStatus));
     return messages.recordSnapshot(
-      keep ? { ...snapshot, validationStatus: value } : snapshot,
+      withNotices(
+        keep ? { ...snapshot, validationStatus: value } : snapshot,
+        record,
+        event.eventId,
+      ),
       now(),
     );
   };

@@ -1,5 +1,6 @@
 /** What the consumer keeps of a message descriptor: one mapping for events, refreshes and reconcile. */
 import type { MessageDescriptor, StatusKind } from '../../protocol/index.ts';
+import type { StatusNotice } from '../sink/status-notice.ts';
 import type { MessageKey, MessageRecord, MessageSnapshot } from '../store/store.ts';
 
 /** The descriptor's value of each status kind. */
@@ -48,4 +49,50 @@ export function fetchedAsOf(
 ): number {
   const stored = [record?.deliveryAt, record?.taxReportingAt, record?.lifecycleAt];
   return Math.max(servedAt ?? now, ...stored.map((at) => at ?? Number.NEGATIVE_INFINITY));
+}
+
+const STORED_VALUE: Record<StatusKind, (r: MessageRecord) => string | null> = {
+  delivery: (r) => r.deliveryStatus,
+  taxReporting: (r) => r.taxReportingStatus,
+  lifecycle: (r) => r.lifecycleStatus,
+};
+
+/** The value of `kind` the consumer holds for a side, or null. */
+export function storedValue(record: MessageRecord | undefined, kind: StatusKind): string | null {
+  return record === undefined ? null : STORED_VALUE[kind](record);
+}
+
+/**
+ * The snapshot with a notice for the status sink for each status it would change (a value
+ * other than the stored one); the store queues a notice only if its write stores the value.
+ * `noticeId` names the source: the carrying event's id, or the fetch (docs/status-sink.md#ids).
+ */
+export function withNotices(
+  snapshot: MessageSnapshot,
+  record: MessageRecord | undefined,
+  noticeId: string,
+): MessageSnapshot {
+  const notices: Partial<Record<StatusKind, StatusNotice>> = {};
+  for (const [kind, value] of Object.entries(snapshot.statuses) as [StatusKind, string][]) {
+    const formerValue = storedValue(record, kind);
+    if (value === formerValue) continue;
+    notices[kind] = {
+      id: `${noticeId}:${kind}`,
+      messageId: snapshot.messageId,
+      transfer: snapshot.transfer,
+      kind,
+      formerValue,
+      newValue: value,
+      occurredAt: new Date(snapshot.at).toISOString(),
+      source: snapshot.source === 'fetch' ? 'refresh' : 'event',
+      properties: null,
+      validationResults: null,
+    };
+  }
+  return Object.keys(notices).length === 0 ? snapshot : { ...snapshot, notices };
+}
+
+/** The notice id of a fetch: the side and the time up to which the fetch is current. */
+export function fetchNoticeId(key: MessageKey, asOf: number): string {
+  return `fetch:${key.messageId}:${key.transfer}:${asOf}`;
 }

@@ -16,6 +16,7 @@ import {
   statusKindOf,
 } from '../../protocol/index.ts';
 import type { ApiClient } from '../api/index.ts';
+import type { StatusNotice } from '../sink/status-notice.ts';
 import type { MessageRecord, MessageStore } from '../store/store.ts';
 import { MalformedEventError } from './errors.ts';
 import { descriptorSnapshot, descriptorStatuses, fetchedAsOf } from './message-snapshot.ts';
@@ -68,12 +69,45 @@ export function createStatusEventHandler(deps: {
         ? (await messages.transitionsAt(key, kind, at)).filter((t) => t.eventId !== event.eventId)
         : [];
     const decision = decideStatusChange(stored, { ...change, at }, sameMillisecond);
+    const results =
+      change.properties?.validationResults === undefined
+        ? null
+        : parseValidationResults(change.properties.validationResults);
+    // What the status sink hears of a write that changes the stored value (the store queues it
+    // only if the write stores the value). One event makes at most one notice: its id is the
+    // event's. The event's properties go with its own newValue only.
+    const notice = (value: string, noticeAt: number, source: StatusNotice['source']) =>
+      value === stored.value
+        ? {}
+        : {
+            notice: {
+              id: event.eventId,
+              ...key,
+              kind,
+              formerValue: stored.value,
+              newValue: value,
+              occurredAt: new Date(noticeAt).toISOString(),
+              source,
+              properties: value === change.newValue ? (change.properties ?? null) : null,
+              validationResults: value === change.newValue ? results : null,
+            } satisfies StatusNotice,
+          };
 
     let outcome: 'applied' | 'stale' | 'refreshed';
     if (decision.outcome === 'stale') {
       outcome = 'stale';
     } else if (decision.outcome === 'apply') {
-      await messages.applyStatus(key, { kind, value: decision.value, at, source: 'change' }, now());
+      await messages.applyStatus(
+        key,
+        {
+          kind,
+          value: decision.value,
+          at,
+          source: 'change',
+          ...notice(decision.value, at, 'event'),
+        },
+        now(),
+      );
       outcome = 'applied';
     } else {
       const { descriptor, servedAt } = await api.getMessage(event.messageId, {
@@ -84,7 +118,17 @@ export function createStatusEventHandler(deps: {
         // The answer reflects every change up to when it was made, on the service's clock: no
         // event from before then may overwrite it.
         const confirmedAt = Math.max(at, servedAt ?? at);
-        await messages.applyStatus(key, { kind, value, at: confirmedAt, source: 'fetch' }, now());
+        await messages.applyStatus(
+          key,
+          {
+            kind,
+            value,
+            at: confirmedAt,
+            source: 'fetch',
+            ...notice(value, confirmedAt, 'refresh'),
+          },
+          now(),
+        );
         outcome = 'refreshed';
         logger.info(
           {
@@ -110,7 +154,13 @@ export function createStatusEventHandler(deps: {
         );
         await messages.applyStatus(
           key,
-          { kind, value: change.newValue, at, source: 'change' },
+          {
+            kind,
+            value: change.newValue,
+            at,
+            source: 'change',
+            ...notice(change.newValue, at, 'event'),
+          },
           now(),
         );
         outcome = 'applied';
@@ -121,10 +171,6 @@ export function createStatusEventHandler(deps: {
       }
     }
 
-    const results =
-      change.properties?.validationResults === undefined
-        ? null
-        : parseValidationResults(change.properties.validationResults);
     // A message that fails validation goes to failed with the errors (docs/statuses.md#failures);
     // its descriptor would say `rejected`, the event is where a consumer learns it.
     if (

@@ -1,0 +1,130 @@
+/**
+ * Delivers the sink outbox to the status sink (docs/status-sink.md): a loop beside the worker
+ * that claims the due head of each stream (one message side and kind), hands the notices to
+ * the sink one at a time, oldest first, and records each outcome. A notice the sink refuses
+ * comes back after a backoff (backoff.ts's schedule, without end: a notice is never dropped),
+ * and holds back the later notices of its stream only.
+ *
+ * The webhook path never waits for it: notices are queued with their status writes, and this
+ * loop reads the queue on its own time. A crash between the sink's answer and markDelivered
+ * hands the notice out again at the next start; its id lets the sink ignore it.
+ */
+import type { Logger } from 'pino';
+import type { SinkOutboxRow, SinkOutboxStore } from '../store/store.ts';
+import { eventRetryDelay } from '../worker/backoff.ts';
+import type { StatusSink } from './define-sink.ts';
+
+export interface SinkWorkerOptions {
+  outbox: SinkOutboxStore;
+  sink: StatusSink;
+  logger: Logger;
+  now: () => number;
+  /** How often the loop looks for due notices when it was not woken. @default 500 */
+  pollMs?: number;
+  /** Notices claimed at a time. @default 50 */
+  batchSize?: number;
+  /** How long a claimed notice is leased to this process. @default 60000 */
+  leaseMs?: number;
+  /** First retry delay and its cap (backoff.ts). @default 2000 and 300000 */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** Each outcome, for metrics. */
+  onDelivery?: (outcome: 'delivered' | 'failed', ms: number) => void;
+}
+
+export interface SinkWorker {
+  start(): void;
+  /** Wakes the loop now (a status was just written). */
+  notify(): void;
+  /** Stops after the notice in hand. */
+  stop(): Promise<void>;
+}
+
+const MAX_ERROR_LENGTH = 2000;
+
+export function createSinkWorker(options: SinkWorkerOptions): SinkWorker {
+  const { outbox, sink, logger, now } = options;
+  const pollMs = options.pollMs ?? 500;
+  const batchSize = options.batchSize ?? 50;
+  const leaseMs = options.leaseMs ?? 60_000;
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  let woken = false;
+
+  async function deliver(row: SinkOutboxRow): Promise<void> {
+    const started = performance.now();
+    try {
+      await sink.deliver(row.notice);
+      await outbox.markDelivered(row.seq, now());
+      options.onDelivery?.('delivered', performance.now() - started);
+    } catch (error) {
+      const attempts = row.attempts + 1;
+      const delay = eventRetryDelay(attempts, {
+        ...(options.retryBaseMs === undefined ? {} : { baseMs: options.retryBaseMs }),
+        ...(options.retryMaxMs === undefined ? {} : { maxMs: options.retryMaxMs }),
+      });
+      const message = (error instanceof Error ? error.message : String(error)).slice(
+        0,
+        MAX_ERROR_LENGTH,
+      );
+      options.onDelivery?.('failed', performance.now() - started);
+      logger.warn(
+        {
+          noticeId: row.notice.id,
+          messageId: row.notice.messageId,
+          attempts,
+          retryInMs: delay,
+          err: message,
+        },
+        'status sink refused a notice; it comes back later',
+      );
+      await outbox.markFailed(row.seq, message, now() + delay, now());
+    }
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      let rows: SinkOutboxRow[] = [];
+      try {
+        rows = await outbox.claimDue(now(), batchSize, leaseMs);
+        for (const row of rows) {
+          if (!running) break;
+          await deliver(row);
+        }
+      } catch (error) {
+        // The store is away (a PostgreSQL restart): the claimed notices come back when their
+        // lease ends; try again at the next turn.
+        logger.warn({ err: error }, 'status sink outbox unavailable; retrying');
+      }
+      // A full batch means more may be due at once; otherwise wait for a wake-up or the poll.
+      if (running && rows.length < batchSize) {
+        await new Promise<void>((resolve) => {
+          if (woken) return resolve();
+          wake = resolve;
+          setTimeout(resolve, pollMs).unref();
+        });
+      }
+      woken = false;
+      wake = undefined;
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    notify() {
+      woken = true;
+      wake?.();
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+      await sink.close?.();
+    },
+  };
+}
