@@ -1,4 +1,5 @@
 /** Starts a real consumer on a free port with a fresh SQLite file in a temporary folder. */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,8 @@ import { createClaimHolder } from '../../src/consumer/claims/claim-holder.ts';
 import { loadConfig } from '../../src/consumer/config.ts';
 import { type RunningConsumer, startConsumer } from '../../src/consumer/consumer.ts';
 import { createFileImporter, type Importer } from '../../src/consumer/importer/index.ts';
+import type { StatusSink } from '../../src/consumer/sink/define-sink.ts';
+import type { SinkWorkerOptions } from '../../src/consumer/sink/sink-worker.ts';
 import type { SqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
 import type { WorkerOptions } from '../../src/consumer/worker/worker.ts';
 
@@ -36,6 +39,9 @@ export async function startTestConsumer(
     /** Reuse a folder (database, documents) of an earlier consumer: a restart. */
     dir?: string;
     worker?: Pick<WorkerOptions, 'pollIntervalMs' | 'retryDelay' | 'leaseMs'>;
+    /** The status sink, and its loop's tuning; none by default (notices wait in the outbox). */
+    sink?: StatusSink;
+    sinkWorker?: Pick<SinkWorkerOptions, 'pollMs' | 'retryBaseMs' | 'retryMaxMs'>;
   } = {},
 ): Promise<TestConsumer> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'consumer-test-'));
@@ -72,6 +78,8 @@ export async function startTestConsumer(
     worker: { pollIntervalMs: 50, ...options.worker },
     ...(options.now === undefined ? {} : { now: options.now }),
     importer: options.importer ?? createFileImporter({ documentsDir: config.documentsDir, logger }),
+    ...(options.sink === undefined ? {} : { sink: options.sink }),
+    ...(options.sinkWorker === undefined ? {} : { sinkWorker: options.sinkWorker }),
   });
   return {
     ...consumer,

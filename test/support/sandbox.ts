@@ -6,6 +6,7 @@
 import { pino } from 'pino';
 import { request } from 'undici';
 import type { Importer } from '../../src/consumer/importer/index.ts';
+import type { StatusSink } from '../../src/consumer/sink/define-sink.ts';
 import type { WebhookEnvelope } from '../../src/protocol/index.ts';
 import {
   type RunningProvider,
@@ -66,6 +67,8 @@ export async function startSandbox(
     provider?: StartProviderOptions;
     consumerEnv?: Record<string, string>;
     importer?: Importer;
+    /** The consumer's status sink, kept across restarts; fast retries (test/support/consumer.ts). */
+    sink?: StatusSink;
     /** Route the provider's webhooks to the consumer. Off, a test posts events itself. @default true */
     webhooks?: boolean;
   } = {},
@@ -91,6 +94,9 @@ export async function startSandbox(
         startWorker: true,
         worker: { pollIntervalMs: 20, retryDelay: () => 100 },
         ...(options.importer === undefined ? {} : { importer: options.importer }),
+        ...(options.sink === undefined
+          ? {}
+          : { sink: options.sink, sinkWorker: { pollMs: 20, retryBaseMs: 50, retryMaxMs: 200 } }),
         ...(restart === undefined ? {} : { dir: restart.dir }),
       },
     );
