@@ -105,6 +105,11 @@ export interface Config {
    * production (NODE_ENV=production), where no importer is assumed. @default undefined (`file`)
    */
   importerModule: string | undefined;
+  /**
+   * The status sink: a name of src/sinks/ or a path (sink/load-sink.ts). @default undefined
+   * (`journal`)
+   */
+  sinkModule: string | undefined;
   /** @default 'info' */
   logLevel: LogLevel;
   /** Enables /admin when set; at least 32 characters. @default undefined */
@@ -197,6 +202,7 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): Readonly<
     claimLeaseMs: read.integer('CLAIM_LEASE_MS', 30_000, { min: 300 }),
     importTimeoutMs: read.integer('IMPORT_TIMEOUT_MS', 60_000, { min: 1 }),
     importerModule: read.optional('IMPORTER_MODULE', (v) => ({ value: v })),
+    sinkModule: read.optional('SINK_MODULE', (v) => ({ value: v })),
     logLevel: read.string('LOG_LEVEL', 'info', (v) =>
       LOG_LEVELS.includes(v) ? undefined : `must be one of ${LOG_LEVELS.join(', ')}`,
     ) as LogLevel,
@@ -234,8 +240,9 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): Readonly<
 }
 
 /**
- * Every variable the consumer's own configuration reads. An importer may not declare one of
- * these as its setting (load-importer.ts), so it never receives the core's secrets.
+ * Every variable the consumer's own configuration reads. An importer or a status sink may not
+ * declare one of these as its setting (load-importer.ts), so it never receives the core's
+ * secrets.
  */
 export function coreVariableNames(): ReadonlySet<string> {
   const names = new Set<string>();

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `npm run erp-standin`: the ERP stand-in (erp-standin.ts) as a process, for trying the
- * example HTTP importer by hand (docs/forking.md): set ERP_BASE_URL and ERP_TOKEN as printed.
+ * example HTTP importer by hand (docs/forking.md): set ERP_BASE_URL and ERP_TOKEN as printed;
+ * for the example status sink (src/sinks/erp-http.ts), SINK_ERP_URL and SINK_ERP_TOKEN.
  *
  *   ERP_STANDIN_PORT               @default 4100
  *   ERP_STANDIN_TOKEN              @default erp-standin-token
@@ -34,14 +35,23 @@ const erp = await startErpStandin({
 });
 console.log(`ERP stand-in listening on ${erp.url}
   ERP_BASE_URL=${erp.url}
-  ERP_TOKEN=${erp.token}`);
+  ERP_TOKEN=${erp.token}
+  SINK_MODULE=erp-http SINK_ERP_URL=${erp.url} SINK_ERP_TOKEN=${erp.token}`);
 let last = 0;
+let lastChange = 0;
 setInterval(() => {
   const booked = erp.documents();
   for (const document of booked.slice(last)) {
     console.log(`booked ${document.documentNo} for message ${document.externalId}`);
   }
   last = booked.length;
+  const changes = erp.statusChanges();
+  for (const { notice } of changes.slice(lastChange)) {
+    console.log(
+      `status change of message ${String(notice.messageId)}: ${String(notice.kind)} ${String(notice.formerValue)} -> ${String(notice.newValue)}`,
+    );
+  }
+  lastChange = changes.length;
 }, 500).unref();
 const stop = () => void erp.close().then(() => process.exit(0));
 process.on('SIGINT', stop);

@@ -10,6 +10,11 @@
  *                               whose reply was lost); 422 when it is refused for good (an
  *                               invoice number in `rejectInvoiceNos`, an unknown attachment)
  *   GET  /documents?externalId= 200 {"documentNo", ...} or 404
+ *   POST /status-changes        a status change from the example status sink
+ *                               (src/sinks/erp-http.ts), kept once per `Idempotency-Key`: 201
+ *                               stored; 200 that key was stored already (nothing stored);
+ *                               400 without the header or a JSON object
+ *   GET  /status-changes        200 [{idempotencyKey, receivedAt, notice}, ...] in arrival order
  *
  * Every call needs `Authorization: Bearer <token>` (401 otherwise). Faults make the next calls
  * answer 503, hang until the client gives up, or lose their reply after doing the work (the
@@ -41,6 +46,14 @@ export interface ErpDocument {
   bookedAt: string;
 }
 
+/** A status change the ERP received (POST /status-changes), once per idempotency key. */
+export interface ErpStatusChange {
+  idempotencyKey: string;
+  receivedAt: string;
+  /** The body as posted: the StatusNotice. */
+  notice: Record<string, unknown>;
+}
+
 export interface ErpCall {
   method: string;
   path: string;
@@ -54,11 +67,13 @@ export interface ErpStandin {
   documents(): ErpDocument[];
   /** Attachments received: sha256 -> size. */
   attachments(): Map<string, number>;
+  /** Status changes received, in arrival order, once per idempotency key. */
+  statusChanges(): ErpStatusChange[];
   calls(): ErpCall[];
   fault(fault: ErpFault): void;
   /** Drops the faults not used up yet (an outage that is over). */
   clearFaults(): void;
-  /** Everything back to empty (documents, attachments, calls, faults). */
+  /** Everything back to empty (documents, attachments, status changes, calls, faults). */
   reset(): void;
   close(): Promise<void>;
 }
@@ -83,6 +98,8 @@ export async function startErpStandin(options: ErpStandinOptions = {}): Promise<
   let documents: ErpDocument[] = [];
   let byExternalId = new Map<string, ErpDocument>();
   let attachments = new Map<string, number>();
+  let statusChanges: ErpStatusChange[] = [];
+  let statusChangeKeys = new Set<string>();
   let calls: ErpCall[] = [];
   let faults: Array<Required<ErpFault>> = [];
   const hanging = new Set<ServerResponse>();
@@ -177,6 +194,29 @@ export async function startErpStandin(options: ErpStandinOptions = {}): Promise<
         byExternalId.set(document.externalId, document);
         return reply(201, { documentNo: document.documentNo });
       }
+      if (req.method === 'POST' && url.pathname === '/status-changes') {
+        const key = req.headers['idempotency-key'];
+        if (typeof key !== 'string' || key.trim() === '') {
+          req.resume();
+          return reply(400, { title: 'Bad request', detail: 'Idempotency-Key is required' });
+        }
+        const body = await readJson(req, MAX_JSON_BYTES);
+        if (body === undefined) {
+          return reply(400, { title: 'Bad request', detail: 'the body is not a JSON object' });
+        }
+        if (statusChangeKeys.has(key)) return reply(200, { idempotencyKey: key, stored: false });
+        statusChangeKeys.add(key);
+        statusChanges.push({
+          idempotencyKey: key,
+          receivedAt: new Date().toISOString(),
+          notice: body,
+        });
+        return reply(201, { idempotencyKey: key, stored: true });
+      }
+      if (req.method === 'GET' && url.pathname === '/status-changes') {
+        req.resume();
+        return reply(200, statusChanges);
+      }
       if (req.method === 'GET' && url.pathname === '/documents') {
         req.resume();
         const found = byExternalId.get(url.searchParams.get('externalId') ?? '');
@@ -200,6 +240,7 @@ export async function startErpStandin(options: ErpStandinOptions = {}): Promise<
     token,
     documents: () => [...documents],
     attachments: () => new Map(attachments),
+    statusChanges: () => structuredClone(statusChanges),
     calls: () => [...calls],
     fault(fault) {
       faults.push({ count: 1, match: '', ...fault });
@@ -211,6 +252,8 @@ export async function startErpStandin(options: ErpStandinOptions = {}): Promise<
       documents = [];
       byExternalId = new Map();
       attachments = new Map();
+      statusChanges = [];
+      statusChangeKeys = new Set();
       calls = [];
       faults = [];
     },

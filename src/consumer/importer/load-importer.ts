@@ -70,7 +70,7 @@ export async function readImporter(
   options: { coreVariables: ReadonlySet<string> },
 ): Promise<{ importer: LoadedImporter } | { problems: string[] }> {
   const spec = env[IMPORTER_VARIABLE]?.trim() || DEFAULT_IMPORTER;
-  const file = findModule(spec);
+  const file = findModule(spec, IMPORTERS);
   if ('problem' in file) return { problems: [file.problem] };
 
   let module: Record<string, unknown>;
@@ -124,24 +124,61 @@ export async function readImporter(
 
 /** The built-in and forked importers of src/importers/, by name. */
 export function importerNames(): string[] {
-  if (!existsSync(IMPORTERS_DIR)) return [];
-  return readdirSync(IMPORTERS_DIR)
+  return moduleNames(IMPORTERS);
+}
+
+/**
+ * A folder of fork modules a variable names (src/importers/ for IMPORTER_MODULE; the status
+ * sink's load-sink.ts has its own), as a URL relative to this file.
+ */
+export interface ModuleFolder {
+  /** The variable that names a module, e.g. IMPORTER_MODULE. */
+  variable: string;
+  /** The folder, as said in messages, e.g. `src/importers/`. */
+  folder: string;
+  /** Where that folder is, from this file (compiled or not). */
+  dir: string;
+}
+
+const IMPORTERS: ModuleFolder = {
+  variable: IMPORTER_VARIABLE,
+  folder: 'src/importers/',
+  dir: IMPORTERS_DIR,
+};
+
+/** The folder of a kind of fork module: `folder` is relative to src/ (`importers`, `sinks`). */
+export function moduleFolder(variable: string, folder: string): ModuleFolder {
+  return {
+    variable,
+    folder: `src/${folder}/`,
+    dir: fileURLToPath(new URL(`../../${folder}/`, import.meta.url)),
+  };
+}
+
+/** The modules of a folder, by name. */
+export function moduleNames(place: ModuleFolder): string[] {
+  if (!existsSync(place.dir)) return [];
+  return readdirSync(place.dir)
     .filter((file) => file.endsWith(EXTENSION) && !file.endsWith(`.d${EXTENSION}`))
     .map((file) => file.slice(0, -EXTENSION.length))
     .filter((name) => NAME.test(name))
     .sort();
 }
 
-function findModule(spec: string): { path: string } | { problem: string } {
-  const candidates = NAME.test(spec) ? [join(IMPORTERS_DIR, `${spec}${EXTENSION}`)] : paths(spec);
+/** The file a module's name or path is: a name is a file of `place`, a path from the root. */
+export function findModule(
+  spec: string,
+  place: ModuleFolder,
+): { path: string } | { problem: string } {
+  const candidates = NAME.test(spec) ? [join(place.dir, `${spec}${EXTENSION}`)] : paths(spec);
   const path = candidates.find((candidate) => existsSync(candidate));
   if (path !== undefined) return { path };
-  const known = importerNames();
+  const known = moduleNames(place);
   return {
     problem:
-      `${IMPORTER_VARIABLE} ${spec}: no module at ${candidates.join(' or ')}` +
+      `${place.variable} ${spec}: no module at ${candidates.join(' or ')}` +
       (NAME.test(spec)
-        ? `; a name is a file of src/importers/ (there: ${known.join(', ') || 'none'})`
+        ? `; a name is a file of ${place.folder} (there: ${known.join(', ') || 'none'})`
         : ''),
   };
 }
@@ -178,19 +215,23 @@ function isDefinition(value: unknown): value is ImporterDefinition {
 /**
  * The importer's variables parsed by its schema. Only the names it declares are read from
  * `env` (so a lenient schema never sees the rest); unset and empty both read as undefined.
+ * `kind` words the problems; the status sink's settings (load-sink.ts) are parsed here too.
  */
 export function parseSettings(
-  definition: ImporterDefinition & { name: string },
+  definition: Pick<ImporterDefinition, 'settings'> & { name: string },
   env: Env,
   coreVariables: ReadonlySet<string>,
+  kind: 'importer' | 'sink' = 'importer',
 ): { settings: Record<string, unknown> } | { problems: string[] } {
   const names = Object.keys(definition.settings.shape);
   const taken = names.filter((name) => coreVariables.has(name));
   if (taken.length > 0) {
+    const article = kind === 'importer' ? 'an' : 'a';
+    const prefix = kind === 'importer' ? 'ERP_' : 'SINK_';
     return {
       problems: taken.map(
         (name) =>
-          `importer ${definition.name} declares ${name}, a variable of the consumer itself: an importer reads variables of its own (use a prefix such as ERP_)`,
+          `${kind} ${definition.name} declares ${name}, a variable of the consumer itself: ${article} ${kind} reads variables of its own (use a prefix such as ${prefix})`,
       ),
     };
   }
@@ -204,10 +245,10 @@ export function parseSettings(
   const problems = result.error.issues.map((issue) => {
     const name = String(issue.path[0] ?? '');
     const value = input[name];
-    if (value === undefined) return `${name} is required (importer ${definition.name})`;
+    if (value === undefined) return `${name} is required (${kind} ${definition.name})`;
     // The value may be a secret: name the variable, never echo it.
     const shown = SECRET_NAME.test(name) ? '' : ` (got ${JSON.stringify(value.slice(0, 200))})`;
-    return `${name}: ${issue.message} (importer ${definition.name})${shown}`;
+    return `${name}: ${issue.message} (${kind} ${definition.name})${shown}`;
   });
   return { problems: [...new Set(problems)] };
 }

@@ -1,0 +1,197 @@
+/**
+ * SINK_MODULE=journal: the default status sink. Each status change is appended to a file as one
+ * JSON line (a StatusNotice), fsynced before deliver() resolves, for a system that tails or
+ * reads a file:
+ *
+ *   SINK_JOURNAL_FILE   @default ./data/status-journal.jsonl
+ *
+ * The default sits beside the consumer's other data (DATABASE_URL's `sqlite:./data/consumer.db`
+ * and DOCUMENTS_DIR's `./data/documents`), relative to the working directory as they are; where
+ * DATABASE_URL and DOCUMENTS_DIR point elsewhere (the image: /data), set SINK_JOURNAL_FILE
+ * beside them (`/data/status-journal.jsonl`).
+ *
+ * The file is only ever appended to. Idempotent on the notice's id: at start the last 64 KiB
+ * of the file are read and the ids of their complete lines remembered, as are the ids written
+ * by this process (the last 10,000), and a notice already there is skipped. That covers the
+ * one redelivery the consumer makes (a crash after the line was written, before the outbox
+ * recorded it: the line is among the last). A line that does not parse is the remains of a
+ * crash in the middle of a write: it is ended with a newline and left, and a reader skips it.
+ */
+import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { defineStatusSink, type StatusSink } from '../consumer/sink/define-sink.ts';
+import type { StatusNotice } from '../consumer/sink/status-notice.ts';
+
+/** SINK_JOURNAL_FILE when it is unset: beside ./data/consumer.db and ./data/documents. */
+export const DEFAULT_JOURNAL_FILE = './data/status-journal.jsonl';
+
+/** How much of the file's end is read at start for the ids already written. */
+export const JOURNAL_TAIL_BYTES = 64 * 1024;
+/** How many ids written by this process are remembered. */
+export const JOURNAL_REMEMBERED_IDS = 10_000;
+
+const settings = z.object({
+  /** The journal file, created with its directory when missing. */
+  SINK_JOURNAL_FILE: z.string().min(1).default(DEFAULT_JOURNAL_FILE),
+});
+
+export interface JournalSinkOptions {
+  file: string;
+  logger: Logger;
+}
+
+export async function createJournalSink(options: JournalSinkOptions): Promise<StatusSink> {
+  const file = resolve(options.file);
+  const { logger } = options;
+  mkdirSync(dirname(file), { recursive: true });
+  const tail = await readTail(file);
+  const handle = await open(file, 'a');
+  if (tail.created) syncDirectory(dirname(file));
+  if (tail.partial) {
+    logger.warn(
+      { file },
+      'the journal ends in a partial line (a write cut short by a crash); it is ended with a newline and left as is',
+    );
+  }
+
+  // The ids written, oldest first; a Set keeps insertion order, so the oldest go first.
+  const remembered = new Set<string>(tail.ids);
+  const remember = (id: string) => {
+    remembered.delete(id);
+    remembered.add(id);
+    while (remembered.size > JOURNAL_REMEMBERED_IDS) {
+      remembered.delete(remembered.values().next().value as string);
+    }
+  };
+  // Whether the file may end without a newline: at start, and after a write that failed.
+  let mayBePartial = tail.partial;
+  let queue: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  async function append(notice: StatusNotice): Promise<void> {
+    if (closed) throw new Error(`the status journal ${file} is closed`);
+    if (remembered.has(notice.id)) {
+      logger.debug({ noticeId: notice.id }, 'notice in the journal already; skipped');
+      return;
+    }
+    const line = `${JSON.stringify(notice)}\n`;
+    const text = mayBePartial && (await endsPartial(file)) ? `\n${line}` : line;
+    try {
+      await handle.appendFile(text);
+      await handle.sync();
+    } catch (error) {
+      mayBePartial = true;
+      throw new Error(
+        `could not append to the status journal ${file}: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    mayBePartial = false;
+    remember(notice.id);
+  }
+
+  return {
+    deliver(notice) {
+      // One write at a time, in the order deliver() was called.
+      const done = queue.then(() => append(notice));
+      queue = done.catch(() => undefined);
+      return done;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await queue;
+      await handle.close();
+    },
+  };
+}
+
+interface Tail {
+  /** Ids of the complete lines among the last JOURNAL_TAIL_BYTES. */
+  ids: string[];
+  /** The file does not end with a newline. */
+  partial: boolean;
+  /** The file did not exist. */
+  created: boolean;
+}
+
+async function readTail(file: string): Promise<Tail> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { ids: [], partial: false, created: true };
+    }
+    throw error;
+  }
+  try {
+    const { size } = await handle.stat();
+    const start = Math.max(0, size - JOURNAL_TAIL_BYTES);
+    const buffer = Buffer.alloc(size - start);
+    let read = 0;
+    while (read < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, read, buffer.length - read, start + read);
+      if (bytesRead === 0) break;
+      read += bytesRead;
+    }
+    const lines = buffer.subarray(0, read).toString('utf8').split('\n');
+    // The last piece follows the last newline: empty, or a partial line. The first piece may
+    // be the end of a line that began before the tail.
+    const partial = lines.pop() !== '';
+    if (start > 0) lines.shift();
+    const ids: string[] = [];
+    for (const line of lines) {
+      const id = idOf(line);
+      if (id !== undefined) ids.push(id);
+    }
+    return { ids, partial, created: false };
+  } finally {
+    await handle.close();
+  }
+}
+
+function idOf(line: string): string | undefined {
+  try {
+    const value = JSON.parse(line) as { id?: unknown } | null;
+    return typeof value?.id === 'string' ? value.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the file's last byte is there and is not a newline. */
+async function endsPartial(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return false;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] !== 0x0a;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A new file's directory entry, made durable with it. */
+function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Not every file system lets a directory be fsynced; the file's own fsync still holds.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+export default defineStatusSink({
+  settings,
+  describe: (s) => `status changes are appended to ${resolve(s.SINK_JOURNAL_FILE)} (JSON lines)`,
+  create: ({ settings: s, logger }) => createJournalSink({ file: s.SINK_JOURNAL_FILE, logger }),
+});

@@ -1,0 +1,154 @@
+/**
+ * The journal sink (SINK_MODULE=journal, the default) on a real file: one JSON line per notice,
+ * in order, on disk before deliver() resolves; a notice already at the end of the file skipped
+ * after a restart; a line cut short by a crash tolerated.
+ */
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { StatusNotice } from '../../../../src/consumer/sink/status-notice.ts';
+import journal, { createJournalSink, JOURNAL_TAIL_BYTES } from '../../../../src/sinks/journal.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'journal-sink-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const logger = pino({ level: 'silent' });
+let files = 0;
+const newFile = () => join(dir, `run-${++files}`, 'nested', 'status-journal.jsonl');
+
+function notice(id: string, overrides: Partial<StatusNotice> = {}): StatusNotice {
+  return {
+    id,
+    messageId: `msg-${id}`,
+    transfer: 'inbound',
+    kind: 'lifecycle',
+    formerValue: null,
+    newValue: 'Delivered',
+    occurredAt: '2026-11-26T09:00:00.000Z',
+    source: 'event',
+    properties: null,
+    validationResults: null,
+    ...overrides,
+  } as StatusNotice;
+}
+
+const linesOf = (file: string) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
+const idsOf = (file: string) =>
+  linesOf(file).flatMap((line) => {
+    try {
+      return [(JSON.parse(line) as StatusNotice).id];
+    } catch {
+      return [];
+    }
+  });
+
+describe('the journal sink', () => {
+  it('appends one JSON line per notice, in the order delivered, each on disk when deliver resolves', async () => {
+    const file = newFile();
+    // Every fsync of a file handle, with the lines the journal held when it was called.
+    const probe = await open(join(dir, 'probe'), 'w');
+    const FileHandle = Object.getPrototypeOf(probe) as { sync(): Promise<void> };
+    await probe.close();
+    const synced: number[] = [];
+    const realSync = FileHandle.sync;
+    const sync = vi.spyOn(FileHandle, 'sync').mockImplementation(function (this: unknown) {
+      synced.push(linesOf(file).length);
+      return realSync.call(this);
+    });
+    const sink = await createJournalSink({ file, logger });
+    const first = notice('n-1', { properties: { errorCode: 'E1', errorMessage: 'line\nbreak' } });
+    await sink.deliver(first);
+    // Resolved: the line is in the file, whole, and was fsynced once it was.
+    expect(linesOf(file)).toEqual([JSON.stringify(first)]);
+    expect(synced).toEqual([1]);
+    // Delivered at once, written and fsynced one at a time, in call order.
+    const many = Array.from({ length: 50 }, (_, i) => notice(`n-${i + 2}`));
+    await Promise.all(many.map((n) => sink.deliver(n)));
+    sync.mockRestore();
+    expect(synced).toEqual(Array.from({ length: 51 }, (_, i) => i + 1));
+    expect(idsOf(file)).toEqual(['n-1', ...many.map((n) => n.id)]);
+    expect(linesOf(file).map((line) => JSON.parse(line))).toEqual([first, ...many]);
+    // The same id again in this process: skipped.
+    await sink.deliver(notice('n-1', { newValue: 'Other' }));
+    expect(idsOf(file)).toHaveLength(51);
+    await sink.close?.();
+    await expect(sink.deliver(notice('late'))).rejects.toThrow(/closed/);
+  });
+
+  it('skips a notice whose id is at the end of the file after a re-create, and appends the rest', async () => {
+    const file = newFile();
+    const before = await createJournalSink({ file, logger });
+    await before.deliver(notice('a'));
+    await before.deliver(notice('b'));
+    await before.close?.();
+    // A crash after the line was written, before the outbox recorded it: b comes again.
+    const after = await createJournalSink({ file, logger });
+    await after.deliver(notice('b'));
+    await after.deliver(notice('c'));
+    await after.close?.();
+    expect(idsOf(file)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('reads only the last 64 KiB: the ids of the complete lines in it', async () => {
+    const file = newFile();
+    const first = await createJournalSink({ file, logger });
+    const padding = 'x'.repeat(1000);
+    const count = Math.ceil((2 * JOURNAL_TAIL_BYTES) / 1200);
+    for (let i = 0; i < count; i += 1) {
+      await first.deliver(notice(`p-${i}`, { properties: { padding } }));
+    }
+    await first.close?.();
+    const again = await createJournalSink({ file, logger });
+    // The last line is within the tail: skipped. The first is long out of it: written again
+    // (the consumer never redelivers one that old; the bound is what keeps start-up cheap).
+    await again.deliver(notice(`p-${count - 1}`));
+    await again.deliver(notice('p-0'));
+    await again.close?.();
+    const ids = idsOf(file);
+    expect(ids).toHaveLength(count + 1);
+    expect(ids.at(-1)).toBe('p-0');
+  });
+
+  it('tolerates a partial last line (a write cut short): ends it and appends whole lines after it', async () => {
+    const file = newFile();
+    const before = await createJournalSink({ file, logger });
+    await before.deliver(notice('whole'));
+    await before.close?.();
+    const cut = JSON.stringify(notice('cut')).slice(0, 40);
+    appendFileSync(file, cut);
+    const after = await createJournalSink({ file, logger });
+    await after.deliver(notice('whole'));
+    await after.deliver(notice('cut'));
+    await after.close?.();
+    expect(linesOf(file)).toEqual([
+      JSON.stringify(notice('whole')),
+      cut,
+      JSON.stringify(notice('cut')),
+    ]);
+    // A file that is nothing but a partial line, too.
+    const only = newFile();
+    const made = await createJournalSink({ file: only, logger });
+    await made.close?.();
+    writeFileSync(only, '{"id":"half');
+    const sink = await createJournalSink({ file: only, logger });
+    await sink.deliver(notice('half'));
+    await sink.close?.();
+    expect(idsOf(only)).toEqual(['half']);
+  });
+
+  it('is the default module, creating the file and its directory from SINK_JOURNAL_FILE', async () => {
+    const file = newFile();
+    const settings = journal.settings.parse({ SINK_JOURNAL_FILE: file });
+    expect(journal.settings.parse({}).SINK_JOURNAL_FILE).toBe('./data/status-journal.jsonl');
+    expect(journal.describe(settings)).toContain(file);
+    const sink = await journal.create({ settings, logger });
+    await sink.deliver(notice('m'));
+    await sink.close?.();
+    expect(idsOf(file)).toEqual(['m']);
+  });
+});

@@ -1,0 +1,203 @@
+/**
+ * How SINK_MODULE finds the status sink and reads its settings, as IMPORTER_MODULE does an
+ * importer's: by name from src/sinks/, by path from the project's root, every problem named,
+ * and the sink's settings in the one configuration report of readSetup.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pino } from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { coreVariableNames } from '../../../../src/consumer/config.ts';
+import { PROJECT_ROOT } from '../../../../src/consumer/importer/load-importer.ts';
+import { readSetup } from '../../../../src/consumer/setup.ts';
+import { readSink, sinkNames } from '../../../../src/consumer/sink/load-sink.ts';
+
+const DEFINE = join(PROJECT_ROOT, 'src/consumer/sink/define-sink.ts');
+const dir = mkdtempSync(join(tmpdir(), 'load-sink-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const coreVariables = coreVariableNames();
+const logger = pino({ level: 'silent' });
+
+function moduleFile(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+const read = (env: Record<string, string>) => readSink(env, { coreVariables });
+
+describe('readSink', () => {
+  it('is the journal when SINK_MODULE is unset, in ./data/status-journal.jsonl', async () => {
+    const loaded = await read({});
+    if (!('sink' in loaded)) throw new Error(loaded.problems.join('\n'));
+    expect(loaded.sink.name).toBe('journal');
+    expect(loaded.sink.spec).toBe('journal');
+    expect(loaded.sink.file).toBe(join(PROJECT_ROOT, 'src/sinks/journal.ts'));
+    expect(loaded.sink.variables).toEqual(['SINK_JOURNAL_FILE']);
+    expect(loaded.sink.describe()).toContain(resolve('data/status-journal.jsonl'));
+    const journal = join(dir, 'default', 'journal.jsonl');
+    const withFile = await read({ SINK_JOURNAL_FILE: journal });
+    if (!('sink' in withFile)) throw new Error(withFile.problems.join('\n'));
+    const sink = await withFile.sink.create({ logger });
+    expect(typeof sink.deliver).toBe('function');
+    await sink.close?.();
+  });
+
+  it('finds a name in src/sinks/ and a path from the project root, whatever the cwd', async () => {
+    expect(sinkNames()).toEqual(expect.arrayContaining(['erp-http', 'journal']));
+    const settings = { SINK_ERP_URL: 'http://erp.test', SINK_ERP_TOKEN: 't' };
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      for (const spec of ['erp-http', './src/sinks/erp-http.ts', 'src/sinks/erp-http']) {
+        const loaded = await read({ SINK_MODULE: spec, ...settings });
+        if (!('sink' in loaded)) throw new Error(loaded.problems.join('\n'));
+        expect(loaded.sink.file).toBe(join(PROJECT_ROOT, 'src/sinks/erp-http.ts'));
+        expect(loaded.sink.name).toBe('erp-http');
+        expect(loaded.sink.variables).toEqual(['SINK_ERP_URL', 'SINK_ERP_TOKEN']);
+        expect(loaded.sink.describe()).toBe(
+          'status changes are posted to the ERP at http://erp.test/status-changes',
+        );
+      }
+    } finally {
+      process.chdir(cwd);
+    }
+    const own = moduleFile(
+      'own.ts',
+      `import { defineStatusSink } from ${JSON.stringify(DEFINE)};
+import { z } from 'zod';
+export default defineStatusSink({
+  settings: z.object({ OWN_SINK_TARGET: z.string() }),
+  describe: (s) => 'to ' + s.OWN_SINK_TARGET,
+  create: ({ logger }) => ({ deliver: async () => { logger.info('delivered'); } }),
+});`,
+    );
+    const loaded = await read({ SINK_MODULE: own, OWN_SINK_TARGET: 'there' });
+    if (!('sink' in loaded)) throw new Error(loaded.problems.join('\n'));
+    expect(loaded.sink.name).toBe('own');
+    expect(loaded.sink.describe()).toBe('to there');
+    const lines: Array<Record<string, unknown>> = [];
+    const recording = pino(
+      { level: 'info' },
+      { write: (line: string) => lines.push(JSON.parse(line)) },
+    );
+    const sink = await loaded.sink.create({ logger: recording });
+    await sink.deliver({} as never);
+    expect(lines).toEqual([expect.objectContaining({ sink: 'own', msg: 'delivered' })]);
+  });
+
+  it('refuses a module whose default export is not made with defineStatusSink, naming SINK_MODULE', async () => {
+    const plain = moduleFile('plain.ts', 'export function deliver() {}');
+    expect(await read({ SINK_MODULE: plain })).toEqual({
+      problems: [
+        expect.stringMatching(
+          /^SINK_MODULE .*plain\.ts: .*has no default export made with defineStatusSink\(/,
+        ),
+      ],
+    });
+    const missing = await read({ SINK_MODULE: 'my-erp' });
+    expect(missing).toEqual({
+      problems: [
+        expect.stringMatching(
+          /^SINK_MODULE my-erp: no module at .*src\/sinks\/my-erp\.ts; a name is a file of src\/sinks\/ \(there: .*erp-http, journal/,
+        ),
+      ],
+    });
+    const broken = moduleFile('broken.ts', 'throw new Error("boom at load");');
+    expect(await read({ SINK_MODULE: broken })).toEqual({
+      problems: [expect.stringMatching(/^SINK_MODULE .*could not be loaded: boom at load$/)],
+    });
+    const empty = moduleFile(
+      'empty.ts',
+      `import { defineStatusSink } from ${JSON.stringify(DEFINE)};
+import { z } from 'zod';
+export default defineStatusSink({
+  name: 'empty',
+  settings: z.object({}),
+  describe: () => 'nowhere',
+  create: () => ({}) as never,
+});`,
+    );
+    const emptyLoaded = await read({ SINK_MODULE: empty });
+    if (!('sink' in emptyLoaded)) throw new Error(emptyLoaded.problems.join('\n'));
+    await expect(emptyLoaded.sink.create({ logger })).rejects.toThrow(
+      /sink empty .*create\(\) did not return an object with a deliver\(\) method/,
+    );
+  });
+
+  it('names every bad setting, without echoing a secret', async () => {
+    expect(await read({ SINK_MODULE: 'erp-http', SINK_ERP_URL: 'ftp://erp.test' })).toEqual({
+      problems: ['SINK_ERP_URL: must be an http(s) URL (sink erp-http) (got "ftp://erp.test")'],
+    });
+    expect(await read({ SINK_MODULE: 'erp-http' })).toEqual({
+      problems: ['SINK_ERP_URL is required (sink erp-http)'],
+    });
+    const secret = moduleFile(
+      'secret.ts',
+      `import { defineStatusSink } from ${JSON.stringify(DEFINE)};
+import { z } from 'zod';
+export default defineStatusSink({
+  name: 'secret',
+  settings: z.object({ SINK_API_KEY: z.string().min(40) }),
+  describe: () => 'nowhere',
+  create: () => ({ deliver: async () => {} }),
+});`,
+    );
+    const problems = await read({ SINK_MODULE: secret, SINK_API_KEY: 'hunter2' });
+    expect(JSON.stringify(problems)).toContain('SINK_API_KEY');
+    expect(JSON.stringify(problems)).not.toContain('hunter2');
+  });
+
+  it('refuses a setting that is a variable of the consumer itself', async () => {
+    const greedy = moduleFile(
+      'greedy.ts',
+      `import { defineStatusSink } from ${JSON.stringify(DEFINE)};
+import { z } from 'zod';
+export default defineStatusSink({
+  name: 'greedy',
+  settings: z.object({ API_TOKEN: z.string(), SINK_MODULE: z.string() }),
+  describe: () => 'nowhere',
+  create: () => ({ deliver: async () => {} }),
+});`,
+    );
+    expect(await read({ SINK_MODULE: greedy, API_TOKEN: 't' })).toEqual({
+      problems: [
+        expect.stringMatching(/^sink greedy declares API_TOKEN, a variable of the consumer itself/),
+        expect.stringMatching(/^sink greedy declares SINK_MODULE, a variable/),
+      ],
+    });
+  });
+});
+
+describe('readSetup', () => {
+  const minimal = {
+    WEBHOOK_SECRETS: 'whsec_a-long-enough-signing-secret',
+    API_BASE_URL: 'http://127.0.0.1:9',
+    API_TOKEN: 'api-token',
+  };
+
+  it('has the sink beside the importer', async () => {
+    const read = await readSetup(minimal);
+    if (!('setup' in read)) throw new Error(read.error);
+    expect(read.setup.sink.name).toBe('journal');
+    expect(read.setup.config.sinkModule).toBeUndefined();
+  });
+
+  it('reports a bad sink setting in the one configuration report, with the core problems', async () => {
+    const read = await readSetup({
+      ...minimal,
+      PORT: 'eighty',
+      SINK_MODULE: 'erp-http',
+      SINK_ERP_URL: 'not a url',
+      SINK_ERP_TOKEN: 'sink-secret-token',
+    });
+    if (!('error' in read)) throw new Error('expected a configuration error');
+    expect(read.error).toMatch(/^Invalid configuration:/);
+    expect(read.error).toContain('PORT');
+    expect(read.error).toContain(
+      'SINK_ERP_URL: must be an http(s) URL (sink erp-http) (got "not a url")',
+    );
+    expect(read.error).not.toContain('sink-secret-token');
+  });
+});
