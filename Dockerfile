@@ -56,6 +56,7 @@ RUN chmod +x dist/src/main.js dist/scripts/*.js \
 ENV NODE_ENV=production \
     DATABASE_URL=sqlite:/data/consumer.db \
     DOCUMENTS_DIR=/data/documents \
+    SINK_JOURNAL_FILE=/data/status-journal.jsonl \
     OPERATIONS_PORT=3001 \
     MALLOC_ARENA_MAX=2 \
     NODE_OPTIONS=--max-semi-space-size=4

@@ -53,7 +53,7 @@ if ('error' in read) {
   console.error(read.error);
   process.exit(2);
 }
-const { config, importer: chosen } = read.setup;
+const { config, importer: chosen, sink: chosenSink } = read.setup;
 // The simulator's endpoint signs with the consumer's first secret (the new one in a rotation).
 const secret = config.webhookSecrets[0] as string;
 
@@ -82,13 +82,14 @@ const provider = await startProvider({
 }).catch(failed);
 const consumer = await chosen
   .create({ logger, documentsDir: config.documentsDir })
-  .then((importer) =>
+  .then(async (importer) =>
     startConsumer({
       config,
       logger,
       host: '127.0.0.1',
       holder: createClaimHolder('consumer', localProcess()),
       importer,
+      sink: await chosenSink.create({ logger }),
     }),
   )
   .catch(async (error: unknown) => {
@@ -126,6 +127,8 @@ console.log(`
     signing secret            ${secret}
     participant               ${providerConfig.party}
     importer                  ${chosen.name}: ${chosen.describe({ documentsDir: config.documentsDir })}
+    status sink               ${chosenSink.name}: ${chosenSink.describe()}
+    the sink's backlog        curl -H 'Authorization: Bearer ${config.adminToken}' ${consumer.url}/admin/sink
     consumer view             curl -H 'Authorization: Bearer ${config.adminToken}' ${consumer.url}/admin/events
     a message's import        curl -H 'Authorization: Bearer ${config.adminToken}' ${consumer.url}/admin/messages/<messageId>
 

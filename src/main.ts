@@ -17,7 +17,7 @@ if ('error' in read) {
   console.error(read.error);
   process.exit(2);
 }
-const { config, importer: chosen } = read.setup;
+const { config, importer: chosen, sink: chosenSink } = read.setup;
 
 const logger = createLogger(config.logLevel);
 const holder = createClaimHolder('consumer', localProcess());
@@ -32,7 +32,13 @@ const consumer = await chosen
       },
       'importer ready',
     );
-    return startConsumer({ config, logger, holder, importer });
+    return chosenSink.create({ logger }).then((sink) => {
+      logger.info(
+        { sink: chosenSink.name, module: chosenSink.file, statusChanges: chosenSink.describe() },
+        'status sink ready',
+      );
+      return startConsumer({ config, logger, holder, importer, sink });
+    });
   })
   .catch((error: unknown) => {
     if (error instanceof ListenError) {
