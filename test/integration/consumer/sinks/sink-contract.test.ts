@@ -1,0 +1,89 @@
+/**
+ * The status sink's contract (test/support/sink-kit.ts) for the two bundled sinks, each loaded
+ * as SINK_MODULE loads it, with the consumer and the simulator running for real:
+ *   journal   the target is its file; an outage is a refusal in front of it (a disk that
+ *             refuses writes cannot be made here as root), so what is checked is that nothing
+ *             the consumer could not hand over is lost or repeated in the file;
+ *   erp-http  the target is the ERP stand-in; an outage is its 503 on POST /status-changes.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
+import { coreVariableNames } from '../../../../src/consumer/config.ts';
+import type { StatusSink } from '../../../../src/consumer/sink/define-sink.ts';
+import { readSink } from '../../../../src/consumer/sink/load-sink.ts';
+import type { StatusNotice } from '../../../../src/consumer/sink/status-notice.ts';
+import { type ErpStandin, startErpStandin } from '../../../support/erp-standin.ts';
+import { describeSinkContract } from '../../../support/sink-kit.ts';
+
+const logger = pino({ level: 'silent' });
+
+async function loadSink(env: Record<string, string>): Promise<StatusSink> {
+  const read = await readSink(env, { coreVariables: coreVariableNames() });
+  if ('problems' in read) throw new Error(read.problems.join('; '));
+  return read.sink.create({ logger });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'sink-contract-'));
+const journal = join(dir, 'status-journal.jsonl');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let journalDown = false;
+
+describeSinkContract({
+  name: 'journal',
+  async createSink() {
+    const sink = await loadSink({ SINK_MODULE: 'journal', SINK_JOURNAL_FILE: journal });
+    return {
+      async deliver(notice) {
+        if (journalDown) throw new Error('the journal refuses writes (outage)');
+        await sink.deliver(notice);
+      },
+      close: () => sink.close?.() ?? Promise.resolve(),
+    };
+  },
+  target: {
+    async received() {
+      let text = '';
+      try {
+        text = readFileSync(journal, 'utf8');
+      } catch {
+        return [];
+      }
+      return text
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as StatusNotice);
+    },
+    outage() {
+      journalDown = true;
+    },
+    recover() {
+      journalDown = false;
+    },
+  },
+});
+
+const TOKEN = 'sink-contract-token-7c2e';
+let erp: ErpStandin;
+beforeAll(async () => {
+  erp = await startErpStandin({ token: TOKEN });
+});
+afterAll(() => erp.close());
+
+describeSinkContract({
+  name: 'erp-http',
+  createSink: () =>
+    loadSink({ SINK_MODULE: 'erp-http', SINK_ERP_URL: erp.url, SINK_ERP_TOKEN: TOKEN }),
+  target: {
+    received: async () =>
+      erp.statusChanges().map((change) => change.notice as unknown as StatusNotice),
+    outage() {
+      erp.fault({ mode: '503', match: 'POST /status-changes' });
+    },
+    recover() {
+      erp.clearFaults();
+    },
+  },
+});
