@@ -90,6 +90,7 @@ export async function runDrain(options: {
             API_TOKEN: 'sandbox-token',
             DATABASE_URL: databaseUrl,
             DOCUMENTS_DIR: join(dir, 'documents'),
+            SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
             LOG_LEVEL: 'warn',
             ...options.env,
           },

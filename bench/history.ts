@@ -203,6 +203,7 @@ function consumerEnv(url: string, dir: string, extra: Record<string, string> = {
     API_TOKEN: 'bench-token',
     DATABASE_URL: url,
     DOCUMENTS_DIR: join(dir, 'documents'),
+    SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
     ADMIN_TOKEN,
     RETENTION_ENABLED: 'false',
     LOG_LEVEL: 'warn',

@@ -72,6 +72,7 @@ export async function runIngressScenarios(options: IngressOptions): Promise<Ingr
     WEBHOOK_SECRETS: secret,
     DATABASE_URL: `sqlite:${join(dir, `${name}.db`)}`,
     DOCUMENTS_DIR: join(dir, `${name}-documents`),
+    SINK_JOURNAL_FILE: join(dir, `${name}-status-journal.jsonl`),
     API_BASE_URL: 'http://127.0.0.1:9',
     API_TOKEN: 'bench-token',
     // Problems only: a log line per request would measure pino, not the consumer.

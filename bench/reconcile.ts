@@ -42,6 +42,7 @@ export async function runReconcile(options: { messages: number }): Promise<Recon
         API_TOKEN: 'sandbox-token',
         DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
         DOCUMENTS_DIR: join(dir, 'documents'),
+        SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
         LOG_LEVEL: 'warn',
       },
       PRODUCTION_START.nodeArgs,

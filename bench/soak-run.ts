@@ -142,6 +142,7 @@ export async function runSoak(options: SoakOptions): Promise<Verdict & { dir?: s
         API_TIMEOUT_MS: String(API_TIMEOUT_MS),
         DATABASE_URL: `sqlite:${paths.database}`,
         DOCUMENTS_DIR: paths.documents,
+        SINK_JOURNAL_FILE: `${paths.documents}-status-journal.jsonl`,
         ...(await journalImporterEnv(paths.journal)),
         LOG_LEVEL: 'warn',
       },

@@ -68,6 +68,7 @@ function env(overrides: Record<string, string>) {
     API_TOKEN: 'sandbox-token',
     DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
     DOCUMENTS_DIR: join(dir, 'documents'),
+    SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
     LOG_LEVEL: 'warn',
     ...importerEnv,
     ...overrides,

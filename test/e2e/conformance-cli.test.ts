@@ -57,6 +57,7 @@ describe('npm run conformance', () => {
         // The reconciliation command's configuration: the consumer's database and the simulator.
         DATABASE_URL: `sqlite:${join(consumer.dir, 'consumer.db')}`,
         DOCUMENTS_DIR: join(consumer.dir, 'documents'),
+        SINK_JOURNAL_FILE: join(consumer.dir, 'status-journal.jsonl'),
         API_BASE_URL: `http://127.0.0.1:${port}`,
         API_TOKEN: 'sandbox-token',
         WEBHOOK_SECRETS: TEST_SECRET,

@@ -301,6 +301,7 @@ describe('the simulator and the consumer keep to docs/openapi.json', () => {
         API_TOKEN: 'sandbox-token',
         DATABASE_URL: `sqlite:${join(consumer.dir, 'consumer.db')}`,
         DOCUMENTS_DIR: join(consumer.dir, 'documents'),
+        SINK_JOURNAL_FILE: join(consumer.dir, 'status-journal.jsonl'),
         LOG_LEVEL: 'silent',
       },
     });

@@ -42,6 +42,7 @@ async function startConsumerProcess(apiBaseUrl = 'http://127.0.0.1:9') {
       API_TOKEN: 'sandbox-token',
       DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
       DOCUMENTS_DIR: join(dir, 'documents'),
+      SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
       LOG_LEVEL: 'info',
       ...(await journalImporterEnv(journal)),
     },

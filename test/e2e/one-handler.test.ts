@@ -112,6 +112,7 @@ describe('one message, one handler, in any number of processes', () => {
         API_TOKEN: 'sandbox-token',
         DATABASE_URL: `sqlite:${dbPath}`,
         DOCUMENTS_DIR: join(dir, 'documents'),
+        SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
         LOG_LEVEL: 'warn',
         ...(await journalImporterEnv(journal)),
         TEST_IMPORTER_SEED: String(seed),

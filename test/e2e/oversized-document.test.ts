@@ -133,6 +133,7 @@ describe('a 1 GiB core document', () => {
           API_TOKEN: 'sandbox-token',
           DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
           DOCUMENTS_DIR: join(dir, 'documents'),
+          SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
           ADMIN_TOKEN,
           LOG_LEVEL: 'warn',
         },

@@ -211,6 +211,7 @@ describeIfAvailable(
             ADMIN_TOKEN,
             DATABASE_URL: server.url,
             DOCUMENTS_DIR: join(dir, 'documents'),
+            SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
             LOG_LEVEL: 'warn',
             CLAIM_LEASE_MS: '3000',
             WORKER_BACKOFF_MAX_MS: '2000',

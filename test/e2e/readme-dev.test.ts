@@ -95,6 +95,7 @@ async function userEnvironment() {
     ...env,
     DATABASE_URL: `sqlite:${join(dir, 'dev.db')}`,
     DOCUMENTS_DIR: join(dir, 'documents'),
+    SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
     // One demo invoice, the one sent at start ('0' would send none).
     DEMO_INTERVAL_SECONDS: '3600',
   };

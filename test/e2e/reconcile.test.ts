@@ -56,6 +56,7 @@ async function reconcile(env: Record<string, string> = {}) {
       API_TIMEOUT_MS: '500',
       DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
       DOCUMENTS_DIR: join(dir, 'documents'),
+      SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
       LOG_LEVEL: 'silent',
       ...(await journalImporterEnv(journal)),
       ...env,

@@ -101,6 +101,7 @@ describeWithPostgres('replicas on one PostgreSQL database', () => {
           API_TOKEN: 'sandbox-token',
           DATABASE_URL: database?.url as string,
           DOCUMENTS_DIR: join(dir, 'documents'),
+          SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
           LOG_LEVEL: 'warn',
           CLAIM_LEASE_MS: '3000',
           ...importerEnv,

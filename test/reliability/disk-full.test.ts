@@ -59,6 +59,7 @@ describeWithSmallDisk('a full disk under the database and the documents', () => 
       consumerEnv: {
         DATABASE_URL: `sqlite:${join(d.path, 'consumer.db')}`,
         DOCUMENTS_DIR: join(d.path, 'documents'),
+        SINK_JOURNAL_FILE: join(d.path, 'status-journal.jsonl'),
       },
     });
     const s = sandbox;

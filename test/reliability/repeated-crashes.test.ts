@@ -112,6 +112,7 @@ it(`${KILLS} SIGKILLs at seeded moments under load: nothing acknowledged is lost
         API_TIMEOUT_MS: '2000',
         DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
         DOCUMENTS_DIR: join(dir, 'documents'),
+        SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
         LOG_LEVEL: 'warn',
         ...importerEnv,
         // Imports take a while, so that kills land inside them too.

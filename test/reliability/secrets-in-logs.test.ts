@@ -131,6 +131,7 @@ describe('secrets never logged', () => {
       PORT: String(port),
       DATABASE_URL: `sqlite:${join(workDir, 'consumer.db')}`,
       DOCUMENTS_DIR: join(workDir, 'documents'),
+      SINK_JOURNAL_FILE: join(workDir, 'status-journal.jsonl'),
       WEBHOOK_SECRETS: `${newSecret},${oldSecret}`,
       WEBHOOK_CREDENTIAL: `basic:${HOOK_USER}:${HOOK_PASSWORD}`,
       API_BASE_URL: p.url,

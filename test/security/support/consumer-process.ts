@@ -40,6 +40,7 @@ export async function startConsumerProcess(
       PORT: '0',
       DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
       DOCUMENTS_DIR: join(dir, 'documents'),
+      SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
       // The address comes from an info line: a quieter level would leave this waiting.
       LOG_LEVEL: 'info',
       ...env,
