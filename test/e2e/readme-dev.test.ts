@@ -34,6 +34,7 @@ const EXPECTED: [command: string, output: RegExp][] = [
   ['/admin/messages/inbound', /\{"messageId":"[0-9a-f-]{36}"\}/],
   ['npm run submit-invoice', /submitted: messageId=[0-9a-f-]{36} status=received/],
   ['/admin/events', /"eventId":/],
+  ['/admin/sink', /"pending":\d+/],
   ['/test-event', /"statusCode":204,/],
 ];
 
