@@ -3,9 +3,9 @@
  * `npm run copy-to-postgres -- --from sqlite:./data/consumer.db --to postgres://...`: moves an
  * embedded SQLite store into PostgreSQL, for a deployment outgrowing one process. Copies the
  * inbox (bodies, states, attempts, errors), each message's view (statuses with their
- * watermarks, import and acknowledgement records) and the status events received, so the
- * replicas started on PostgreSQL neither import an invoice again nor accept an old eventId
- * twice. Events that were in processing become pending again; claims are not copied (they
+ * watermarks, import and acknowledgement records), the status events received and the status
+ * sink's outbox (leases dropped), so the replicas started on PostgreSQL neither import an
+ * invoice again nor accept an old eventId twice, and tell the sink what it has not heard yet. Events that were in processing become pending again; claims are not copied (they
  * belong to processes that are stopped by now).
  *
  * Stop the consumer (and cron's reconciliation) first. The target is migrated if needed; rows
@@ -110,6 +110,25 @@ const TABLES: Array<{ name: string; columns: string[]; booleans: string[]; key: 
     booleans: [],
     key: 'event_id',
   },
+  // The status sink's outbox, delivered or not. seq is left to the target, which numbers the
+  // rows in the order they are read (the source's seq order), so each stream keeps its order.
+  {
+    name: 'sink_outbox',
+    columns: [
+      'notice_id',
+      'message_id',
+      'transfer',
+      'kind',
+      'notice',
+      'created_at',
+      'attempts',
+      'next_attempt_at',
+      'delivered_at',
+      'last_error',
+    ],
+    booleans: [],
+    key: 'notice_id',
+  },
 ];
 const BATCH = 500;
 
@@ -122,6 +141,8 @@ async function copyTable(
     (source.pragma(`table_info(${table.name})`) as { name: string }[]).map((c) => c.name),
   );
   const columns = table.columns.filter((column) => present.has(column));
+  // A table the source does not have yet (a file of an older version): nothing to copy.
+  if (columns.length === 0) return { read: 0, copied: 0 };
   const rows = source.prepare(`SELECT ${columns.join(', ')} FROM ${table.name} ORDER BY rowid`);
   let read = 0;
   let copied = 0;

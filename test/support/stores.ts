@@ -30,6 +30,7 @@ const TABLES = [
   'message_claims',
   'seen_events',
   'retention_marks',
+  'sink_outbox',
 ];
 
 export interface StoreKind {
@@ -82,6 +83,7 @@ export const SQLITE: StoreKind = {
       pruneDeadEvents: async (...args) => writes.pruneDeadEvents(...args),
       forgetEventIds: async (...args) => writes.forgetEventIds(...args),
       pruneMessages: async (...args) => writes.pruneMessages(...args),
+      pruneNotices: async (...args) => writes.pruneNotices(...args),
       reclaim: async (...args) => writes.reclaim(...args),
       close: async () => {
         db.close();

@@ -14,7 +14,8 @@ export interface RetentionPolicy {
   bodyDays: number;
   /**
    * Rows of finished events (done, skipped) and their status changes; also of dead events
-   * whose message is settled (acknowledged, or final at the service).
+   * whose message is settled (acknowledged, or final at the service), and the status sink's
+   * delivered notices (counted from their delivery).
    */
   eventDays: number;
   /** Rows of any dead event, its message settled or not: at least eventDays. */

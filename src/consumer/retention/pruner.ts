@@ -8,15 +8,23 @@
  *
  * Order of a run: finished events (their eventIds go to the dedupe record), then dead events
  * nobody will act on any more, then bodies, then dedupe records past their period, then final
- * messages (each one forgotten is passed to the importer's forget hook), then freed pages back
- * to the file system (SQLite).
+ * messages (each one forgotten is passed to the importer's forget hook), then the status
+ * sink's delivered notices (as long as the events), then freed pages back to the file system
+ * (SQLite).
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { BatchBound, ForgottenMessage, PruneBatch, Store } from '../store/store.ts';
 import { cutoffs, type RetentionPolicy } from './policy.ts';
 
-export type PruneStep = 'bodies' | 'events' | 'dead' | 'eventIds' | 'messages' | 'pages';
+export type PruneStep =
+  | 'bodies'
+  | 'events'
+  | 'dead'
+  | 'eventIds'
+  | 'messages'
+  | 'notices'
+  | 'pages';
 
 export interface PruneReport {
   /** Rows (pages for `pages`) each step removed or emptied. */
@@ -73,6 +81,7 @@ export function createPruner(deps: PrunerDeps): Pruner {
     bodies: FIRST_BATCH,
     eventIds: FIRST_BATCH,
     messages: FIRST_BATCH,
+    notices: FIRST_BATCH,
     pages: FIRST_BATCH,
   };
   let stopping = false;
@@ -80,7 +89,7 @@ export function createPruner(deps: PrunerDeps): Pruner {
 
   async function pass(): Promise<PruneReport> {
     const report: PruneReport = {
-      counts: { events: 0, dead: 0, bodies: 0, eventIds: 0, messages: 0, pages: 0 },
+      counts: { events: 0, dead: 0, bodies: 0, eventIds: 0, messages: 0, notices: 0, pages: 0 },
       batches: 0,
       longestBatchMs: 0,
       longestBatchStep: null,
@@ -130,6 +139,8 @@ export function createPruner(deps: PrunerDeps): Pruner {
       }
       return batch;
     });
+    // Delivered notices are kept as long as the status changes (RETENTION_EVENT_DAYS).
+    await drain('notices', (bound) => retention.pruneNotices(until.events, bound));
     await drain('pages', (bound) => retention.reclaim(bound));
 
     const removed = Object.values(report.counts).some((n) => n > 0);

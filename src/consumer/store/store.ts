@@ -409,8 +409,8 @@ export interface DeadCutoffs {
  * Retention, in batches a caller repeats while `more` (src/consumer/retention/pruner.ts). Each
  * batch is one short transaction that walks an index from its oldest entry, so its cost does
  * not grow with history, and stops at its BatchBound, so no batch holds the store much past
- * its budget. Only finished events (done, skipped), dead events as pruneDeadEvents says, and
- * final messages (delivered, failed, parked) are ever deleted. Where several processes share
+ * its budget. Only finished events (done, skipped), dead events as pruneDeadEvents says,
+ * final messages (delivered, failed, parked) and delivered sink notices are ever deleted. Where several processes share
  * the store, one prunes at a time: a batch that finds another pruning reports nothing to do.
  */
 export interface RetentionStore {
@@ -446,6 +446,11 @@ export interface RetentionStore {
     before: number,
     bound: BatchBound,
   ): Promise<PruneBatch & { forgotten: ForgottenMessage[] }>;
+  /**
+   * Deletes notices of the status sink's outbox delivered before `before`, oldest delivery
+   * first; an undelivered notice is never deleted, however old.
+   */
+  pruneNotices(before: number, bound: BatchBound): Promise<PruneBatch>;
   /**
    * Gives up to `bound.limit` pages of freed space back to the file system (SQLite in
    * incremental auto_vacuum mode); PostgreSQL's autovacuum does this itself (count 0).

@@ -13,6 +13,7 @@ import type {
   StatusChangeRecord,
   StatusWrite,
 } from '../store.ts';
+import { queueNotice } from './pg-sink-outbox.ts';
 import { inTransaction } from './pool.ts';
 
 interface MessageRow {
@@ -111,7 +112,10 @@ export function createPostgresMessageStore(pool: pg.Pool): MessageStore {
       write.source === 'fetch',
       write.source === 'change',
     ]);
-    return rowCount === 1;
+    // The notice for the status sink only with a stored value, in the same transaction.
+    const stored = rowCount === 1;
+    if (stored && write.notice !== undefined) await queueNotice(client, write.notice, now);
+    return stored;
   };
   const upsertThen = (sql: string, key: MessageKey, now: number, values: unknown[]) =>
     inTransaction(pool, async (client) => {
@@ -155,10 +159,17 @@ export function createPostgresMessageStore(pool: pg.Pool): MessageStore {
         for (const kind of STATUS_KINDS) {
           const value = snapshot.statuses[kind];
           if (value === undefined) continue;
+          const notice = snapshot.notices?.[kind];
           await writeStatus(
             client,
             key,
-            { kind, value, at: snapshot.at, source: snapshot.source },
+            {
+              kind,
+              value,
+              at: snapshot.at,
+              source: snapshot.source,
+              ...(notice === undefined ? {} : { notice }),
+            },
             now,
           );
         }

@@ -18,6 +18,7 @@ import { createPostgresClaimStore } from './pg-claims.ts';
 import { createPostgresEventStore } from './pg-events.ts';
 import { createPostgresMessageStore } from './pg-messages.ts';
 import { createPostgresRetentionStore } from './pg-retention.ts';
+import { createPostgresSinkOutboxStore } from './pg-sink-outbox.ts';
 import { createPool } from './pool.ts';
 import { refuseTransactionPooling } from './pooler-check.ts';
 import { explainTlsFailure } from './tls-failure.ts';
@@ -65,6 +66,7 @@ export async function openPostgresStore(
     claims: reportingUnavailable(createPostgresClaimStore(pool)),
     messages: reportingUnavailable(createPostgresMessageStore(pool)),
     retention: reportingUnavailable(createPostgresRetentionStore(pool)),
+    sinkOutbox: reportingUnavailable(createPostgresSinkOutboxStore(pool)),
     async checkWritable() {
       await withDeadline(
         pool

@@ -12,6 +12,7 @@ import type {
   StatusWrite,
 } from '../store.ts';
 import { applyStatusSql, MESSAGE_SQL } from './queries.ts';
+import { noticeEnqueuer } from './sqlite-sink-outbox.ts';
 
 interface MessageRow {
   message_id: string;
@@ -95,15 +96,22 @@ export function messageWrites(db: Database.Database) {
   const applyKind = Object.fromEntries(
     STATUS_KINDS.map((kind) => [kind, db.prepare(applyStatusSql(kind))]),
   ) as Record<StatusKind, Database.Statement>;
-  const writeStatus = (key: MessageKey, write: StatusWrite, now: number): boolean =>
-    applyKind[write.kind].run({
-      ...key,
-      value: write.value,
-      at: write.at,
-      fetched: write.source === 'fetch' ? 1 : 0,
-      change: write.source === 'change' ? 1 : 0,
-      now,
-    }).changes === 1;
+  const enqueueNotice = noticeEnqueuer(db);
+  // The value, and its notice for the status sink only if the value was stored, in the
+  // caller's transaction (one writer call).
+  const writeStatus = (key: MessageKey, write: StatusWrite, now: number): boolean => {
+    const stored =
+      applyKind[write.kind].run({
+        ...key,
+        value: write.value,
+        at: write.at,
+        fetched: write.source === 'fetch' ? 1 : 0,
+        change: write.source === 'change' ? 1 : 0,
+        now,
+      }).changes === 1;
+    if (stored && write.notice !== undefined) enqueueNotice(write.notice, now);
+    return stored;
+  };
   const insertChange = db.prepare(MESSAGE_SQL.insertChange);
   const importStarted = db.prepare(MESSAGE_SQL.importStarted);
   const importFailed = db.prepare(MESSAGE_SQL.importFailed);
@@ -124,7 +132,18 @@ export function messageWrites(db: Database.Database) {
       for (const kind of STATUS_KINDS) {
         const value = snapshot.statuses[kind];
         if (value === undefined) continue;
-        writeStatus(key, { kind, value, at: snapshot.at, source: snapshot.source }, now);
+        const notice = snapshot.notices?.[kind];
+        writeStatus(
+          key,
+          {
+            kind,
+            value,
+            at: snapshot.at,
+            source: snapshot.source,
+            ...(notice === undefined ? {} : { notice }),
+          },
+          now,
+        );
       }
     },
     applyStatus(key: MessageKey, write: StatusWrite, now: number): boolean {

@@ -15,11 +15,11 @@
  */
 import type Database from 'better-sqlite3';
 import type { BatchBound, DeadCutoffs, ForgottenMessage, PruneBatch } from '../store.ts';
-import { RETENTION_SQL } from './queries.ts';
+import { RETENTION_SQL, SINK_OUTBOX_SQL } from './queries.ts';
 
 const BODIES_MARK = 'bodies';
 const FINISHED = ['done', 'skipped'] as const;
-/** Rows of a set statement (forgetEventIds) between two looks at the clock. */
+/** Rows of a set statement (forgetEventIds, pruneNotices) between two looks at the clock. */
 const ROWS_PER_STATEMENT = 64;
 /**
  * Pages of one incremental_vacuum between two looks at the clock: moving a page costs from
@@ -62,6 +62,7 @@ export function retentionWrites(
   >(RETENTION_SQL.closedBefore);
   const deleteMessage = db.prepare<[string, string]>(RETENTION_SQL.deleteMessage);
   const deleteMessageChanges = db.prepare<[string, string]>(RETENTION_SQL.deleteMessageChanges);
+  const pruneDelivered = db.prepare<[number, number]>(SINK_OUTBOX_SQL.pruneDelivered);
 
   /**
    * One batch: `work` in an IMMEDIATE transaction, given `spent()` to ask between rows whether
@@ -197,6 +198,21 @@ export function retentionWrites(
           more: forgotten.length < rows.length || rows.length === bound.limit,
           forgotten,
         };
+      });
+    },
+
+    /** Delivered notices of the status sink's outbox, as forgetEventIds deletes records. */
+    pruneNotices(before: number, bound: BatchBound): PruneBatch {
+      return batch(bound, (spent) => {
+        let count = 0;
+        while (count < bound.limit) {
+          const chunk = Math.min(ROWS_PER_STATEMENT, bound.limit - count);
+          const changes = pruneDelivered.run(before, chunk).changes;
+          count += changes;
+          if (changes < chunk) return { count, more: false };
+          if (spent()) break;
+        }
+        return { count, more: true };
       });
     },
 

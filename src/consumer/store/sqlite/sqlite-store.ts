@@ -20,6 +20,7 @@ import { type Store, StoreError } from '../store.ts';
 import { claimReads } from './sqlite-claims.ts';
 import { eventReads } from './sqlite-events.ts';
 import { messageReads } from './sqlite-messages.ts';
+import { sinkOutboxReads } from './sqlite-sink-outbox.ts';
 import { asBuffer } from './sqlite-writes.ts';
 import { startWriter } from './writer.ts';
 
@@ -59,6 +60,7 @@ export async function openSqliteStore(
   const events = eventReads(db);
   const claims = claimReads(db);
   const messages = messageReads(db);
+  const sinkOutbox = sinkOutboxReads(db);
 
   return {
     kind: 'sqlite',
@@ -128,7 +130,17 @@ export async function openSqliteStore(
         writer.call('retention.pruneDeadEvents', cutoffs, bound, options),
       forgetEventIds: (before, bound) => writer.call('retention.forgetEventIds', before, bound),
       pruneMessages: (before, bound) => writer.call('retention.pruneMessages', before, bound),
+      pruneNotices: (before, bound) => writer.call('retention.pruneNotices', before, bound),
       reclaim: (bound) => writer.call('retention.reclaim', bound),
+    },
+    sinkOutbox: {
+      claimDue: (now, limit, leaseMs) => writer.call('sinkOutbox.claimDue', now, limit, leaseMs),
+      markDelivered: (seq, now) => writer.call('sinkOutbox.markDelivered', seq, now),
+      markFailed: (seq, error, nextAttemptAt, now) =>
+        writer.call('sinkOutbox.markFailed', seq, error, nextAttemptAt, now),
+      stats: async () => sinkOutbox.stats(),
+      list: async (options) => sinkOutbox.list(options),
+      pruneDelivered: (before, limit) => writer.call('sinkOutbox.pruneDelivered', before, limit),
     },
     checkWritable: () => withDeadline(writer.call('health.touch', Date.now()), commitTimeoutMs),
     async close() {

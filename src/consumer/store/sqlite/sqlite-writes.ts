@@ -9,12 +9,14 @@ import { claimWrites } from './sqlite-claims.ts';
 import { eventWrites } from './sqlite-events.ts';
 import { messageWrites } from './sqlite-messages.ts';
 import { retentionWrites } from './sqlite-retention.ts';
+import { sinkOutboxWrites } from './sqlite-sink-outbox.ts';
 
 export function createWriteOperations(db: Database.Database) {
   const events = eventWrites(db);
   const claims = claimWrites(db);
   const messages = messageWrites(db);
   const retention = retentionWrites(db);
+  const sinkOutbox = sinkOutboxWrites(db);
   const touchHealth = db.prepare<[number]>(HEALTH_SQL.touch);
   return {
     // A Buffer crosses to this thread as a plain Uint8Array; SQLite binds only Buffers.
@@ -39,7 +41,12 @@ export function createWriteOperations(db: Database.Database) {
     'retention.pruneDeadEvents': retention.pruneDeadEvents,
     'retention.forgetEventIds': retention.forgetEventIds,
     'retention.pruneMessages': retention.pruneMessages,
+    'retention.pruneNotices': retention.pruneNotices,
     'retention.reclaim': retention.reclaim,
+    'sinkOutbox.claimDue': sinkOutbox.claimDue,
+    'sinkOutbox.markDelivered': sinkOutbox.markDelivered,
+    'sinkOutbox.markFailed': sinkOutbox.markFailed,
+    'sinkOutbox.pruneDelivered': sinkOutbox.pruneDelivered,
     'health.touch': (now: number): void => {
       touchHealth.run(now);
     },
@@ -54,7 +61,7 @@ export type WriteOperation = keyof WriteOperations;
  * 204 promises it), the import records (they decide whether an invoice is imported again),
  * an operator's replay, and the readiness probe (it proves an fsync works). A batch holding one
  * commits with synchronous=FULL, an fsync of the WAL. Every other write (claims, settlements,
- * status bookkeeping) commits with synchronous=NORMAL: in WAL mode that still survives the
+ * status bookkeeping, the status sink's outbox) commits with synchronous=NORMAL: in WAL mode that still survives the
  * process being killed, and the next FULL commit's fsync makes it durable too; what a power
  * loss could undo of it is redone from the inbox (an event found in processing again is simply
  * handled again, and its import record tells that it was imported). A dead event closed by an
@@ -82,6 +89,7 @@ export const STANDALONE_OPERATIONS: ReadonlySet<WriteOperation> = new Set<WriteO
   'retention.pruneDeadEvents',
   'retention.forgetEventIds',
   'retention.pruneMessages',
+  'retention.pruneNotices',
   'retention.reclaim',
 ]);
 

@@ -31,7 +31,16 @@ function scriptedStore(
   const cost = (step: PruneStep) =>
     typeof msPerRow === 'number' ? msPerRow : (msPerRow[step] ?? 0.01);
   const calls: { step: PruneStep; bound: BatchBound; args: unknown[] }[] = [];
-  const left = { events: 0, dead: 0, bodies: 0, eventIds: 0, messages: 0, pages: 0, ...rows };
+  const left = {
+    events: 0,
+    dead: 0,
+    bodies: 0,
+    eventIds: 0,
+    messages: 0,
+    notices: 0,
+    pages: 0,
+    ...rows,
+  };
   const batch = (step: PruneStep, bound: BatchBound, args: unknown[] = []): PruneBatch => {
     calls.push({ step, bound, args });
     const byBudget = Math.max(1, Math.ceil(bound.budgetMs / cost(step)));
@@ -48,6 +57,7 @@ function scriptedStore(
       ...batch('messages', bound, [before]),
       forgotten: [],
     }),
+    pruneNotices: async (before, bound) => batch('notices', bound, [before]),
     reclaim: async (bound) => batch('pages', bound),
   };
   return { retention, calls };
@@ -96,7 +106,13 @@ const prunerOver = (store: { retention: RetentionStore }, batchBudgetMs?: number
 
 describe('createPruner', () => {
   it('runs the steps in order with the policy cut-offs, dead events after finished ones', async () => {
-    const { retention, calls } = scriptedStore({ events: 1, dead: 1, bodies: 1, pages: 1 });
+    const { retention, calls } = scriptedStore({
+      events: 1,
+      dead: 1,
+      bodies: 1,
+      notices: 1,
+      pages: 1,
+    });
     const pruner = prunerOver({ retention });
     const report = await pruner.run();
     expect(calls.map((call) => call.step)).toEqual([
@@ -105,6 +121,7 @@ describe('createPruner', () => {
       'bodies',
       'eventIds',
       'messages',
+      'notices',
       'pages',
     ]);
     const remember = { rememberSince: NOW - DEFAULT_RETENTION.dedupeDays * DAY_MS };
@@ -121,8 +138,13 @@ describe('createPruner', () => {
       bodies: 1,
       eventIds: 0,
       messages: 0,
+      notices: 1,
       pages: 1,
     });
+    // Delivered notices are kept as long as the events.
+    expect(calls.find((call) => call.step === 'notices')?.args).toEqual([
+      NOW - DEFAULT_RETENTION.eventDays * DAY_MS,
+    ]);
   });
 
   it('sizes each step to the budget from the time the store reports, each on its own', async () => {

@@ -1,0 +1,79 @@
+/** The status sink's outbox on SQLite (see migrations/010_sink_outbox.sql). */
+import type Database from 'better-sqlite3';
+import type { StatusNotice } from '../../sink/status-notice.ts';
+import { boundedError, type SinkOutboxColumns, toOutboxRow } from '../sink-outbox.ts';
+import type { SinkOutboxRow, SinkOutboxStats } from '../store.ts';
+import { SINK_OUTBOX_SQL } from './queries.ts';
+
+type StoredRow = Omit<SinkOutboxColumns, 'notice'> & { notice: string };
+
+const fromStored = (row: StoredRow): SinkOutboxRow =>
+  toOutboxRow({ ...row, notice: JSON.parse(row.notice) as StatusNotice });
+
+/**
+ * Queues a notice, inside the caller's transaction (a status write's, on the writer thread);
+ * a notice id queued already is left as it is.
+ */
+export function noticeEnqueuer(db: Database.Database): (notice: StatusNotice, now: number) => void {
+  const enqueue = db.prepare(SINK_OUTBOX_SQL.enqueue);
+  return (notice, now) => {
+    enqueue.run({
+      noticeId: notice.id,
+      messageId: notice.messageId,
+      transfer: notice.transfer,
+      kind: notice.kind,
+      notice: JSON.stringify(notice),
+      now,
+    });
+  };
+}
+
+/** Outbox writes, for the writer thread; each call runs atomically there. */
+export function sinkOutboxWrites(db: Database.Database) {
+  const due = db.prepare<{ now: number; limit: number }, StoredRow>(SINK_OUTBOX_SQL.due);
+  const lease = db.prepare<{ seq: number; lockedUntil: number }>(SINK_OUTBOX_SQL.lease);
+  const delivered = db.prepare<{ seq: number; now: number }>(SINK_OUTBOX_SQL.delivered);
+  const failed = db.prepare<{ seq: number; error: string; nextAttemptAt: number }>(
+    SINK_OUTBOX_SQL.failed,
+  );
+  const prune = db.prepare<[number, number]>(SINK_OUTBOX_SQL.pruneDelivered);
+  return {
+    // Selected and leased in one writer transaction (IMMEDIATE: another process's writer
+    // waits), so no two deliveries hold the same notice.
+    claimDue(now: number, limit: number, leaseMs: number): SinkOutboxRow[] {
+      const rows = due.all({ now, limit });
+      for (const row of rows) lease.run({ seq: row.seq, lockedUntil: now + leaseMs });
+      return rows.map(fromStored);
+    },
+    markDelivered(seq: number, now: number): void {
+      delivered.run({ seq, now });
+    },
+    markFailed(seq: number, error: string, nextAttemptAt: number, _now: number): void {
+      failed.run({ seq, error: boundedError(error), nextAttemptAt });
+    },
+    pruneDelivered(before: number, limit: number): number {
+      return prune.run(before, limit).changes;
+    },
+  };
+}
+
+/** Outbox reads, for the main thread. */
+export function sinkOutboxReads(db: Database.Database) {
+  const stats = db.prepare<[], { pending: number; failing: number; oldest: number | null }>(
+    SINK_OUTBOX_SQL.stats,
+  );
+  const lists = {
+    all: db.prepare<[number], StoredRow>(SINK_OUTBOX_SQL.listAll),
+    pending: db.prepare<[number], StoredRow>(SINK_OUTBOX_SQL.listPending),
+    failing: db.prepare<[number], StoredRow>(SINK_OUTBOX_SQL.listFailing),
+  };
+  return {
+    stats(): SinkOutboxStats {
+      const row = stats.get() ?? { pending: 0, failing: 0, oldest: null };
+      return { pending: row.pending, failing: row.failing, oldestPendingAt: row.oldest };
+    },
+    list(options: { limit: number; state?: 'pending' | 'failing' }): SinkOutboxRow[] {
+      return lists[options.state ?? 'all'].all(options.limit).map(fromStored);
+    },
+  };
+}
