@@ -21,7 +21,11 @@ export interface SinkWorkerOptions {
   now: () => number;
   /** How often the loop looks for due notices when it was not woken. @default 500 */
   pollMs?: number;
-  /** Notices claimed at a time. @default 50 */
+  /**
+   * Notices claimed at a time. One by default: a claimed notice is leased, and a stop between
+   * claiming and delivering would leave the rest of a batch leased (invisible to the next
+   * start) until their lease ends. @default 1
+   */
   batchSize?: number;
   /** How long a claimed notice is leased to this process. @default 60000 */
   leaseMs?: number;
@@ -45,7 +49,7 @@ const MAX_ERROR_LENGTH = 2000;
 export function createSinkWorker(options: SinkWorkerOptions): SinkWorker {
   const { outbox, sink, logger, now } = options;
   const pollMs = options.pollMs ?? 500;
-  const batchSize = options.batchSize ?? 50;
+  const batchSize = options.batchSize ?? 1;
   const leaseMs = options.leaseMs ?? 60_000;
   let running = false;
   let loop: Promise<void> | undefined;
@@ -88,10 +92,9 @@ export function createSinkWorker(options: SinkWorkerOptions): SinkWorker {
       let rows: SinkOutboxRow[] = [];
       try {
         rows = await outbox.claimDue(now(), batchSize, leaseMs);
-        for (const row of rows) {
-          if (!running) break;
-          await deliver(row);
-        }
+        // Every claimed notice is delivered, even when stopping: the sink's own timeouts
+        // bound the wait, and the shutdown deadline bounds the whole stop.
+        for (const row of rows) await deliver(row);
       } catch (error) {
         // The store is away (a PostgreSQL restart): the claimed notices come back when their
         // lease ends; try again at the next turn.

@@ -80,7 +80,7 @@ describeSinkContract({
     received: async () =>
       erp.statusChanges().map((change) => change.notice as unknown as StatusNotice),
     outage() {
-      erp.fault({ mode: '503', match: 'POST /status-changes' });
+      erp.fault({ mode: '503', match: 'POST /status-changes', count: 1_000_000 });
     },
     recover() {
       erp.clearFaults();
