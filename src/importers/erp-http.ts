@@ -25,6 +25,7 @@ import {
   type ImportInput,
   PermanentImportError,
   printableText,
+  readBounded,
   z,
 } from '../consumer/importer/index.ts';
 
@@ -81,7 +82,7 @@ export function createErpHttpImporter(options: ErpHttpSettings): Importer {
       signal: init.signal,
       ...timeouts,
     });
-    return { status: answer.statusCode, text: await readBounded(answer.body) };
+    return { status: answer.statusCode, text: await readBounded(answer.body, MAX_ANSWER_BYTES) };
   }
 
   /** The booking of a message the ERP holds already (after a 409). */
@@ -181,19 +182,4 @@ function safeJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-async function readBounded(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const room = MAX_ANSWER_BYTES - size;
-    chunks.push(chunk.subarray(0, room));
-    size += Math.min(chunk.length, room);
-    if (size >= MAX_ANSWER_BYTES) {
-      body.destroy();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

@@ -16,6 +16,7 @@
 import { request } from 'undici';
 import { z } from 'zod';
 import { printableText } from '../consumer/error-text.ts';
+import { readBounded } from '../consumer/read-bounded.ts';
 import { redactUserinfo } from '../consumer/redact-userinfo.ts';
 import { defineStatusSink, type StatusSink } from '../consumer/sink/define-sink.ts';
 
@@ -62,7 +63,7 @@ export function createErpHttpSink(options: ErpHttpSinkSettings): StatusSink {
           signal: AbortSignal.timeout(CALL_DEADLINE_MS),
         });
         status = answer.statusCode;
-        text = await readBounded(answer.body);
+        text = await readBounded(answer.body, MAX_ANSWER_BYTES);
       } catch (error) {
         const cause = error as Error & { code?: string };
         const said = printableText(cause.message || String(error), 200);
@@ -87,18 +88,3 @@ export default defineStatusSink({
     `status changes are posted to the ERP at ${redactUserinfo(s.SINK_ERP_URL.replace(/\/+$/, ''))}/status-changes`,
   create: ({ settings: s }) => createErpHttpSink(s),
 });
-
-async function readBounded(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const room = MAX_ANSWER_BYTES - size;
-    chunks.push(chunk.subarray(0, room));
-    size += Math.min(chunk.length, room);
-    if (size >= MAX_ANSWER_BYTES) {
-      body.destroy();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}

@@ -37,6 +37,7 @@ export type {
 } from '../../protocol/index.ts';
 // For an importer that puts another system's answer into an error, as importers/erp-http.ts does.
 export { printableText, REMOTE_TEXT_LIMIT } from '../error-text.ts';
+export { readBounded } from '../read-bounded.ts';
 export {
   defineImporter,
   type ImporterContext,

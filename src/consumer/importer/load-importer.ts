@@ -70,31 +70,14 @@ export async function readImporter(
   options: { coreVariables: ReadonlySet<string> },
 ): Promise<{ importer: LoadedImporter } | { problems: string[] }> {
   const spec = env[IMPORTER_VARIABLE]?.trim() || DEFAULT_IMPORTER;
-  const file = findModule(spec, IMPORTERS);
-  if ('problem' in file) return { problems: [file.problem] };
-
-  let module: Record<string, unknown>;
-  try {
-    module = await import(pathToFileURL(file.path).href);
-  } catch (error) {
-    return {
-      problems: [
-        `${IMPORTER_VARIABLE} ${spec}: ${file.path} could not be loaded: ${(error as Error).message}`,
-      ],
-    };
-  }
-  const definition = module.default;
-  if (!isDefinition(definition)) {
-    const old = typeof module.createImporter === 'function';
-    return {
-      problems: [
-        old
-          ? `${IMPORTER_VARIABLE} ${spec}: ${file.path} exports createImporter(config, logger), the contract before importer modules; export default defineImporter({ settings, describe, create }) instead (docs/forking.md)`
-          : `${IMPORTER_VARIABLE} ${spec}: ${file.path} has no default export made with defineImporter({ settings, describe, create }) (docs/forking.md)`,
-      ],
-    };
-  }
-  const name = definition.name ?? basename(file.path, extname(file.path));
+  const loaded = await importDefinition(spec, IMPORTERS, isDefinition, (module, path) =>
+    typeof module.createImporter === 'function'
+      ? `${IMPORTER_VARIABLE} ${spec}: ${path} exports createImporter(config, logger), the contract before importer modules; export default defineImporter({ settings, describe, create }) instead (docs/forking.md)`
+      : `${IMPORTER_VARIABLE} ${spec}: ${path} has no default export made with defineImporter({ settings, describe, create }) (docs/forking.md)`,
+  );
+  if ('problems' in loaded) return loaded;
+  const { definition, path } = loaded;
+  const name = definition.name ?? basename(path, extname(path));
   const parsed = parseSettings({ ...definition, name }, env, options.coreVariables);
   if ('problems' in parsed) return parsed;
   const { settings } = parsed;
@@ -102,7 +85,7 @@ export async function readImporter(
     importer: {
       spec,
       name,
-      file: file.path,
+      file: path,
       variables: Object.keys(definition.settings.shape),
       describe: (context) => definition.describe(settings, context),
       async create({ logger, documentsDir }) {
@@ -113,7 +96,7 @@ export async function readImporter(
         });
         if (typeof importer?.import !== 'function') {
           throw new ImporterModuleError(
-            `importer ${name} (${file.path}): create() did not return an object with an import() method`,
+            `importer ${name} (${path}): create() did not return an object with an import() method`,
           );
         }
         return importer;
@@ -181,6 +164,33 @@ export function findModule(
         ? `; a name is a file of ${place.folder} (there: ${known.join(', ') || 'none'})`
         : ''),
   };
+}
+
+/**
+ * The module `spec` names in `place`, imported, and its default export if `isDefinition` says
+ * it is one; or the problem, naming the variable (`wrongExport` says what is wrong with a
+ * module whose default export is not a definition).
+ */
+export async function importDefinition<D>(
+  spec: string,
+  place: ModuleFolder,
+  isDefinition: (value: unknown) => value is D,
+  wrongExport: (module: Record<string, unknown>, path: string) => string,
+): Promise<{ definition: D; path: string } | { problems: string[] }> {
+  const file = findModule(spec, place);
+  if ('problem' in file) return { problems: [file.problem] };
+  let module: Record<string, unknown>;
+  try {
+    module = await import(pathToFileURL(file.path).href);
+  } catch (error) {
+    return {
+      problems: [
+        `${place.variable} ${spec}: ${file.path} could not be loaded: ${(error as Error).message}`,
+      ],
+    };
+  }
+  if (!isDefinition(module.default)) return { problems: [wrongExport(module, file.path)] };
+  return { definition: module.default, path: file.path };
 }
 
 /** Where a path may be: as given, and its compiled twin when this process runs compiled. */

@@ -11,9 +11,13 @@
  * Unset, it is `journal` (the default sink: one JSON line per status change in a file).
  */
 import { basename, extname } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Logger } from 'pino';
-import { findModule, moduleFolder, moduleNames, parseSettings } from '../importer/load-importer.ts';
+import {
+  importDefinition,
+  moduleFolder,
+  moduleNames,
+  parseSettings,
+} from '../importer/load-importer.ts';
 import type { SinkDefinition, StatusSink } from './define-sink.ts';
 
 /** SINK_MODULE when it is unset. */
@@ -57,28 +61,16 @@ export async function readSink(
   options: { coreVariables: ReadonlySet<string> },
 ): Promise<{ sink: LoadedSink } | { problems: string[] }> {
   const spec = env[SINK_VARIABLE]?.trim() || DEFAULT_SINK;
-  const file = findModule(spec, SINKS);
-  if ('problem' in file) return { problems: [file.problem] };
-
-  let module: Record<string, unknown>;
-  try {
-    module = await import(pathToFileURL(file.path).href);
-  } catch (error) {
-    return {
-      problems: [
-        `${SINK_VARIABLE} ${spec}: ${file.path} could not be loaded: ${(error as Error).message}`,
-      ],
-    };
-  }
-  const definition = module.default;
-  if (!isDefinition(definition)) {
-    return {
-      problems: [
-        `${SINK_VARIABLE} ${spec}: ${file.path} has no default export made with defineStatusSink({ settings, describe, create }) (src/consumer/sink/define-sink.ts)`,
-      ],
-    };
-  }
-  const name = definition.name ?? basename(file.path, extname(file.path));
+  const loaded = await importDefinition(
+    spec,
+    SINKS,
+    isDefinition,
+    (_module, path) =>
+      `${SINK_VARIABLE} ${spec}: ${path} has no default export made with defineStatusSink({ settings, describe, create }) (src/consumer/sink/define-sink.ts)`,
+  );
+  if ('problems' in loaded) return loaded;
+  const { definition, path } = loaded;
+  const name = definition.name ?? basename(path, extname(path));
   const parsed = parseSettings({ ...definition, name }, env, options.coreVariables, 'sink');
   if ('problems' in parsed) return parsed;
   const { settings } = parsed;
@@ -86,18 +78,18 @@ export async function readSink(
     sink: {
       spec,
       name,
-      file: file.path,
+      file: path,
       variables: Object.keys(definition.settings.shape),
       describe: () => definition.describe(settings),
       async create({ logger }) {
         const sink = await definition.create({ settings, logger: logger.child({ sink: name }) });
         if (typeof sink?.deliver !== 'function') {
           throw new SinkModuleError(
-            `sink ${name} (${file.path}): create() did not return an object with a deliver() method`,
+            `sink ${name} (${path}): create() did not return an object with a deliver() method`,
           );
         }
         if (sink.close !== undefined && typeof sink.close !== 'function') {
-          throw new SinkModuleError(`sink ${name} (${file.path}): close is not a function`);
+          throw new SinkModuleError(`sink ${name} (${path}): close is not a function`);
         }
         return sink;
       },
