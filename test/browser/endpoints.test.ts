@@ -43,7 +43,11 @@ async function sendTestEvent(page: Page): Promise<{ status: string; time: string
     (old) => document.querySelector('#test-event-preview')?.textContent !== old,
     preview,
   );
-  expect(await page.getByTestId('status-code').count()).toBe(before === 0 ? 1 : before);
+  // What the page said, when the send got no status code (a connection error, an API error).
+  const said = await page.getByRole('status').allTextContents();
+  expect(await page.getByTestId('status-code').count(), `the page said: ${said.join(' | ')}`).toBe(
+    before === 0 ? 1 : before,
+  );
   const result = page.getByRole('region', { name: 'Result' });
   return {
     status: (await page.getByTestId('status-code').textContent()) ?? '',

@@ -130,12 +130,11 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   // Own connection pool, so close() releases exactly the sockets this dispatcher opened.
   // A `ca` replaces Node's trust store, so the extra CA is added to the default list (which
   // includes NODE_EXTRA_CA_CERTS) rather than given alone.
-  const agent = new Agent({
-    connections: 16,
-    ...(options.ca === undefined
+  const connect =
+    options.ca === undefined
       ? {}
-      : { connect: { ca: [...getCACertificates('default'), options.ca] } }),
-  });
+      : { connect: { ca: [...getCACertificates('default'), options.ca] } };
+  const agent = new Agent({ connections: 16, ...connect });
   let closed = false;
   const testEvents = createTestEventSender({
     endpoints,
@@ -143,7 +142,12 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     clock,
     randomId,
     send: (request) => {
-      const outcome = sendWebhook(request, { dispatcher: agent });
+      // A test event goes out on a connection of its own, closed after: its answer and time
+      // are what a new connection to the endpoint gets, never a pooled socket the endpoint
+      // closed meanwhile (a receiver restarted since the last event answers a reused socket
+      // with a reset, which is no diagnosis of the endpoint).
+      const oneShot = new Agent({ connections: 1, ...connect });
+      const outcome = sendWebhook(request, { dispatcher: oneShot }).finally(() => oneShot.close());
       track(outcome.then(() => undefined));
       return outcome;
     },
