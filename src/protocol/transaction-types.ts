@@ -5,8 +5,9 @@
  * `ImportInput.transaction`; the types and schemas here say what is in them.
  *
  * - `SubmitInvoice`: the invoice data, the submit-invoice request body as the sender posted it
- *   (docs/messaging-api.md#submit-invoice-body). Only the mandatory elements are described;
- *   the service's optional elements are not shown, and a body carries them as sent.
+ *   (docs/messaging-api.md#submit-invoice-body). The mandatory elements, and the optional
+ *   ones this project adds (marked "Optional (this project's)", docs/peppol.md#model); the
+ *   service's own optional elements are not shown, and a body carries them as sent.
  * - `MessageLevelResponse`, `EMessageLevelResponse`: an acknowledgement-level response (MLR,
  *   eMLR), a shape this project decided (docs/decisions.md#acknowledgement-responses).
  * - `CorrectWithCredit` and any other action: named by the service, JSON not shown.

@@ -90,6 +90,13 @@ export const PARTIES = {
     address: address('NL', 'Amsterdam', '1011 AB'),
     legalRegistration: { id: '12345678', schemeId: '0106' },
   },
+  NL2: {
+    identifier: '0106:87654321',
+    name: 'Grachten BV',
+    vatNumber: 'NL987654321B01',
+    address: address('NL', 'Amsterdam', '1011 AB'),
+    legalRegistration: { id: '87654321', schemeId: '0106' },
+  },
   BE: {
     identifier: '0208:0123456749',
     name: 'Brabant NV',
@@ -162,7 +169,7 @@ export function matrixBody(
   }) as Record<string, unknown>;
 }
 
-const { NO, NO2, SE, DK, DE, DE2, NL, BE, FR, ES, US } = PARTIES;
+const { NO, NO2, SE, DK, DE, DE2, NL, NL2, BE, FR, ES, US } = PARTIES;
 const S25 = (n: number, quantity = 2, price = 150) =>
   line(n, { quantity, price, category: 'S', rate: 25 });
 
@@ -282,13 +289,7 @@ export const MATRIX: readonly MatrixCase[] = [
     name: 'NL-NL-S-21-9-with-prepaid',
     body: matrixBody(
       NL,
-      {
-        ...NL,
-        identifier: '0106:87654321',
-        name: 'Grachten BV',
-        vatNumber: 'NL987654321B01',
-        legalRegistration: { id: '87654321', schemeId: '0106' },
-      },
+      NL2,
       [
         line(1, { quantity: 2, price: 100, category: 'S', rate: 21 }),
         line(2, { quantity: 5, price: 4.2, category: 'S', rate: 9 }),
@@ -301,21 +302,10 @@ export const MATRIX: readonly MatrixCase[] = [
   },
   {
     name: 'NL-NL-credit-note-with-billing-reference',
-    body: matrixBody(
-      NL,
-      {
-        ...NL,
-        identifier: '0106:87654321',
-        name: 'Grachten BV',
-        vatNumber: 'NL987654321B01',
-        legalRegistration: { id: '87654321', schemeId: '0106' },
-      },
-      [line(1, { quantity: 1, price: 100, category: 'S', rate: 21 })],
-      {
-        documentType: 'CreditNote',
-        billingReference: { invoiceNo: 'M-0', issueDate: '2026-02-01' },
-      },
-    ),
+    body: matrixBody(NL, NL2, [line(1, { quantity: 1, price: 100, category: 'S', rate: 21 })], {
+      documentType: 'CreditNote',
+      billingReference: { invoiceNo: 'M-0', issueDate: '2026-02-01' },
+    }),
   },
   {
     name: 'BE-FR-Z',
