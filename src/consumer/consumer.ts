@@ -18,6 +18,11 @@ import type { StatusSink } from './sink/define-sink.ts';
 import { createSinkWorker, type SinkWorkerOptions } from './sink/sink-worker.ts';
 import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';
+import {
+  createSubmissionWorker,
+  type SubmissionWorker,
+  type SubmissionWorkerOptions,
+} from './submit/submission-worker.ts';
 import { eventRetryDelay } from './worker/backoff.ts';
 import { createEventHandler } from './worker/handle-event.ts';
 import { createPacer } from './worker/pacer.ts';
@@ -59,6 +64,11 @@ export async function startConsumer(options: {
   sink?: StatusSink;
   /** Sink loop tuning for tests. */
   sinkWorker?: Pick<SinkWorkerOptions, 'pollMs' | 'retryBaseMs' | 'retryMaxMs'>;
+  /** Submission loop tuning for tests. */
+  submissionWorker?: Pick<
+    SubmissionWorkerOptions,
+    'pollMs' | 'retryBaseMs' | 'retryMaxMs' | 'lookupDelayMs'
+  >;
   /** Start the worker with the listener. @default true unless ROLE is `ingress` */
   startWorker?: boolean;
   /** Worker tuning for tests (poll interval, retry delay). */
@@ -80,6 +90,7 @@ export async function startConsumer(options: {
   const metrics = createMetrics({ now });
   metrics.trackInbox(store.events);
   metrics.trackSinkOutbox(store.sinkOutbox);
+  metrics.trackSubmissions(store.submissions);
   const api = createApiClient({
     baseUrl: config.apiBaseUrl,
     token: config.apiToken,
@@ -112,6 +123,7 @@ export async function startConsumer(options: {
       importer,
       messages: store.messages,
       events: store.events,
+      submissions: store.submissions,
       logger,
       now,
       importTimeoutMs: config.importTimeoutMs,
@@ -134,6 +146,7 @@ export async function startConsumer(options: {
     maxInflightBytes: config.webhookMaxInflightBytes,
   });
   metrics.trackAdmission(admission);
+  let submissionWorker: SubmissionWorker | undefined;
   const appDeps: AppDeps = {
     config,
     store,
@@ -143,6 +156,7 @@ export async function startConsumer(options: {
       webhooksStored += 1;
       worker.notify();
     },
+    onSubmissionStored: () => submissionWorker?.notify(),
     readinessChecks: [
       { name: 'store', check: () => store.checkWritable() },
       ...(hasWorker
@@ -215,6 +229,19 @@ export async function startConsumer(options: {
         })
       : undefined;
   sinkWorker?.start();
+  // The submission outbox's loop too (docs/submissions.md); replicas take turns by lease.
+  submissionWorker = runWorker
+    ? createSubmissionWorker({
+        submissions: store.submissions,
+        api,
+        logger: logger.child({ component: 'submissions' }),
+        now,
+        leaseMs: config.claimLeaseMs,
+        onOutcome: (outcome) => metrics.submissionOutcome(outcome),
+        ...options.submissionWorker,
+      })
+    : undefined;
+  submissionWorker?.start();
   // Retention runs beside the worker: one per deployment on SQLite (one writer anyway), and on
   // PostgreSQL the replicas take turns (pg-retention.ts).
   const forget = importer.forget?.bind(importer);
@@ -267,7 +294,13 @@ export async function startConsumer(options: {
         servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
       );
       for (const server of servers) server.closeIdleConnections();
-      const stopped = Promise.all([closed, worker.stop(), retention?.stop(), sinkWorker?.stop()]);
+      const stopped = Promise.all([
+        closed,
+        worker.stop(),
+        retention?.stop(),
+        sinkWorker?.stop(),
+        submissionWorker?.stop(),
+      ]);
       const forced = (await Promise.race([stopped, deadline])) === 'deadline';
       clearTimeout(timer);
       if (forced) {

@@ -2,7 +2,8 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { isKnownAction } from '../protocol/index.ts';
 import type { AdmissionStats } from './http/admission.ts';
-import type { EventStore, SinkOutboxStore } from './store/store.ts';
+import type { EventStore, SinkOutboxStore, SubmissionStore } from './store/store.ts';
+import type { SubmissionOutcome } from './submit/submission-worker.ts';
 
 export type WebhookOutcome =
   | 'stored'
@@ -37,6 +38,10 @@ export interface Metrics {
   sinkDelivery(outcome: 'delivered' | 'failed', ms: number): void;
   /** Gauges of the status sink's outbox, read on scrape. */
   trackSinkOutbox(outbox: SinkOutboxStore): void;
+  /** One attempt or lookup of the submission outbox, by outcome. */
+  submissionOutcome(outcome: SubmissionOutcome): void;
+  /** Gauges of the submission outbox, read on scrape. */
+  trackSubmissions(submissions: SubmissionStore): void;
 }
 
 export interface MetricsOptions {
@@ -99,6 +104,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
+  const submissionOutcomes = new Counter({
+    name: 'submission_attempts_total',
+    help: 'Attempts and lookups of the submission outbox, by outcome (submitted, found, refused, maybe_sent, not_sent, undecided)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
   return {
     registry,
     sinkDelivery(outcome, ms) {
@@ -131,6 +142,39 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
         async collect() {
           const { oldestPendingAt } = await stats();
           this.set(oldestPendingAt === null ? 0 : Math.max(0, (now() - oldestPendingAt) / 1000));
+        },
+      });
+    },
+    submissionOutcome(outcome) {
+      submissionOutcomes.inc({ outcome });
+    },
+    trackSubmissions(submissions) {
+      let reading: ReturnType<SubmissionStore['stats']> | undefined;
+      const stats = () => {
+        reading ??= submissions.stats().finally(() => {
+          reading = undefined;
+        });
+        return reading;
+      };
+      new Gauge({
+        name: 'submission_outbox_open',
+        help: 'Invoices of the submission outbox not settled yet, by state (queued, sending, unknown: its reply was lost)',
+        labelNames: ['state'] as const,
+        registers: [registry],
+        async collect() {
+          const open = await stats();
+          for (const state of ['queued', 'sending', 'unknown'] as const) {
+            this.set({ state }, open[state]);
+          }
+        },
+      });
+      new Gauge({
+        name: 'submission_outbox_oldest_age_seconds',
+        help: 'Seconds since the oldest unsettled invoice of the submission outbox was stored; 0 when there is none',
+        registers: [registry],
+        async collect() {
+          const { oldestOpenAt } = await stats();
+          this.set(oldestOpenAt === null ? 0 : Math.max(0, (now() - oldestOpenAt) / 1000));
         },
       });
     },

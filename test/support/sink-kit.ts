@@ -20,14 +20,14 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StatusSink } from '../../src/consumer/sink/define-sink.ts';
-import type { StatusNotice } from '../../src/consumer/sink/status-notice.ts';
+import type { StatusChangeNotice } from '../../src/consumer/sink/status-notice.ts';
 import type { WebhookEnvelope } from '../../src/protocol/index.ts';
 import { seededRandom } from '../../src/provider/seeded-random.ts';
 import { eventually, SANDBOX_PARTY, type Sandbox, startSandbox } from './sandbox.ts';
 
 export interface SinkTarget {
   /** Every notice the target holds, in the order it took them. */
-  received(): Promise<StatusNotice[]>;
+  received(): Promise<StatusChangeNotice[]>;
   /** From now on the target refuses (a 503, a full disk) until recover(). */
   outage?(): Promise<void> | void;
   recover?(): Promise<void> | void;
@@ -55,12 +55,12 @@ function swappable(first: StatusSink) {
   };
 }
 
-const stream = (n: StatusNotice) => `${n.messageId} ${n.transfer} ${n.kind}`;
+const stream = (n: StatusChangeNotice) => `${n.messageId} ${n.transfer} ${n.kind}`;
 
 /** Each id once; in each stream, each notice takes over from the one before it. */
-export function expectOnceInOrder(notices: StatusNotice[]): Map<string, StatusNotice[]> {
+export function expectOnceInOrder(notices: StatusChangeNotice[]): Map<string, StatusChangeNotice[]> {
   expect(new Set(notices.map((n) => n.id)).size).toBe(notices.length);
-  const byStream = new Map<string, StatusNotice[]>();
+  const byStream = new Map<string, StatusChangeNotice[]>();
   for (const n of notices) byStream.set(stream(n), [...(byStream.get(stream(n)) ?? []), n]);
   for (const list of byStream.values()) {
     for (let i = 1; i < list.length; i++) {
@@ -149,7 +149,7 @@ export function describeSinkContract(options: SinkContractOptions): void {
 
     it('sink.redelivered', async () => {
       const sink = await options.createSink();
-      const notice: StatusNotice = {
+      const notice: StatusChangeNotice = {
         id: `kit-redelivered-${Date.now()}`,
         messageId: `kit-${Date.now()}`,
         transfer: 'inbound',

@@ -31,6 +31,7 @@ const TABLES = [
   'seen_events',
   'retention_marks',
   'sink_outbox',
+  'submissions',
 ];
 
 export interface StoreKind {

@@ -15,11 +15,16 @@ import {
 } from '../store/store.ts';
 import { sendProblem } from './problem.ts';
 import { createSecretMatch } from './secret-match.ts';
+import { addSubmissionRoutes } from './submission-routes.ts';
 
 export interface AdminRouteDeps {
   adminToken: string | undefined;
   store: Store;
   now: () => number;
+  /** Wakes the submission worker (submission-routes.ts). */
+  onSubmissionStored?: () => void;
+  /** See SubmissionRouteDeps.settleWaitMs. */
+  settleWaitMs?: number;
 }
 
 const DEFAULT_LIMIT = 50;
@@ -131,6 +136,8 @@ export function createAdminRouter(deps: AdminRouteDeps): Router {
       outbound: view('outbound'),
     });
   });
+
+  addSubmissionRoutes(router, deps);
 
   // The status sink's outbox (docs/status-sink.md#operating): how far behind the sink is, and
   // the notices it refuses with their last error.

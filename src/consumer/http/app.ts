@@ -22,6 +22,8 @@ export interface AppDeps {
   store: Store;
   /** Called after an event is committed, to wake the worker. */
   onEventStored?: () => void;
+  /** Called after a submission is stored, to wake the submission worker. */
+  onSubmissionStored?: () => void;
   logger: Logger;
   metrics: Metrics;
   readinessChecks: readonly ReadinessCheck[];
@@ -55,7 +57,16 @@ export function createApp(deps: AppDeps): Express {
   }
   if (routes !== 'webhook') {
     app.use(createHealthRouter({ checks: deps.readinessChecks, metrics, logger }));
-    app.use(createAdminRouter({ adminToken: config.adminToken, store, now }));
+    app.use(
+      createAdminRouter({
+        adminToken: config.adminToken,
+        store,
+        now,
+        ...(deps.onSubmissionStored === undefined
+          ? {}
+          : { onSubmissionStored: deps.onSubmissionStored }),
+      }),
+    );
   }
 
   app.use((_req, res) => {

@@ -6,7 +6,7 @@
  */
 import type { StatusKind, ValidationResult } from '../../protocol/index.ts';
 
-export interface StatusNotice {
+export interface StatusChangeNotice {
   /**
    * The idempotency key: the same change always has the same id, so a sink that sees an id
    * twice (a crash between its answer and the outbox's record) ignores the second.
@@ -29,4 +29,57 @@ export interface StatusNotice {
   properties: Record<string, string> | null;
   /** validationResults parsed, errors first; null when the change carried none. */
   validationResults: ValidationResult[] | null;
+}
+
+/**
+ * What became of an invoice the ERP sent through the submission outbox (docs/submissions.md):
+ * submitted (the service created message `messageId`) or refused (the service answered it with
+ * a 4xx; `properties.reason` says why). One notice per invoice, since either is final; later
+ * notices of that message are status changes like any other.
+ */
+export interface SubmissionNotice {
+  /** `submission:<invoiceNo>`: one per invoice. */
+  id: string;
+  kind: 'submission';
+  /** The ERP's invoice number (invoice.invoiceNo), the outbox's key. */
+  invoiceNo: string;
+  /** The message the service created for it; null when it was refused. */
+  messageId: string | null;
+  transfer: 'outbound';
+  formerValue: null;
+  newValue: 'submitted' | 'refused';
+  /** ISO 8601 UTC with milliseconds: when the consumer learned it. */
+  occurredAt: string;
+  source: 'submission';
+  /**
+   * `resolvedBy`: how the consumer learned the message id: `reply` (the submit's answer),
+   * `lookup` (GET /messages, after a reply that was lost) or `created` (the created webhook).
+   * `reason`: the service's refusal.
+   */
+  properties: { resolvedBy: 'reply' | 'lookup' | 'created' } | { reason: string };
+  validationResults: null;
+}
+
+/** What the sink receives: a status change, or a submission's outcome (`kind` tells which). */
+export type StatusNotice = StatusChangeNotice | SubmissionNotice;
+
+export function submissionNotice(
+  invoiceNo: string,
+  outcome: { messageId: string; resolvedBy: 'reply' | 'lookup' | 'created' } | { reason: string },
+  now: number,
+): SubmissionNotice {
+  const submitted = 'messageId' in outcome;
+  return {
+    id: `submission:${invoiceNo}`,
+    kind: 'submission',
+    invoiceNo,
+    messageId: submitted ? outcome.messageId : null,
+    transfer: 'outbound',
+    formerValue: null,
+    newValue: submitted ? 'submitted' : 'refused',
+    occurredAt: new Date(now).toISOString(),
+    source: 'submission',
+    properties: submitted ? { resolvedBy: outcome.resolvedBy } : { reason: outcome.reason },
+    validationResults: null,
+  };
 }

@@ -12,6 +12,21 @@ export function boundedError(error: string): string {
   return error.length > LAST_ERROR_MAX_CHARS ? error.slice(0, LAST_ERROR_MAX_CHARS) : error;
 }
 
+/**
+ * The stream a notice is ordered in (the sink_outbox columns message_id, transfer, kind): a
+ * status change's message side and kind; a submission's invoice (`invoice:<invoiceNo>`, no
+ * message id then being known for a refusal).
+ */
+export function noticeStream(notice: StatusNotice): {
+  messageId: string;
+  transfer: 'inbound' | 'outbound';
+  kind: StatusNotice['kind'];
+} {
+  return notice.kind === 'submission'
+    ? { messageId: `invoice:${notice.invoiceNo}`, transfer: 'outbound', kind: 'submission' }
+    : { messageId: notice.messageId, transfer: notice.transfer, kind: notice.kind };
+}
+
 /** A row of the sink_outbox table, as both stores read it (`notice` parsed already). */
 export interface SinkOutboxColumns {
   seq: number;

@@ -25,7 +25,7 @@
  * its event) name the token and do nothing when the claim has passed to someone else.
  */
 import { isKnownAction, type StatusKind, type WebhookEnvelope } from '../../protocol/index.ts';
-import type { StatusNotice } from '../sink/status-notice.ts';
+import type { StatusChangeNotice, StatusNotice } from '../sink/status-notice.ts';
 
 export type EventState = 'pending' | 'processing' | 'done' | 'skipped' | 'dead';
 export const EVENT_STATES: readonly EventState[] = [
@@ -293,7 +293,7 @@ export interface StatusWrite {
    * and only when the write stores the value (a refused write queues nothing). A notice whose
    * id is already queued is not queued again.
    */
-  notice?: StatusNotice;
+  notice?: StatusChangeNotice;
 }
 
 /** Descriptor fields the consumer keeps; statuses land as `source` allows. */
@@ -306,7 +306,7 @@ export interface MessageSnapshot extends MessageKey {
   at: number;
   source: 'descriptor' | 'fetch';
   /** Per kind, the change to tell the status sink, queued as StatusWrite.notice is. */
-  notices?: Partial<Record<StatusKind, StatusNotice>>;
+  notices?: Partial<Record<StatusKind, StatusChangeNotice>>;
 }
 
 /** One status transition as received (for the same-millisecond rule). */
@@ -503,6 +503,99 @@ export interface SinkOutboxStore {
   pruneDelivered(before: number, limit: number): Promise<number>;
 }
 
+/** Where an invoice sent through the submission outbox stands (docs/submissions.md#states). */
+export type SubmissionState = 'queued' | 'sending' | 'unknown' | 'submitted' | 'refused';
+
+/** The states a submitter still works on. */
+export const OPEN_SUBMISSION_STATES: readonly SubmissionState[] = ['queued', 'sending', 'unknown'];
+
+/** How the consumer learned a submitted invoice's message id. */
+export type SubmissionResolution = 'reply' | 'lookup' | 'created';
+
+export interface Submission {
+  invoiceNo: string;
+  /** The submit-invoice body, as JSON text. */
+  body: string;
+  bodyHash: string;
+  state: SubmissionState;
+  messageId: string | null;
+  resolvedBy: SubmissionResolution | null;
+  /** Attempts started: after one, the service is asked before another goes out. */
+  attempts: number;
+  firstAttemptAt: number | null;
+  nextAttemptAt: number;
+  lastError: string | null;
+  createdAt: number;
+  settledAt: number | null;
+}
+
+export interface NewSubmission {
+  invoiceNo: string;
+  body: string;
+  bodyHash: string;
+}
+
+export interface SubmissionStats {
+  queued: number;
+  sending: number;
+  unknown: number;
+  /** When the oldest open submission was stored, or null when none is open. */
+  oldestOpenAt: number | null;
+}
+
+/**
+ * The submission outbox (docs/submissions.md): an invoice is stored before it is submitted,
+ * and each attempt is recorded before its request leaves, so a crash or a lost reply never
+ * makes the consumer submit an invoice blindly a second time. Settling (submitted, refused)
+ * queues the outcome for the status sink in the same transaction.
+ */
+export interface SubmissionStore {
+  /**
+   * Stores a new submission, queued and due now; one with that invoice number stays as it is
+   * (`added: false`), whatever its body: the caller compares the hash.
+   */
+  add(submission: NewSubmission, now: number): Promise<{ added: boolean; submission: Submission }>;
+  get(invoiceNo: string): Promise<Submission | undefined>;
+  /** Newest first, all or in one state. */
+  list(options: { limit: number; state?: SubmissionState }): Promise<Submission[]>;
+  stats(): Promise<SubmissionStats>;
+  /** Open submissions that are due and not leased, oldest due first; each leased until now + leaseMs. */
+  claimDue(now: number, limit: number, leaseMs: number): Promise<Submission[]>;
+  /**
+   * Records that an attempt starts (state sending, attempts + 1), durably, before its request
+   * leaves. False when the submission is no longer open (the created webhook settled it).
+   */
+  markSending(invoiceNo: string, now: number): Promise<boolean>;
+  /** Settles an open submission as submitted, with its notice; false if it was settled. */
+  markSubmitted(
+    invoiceNo: string,
+    messageId: string,
+    resolvedBy: SubmissionResolution,
+    now: number,
+  ): Promise<boolean>;
+  /** Settles an open submission as refused, with its notice; false if it was settled. */
+  markRefused(invoiceNo: string, reason: string, now: number): Promise<boolean>;
+  /** An attempt or lookup that settled nothing: back to `state`, due at nextAttemptAt. */
+  markRetry(
+    invoiceNo: string,
+    state: 'queued' | 'unknown',
+    error: string,
+    nextAttemptAt: number,
+  ): Promise<void>;
+  /**
+   * The created webhook of an outbound message: settles the open submission of that invoice
+   * number as submitted, if an attempt of it started no later than `slackMs` after the
+   * message was received (a message older than the first attempt is another invoice's).
+   */
+  linkCreated(
+    documentNo: string,
+    messageId: string,
+    timeReceived: number,
+    slackMs: number,
+    now: number,
+  ): Promise<boolean>;
+}
+
 export interface Store {
   readonly kind: 'sqlite' | 'postgres';
   readonly events: EventStore;
@@ -510,6 +603,7 @@ export interface Store {
   readonly messages: MessageStore;
   readonly retention: RetentionStore;
   readonly sinkOutbox: SinkOutboxStore;
+  readonly submissions: SubmissionStore;
   /** Throws unless the store accepts a write right now (readiness). */
   checkWritable(): Promise<void>;
   /**

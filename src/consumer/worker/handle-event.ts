@@ -3,6 +3,8 @@
  *   created                 record the message (its descriptor) and nothing else
  *   deliveryNotified in     import the documents and acknowledge (inbound-delivery.ts)
  *   deliveryNotified out    record that validation passed
+ *   (either, outbound)      settle the submission outbox's invoice of that number, if one
+ *                           is waiting for its message id (docs/submissions.md)
  *   *StatusChanged          apply the status change in order (status-events.ts)
  *   test events, unknown    skipped: stored and answered, never acted upon
  */
@@ -19,7 +21,8 @@ import {
 import type { ApiClient } from '../api/index.ts';
 import type { ClaimGuard } from '../claims/held-claim.ts';
 import type { Importer } from '../importer/index.ts';
-import type { EventStore, MessageStore, StoredEvent } from '../store/store.ts';
+import type { EventStore, MessageStore, StoredEvent, SubmissionStore } from '../store/store.ts';
+import { SUBMISSION_SLACK_MS } from '../submit/find-submitted.ts';
 import { MalformedEventError } from './errors.ts';
 import { createInboundDelivery } from './inbound-delivery.ts';
 import { descriptorSnapshot, withNotices } from './message-snapshot.ts';
@@ -35,6 +38,8 @@ export function createEventHandler(deps: {
   messages: MessageStore;
   /** For closing dead events an acknowledgement makes pointless (inbound-delivery.ts). */
   events: Pick<EventStore, 'closeDead'>;
+  /** The submission outbox, which an outbound message's descriptor may settle. */
+  submissions?: Pick<SubmissionStore, 'linkCreated'>;
   logger: Logger;
   now: () => number;
   /** Deadline of one import() call (IMPORT_TIMEOUT_MS). */
@@ -63,7 +68,7 @@ export function createEventHandler(deps: {
     const keep =
       value !== undefined &&
       (isValidationOutcome(value) || !isValidationOutcome(record?.validationStatus));
-    return messages.recordSnapshot(
+    await messages.recordSnapshot(
       withNotices(
         keep ? { ...snapshot, validationStatus: value } : snapshot,
         record,
@@ -71,6 +76,20 @@ export function createEventHandler(deps: {
       ),
       now(),
     );
+    // An invoice of the outbox whose submit reply was lost (or is still on its way) learns
+    // its message id here, with no lookup and no second submit.
+    if (event.transfer === 'outbound' && descriptor !== undefined && deps.submissions) {
+      const received = Date.parse(descriptor.timeReceived);
+      if (Number.isFinite(received)) {
+        await deps.submissions.linkCreated(
+          descriptor.documentNo,
+          event.messageId,
+          received,
+          SUBMISSION_SLACK_MS,
+          now(),
+        );
+      }
+    }
   };
 
   return async (event, claim) => {

@@ -1,6 +1,6 @@
 /** What the consumer keeps of a message descriptor: one mapping for events, refreshes and reconcile. */
 import type { MessageDescriptor, StatusKind } from '../../protocol/index.ts';
-import type { StatusNotice } from '../sink/status-notice.ts';
+import type { StatusChangeNotice } from '../sink/status-notice.ts';
 import type { MessageKey, MessageRecord, MessageSnapshot } from '../store/store.ts';
 
 /** The descriptor's value of each status kind. */
@@ -72,7 +72,7 @@ export function withNotices(
   record: MessageRecord | undefined,
   noticeId: string,
 ): MessageSnapshot {
-  const notices: Partial<Record<StatusKind, StatusNotice>> = {};
+  const notices: Partial<Record<StatusKind, StatusChangeNotice>> = {};
   for (const [kind, value] of Object.entries(snapshot.statuses) as [StatusKind, string][]) {
     const formerValue = storedValue(record, kind);
     if (value === formerValue) continue;

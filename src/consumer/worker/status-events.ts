@@ -16,7 +16,7 @@ import {
   statusKindOf,
 } from '../../protocol/index.ts';
 import type { ApiClient } from '../api/index.ts';
-import type { StatusNotice } from '../sink/status-notice.ts';
+import type { StatusChangeNotice } from '../sink/status-notice.ts';
 import type { MessageRecord, MessageStore } from '../store/store.ts';
 import { MalformedEventError } from './errors.ts';
 import { descriptorSnapshot, descriptorStatuses, fetchedAsOf } from './message-snapshot.ts';
@@ -76,7 +76,7 @@ export function createStatusEventHandler(deps: {
     // What the status sink hears of a write that changes the stored value (the store queues it
     // only if the write stores the value). One event makes at most one notice: its id is the
     // event's. The event's properties go with its own newValue only.
-    const notice = (value: string, noticeAt: number, source: StatusNotice['source']) =>
+    const notice = (value: string, noticeAt: number, source: StatusChangeNotice['source']) =>
       value === stored.value
         ? {}
         : {
@@ -90,7 +90,7 @@ export function createStatusEventHandler(deps: {
               source,
               properties: value === change.newValue ? (change.properties ?? null) : null,
               validationResults: value === change.newValue ? results : null,
-            } satisfies StatusNotice,
+            } satisfies StatusChangeNotice,
           };
 
     let outcome: 'applied' | 'stale' | 'refreshed';

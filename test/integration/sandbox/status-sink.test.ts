@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StatusSink } from '../../../src/consumer/sink/define-sink.ts';
-import type { StatusNotice } from '../../../src/consumer/sink/status-notice.ts';
+import type { StatusChangeNotice } from '../../../src/consumer/sink/status-notice.ts';
 import type { WebhookEnvelope } from '../../../src/protocol/index.ts';
 import { seededRandom } from '../../../src/provider/seeded-random.ts';
 import {
@@ -26,11 +26,13 @@ afterEach(async () => {
 });
 
 /** A sink that records each notice it takes; `refuse` makes it throw while it returns true. */
-function recordingSink(refuse: (notice: StatusNotice) => boolean = () => false) {
-  const taken: StatusNotice[] = [];
+function recordingSink(refuse: (notice: StatusChangeNotice) => boolean = () => false) {
+  const taken: StatusChangeNotice[] = [];
   let refused = 0;
   const sink: StatusSink = {
     async deliver(notice) {
+      // These flows send no invoice through the submission outbox.
+      if (notice.kind === 'submission') throw new Error(`unexpected ${notice.id}`);
       if (refuse(notice)) {
         refused += 1;
         throw new Error('ERP unavailable');
@@ -41,7 +43,7 @@ function recordingSink(refuse: (notice: StatusNotice) => boolean = () => false) 
   return { sink, taken, refused: () => refused };
 }
 
-const stream = (n: StatusNotice) => `${n.messageId} ${n.transfer} ${n.kind}`;
+const stream = (n: StatusChangeNotice) => `${n.messageId} ${n.transfer} ${n.kind}`;
 
 async function outboxEmpty(s: Sandbox) {
   await eventually(async () => {
@@ -60,9 +62,9 @@ const statusHistory = (s: Sandbox, messageId: string) =>
       e.action.endsWith('StatusChanged'),
   );
 
-function expectOncePerChangeInOrder(taken: StatusNotice[]) {
+function expectOncePerChangeInOrder(taken: StatusChangeNotice[]) {
   expect(new Set(taken.map((n) => n.id)).size).toBe(taken.length);
-  const byStream = new Map<string, StatusNotice[]>();
+  const byStream = new Map<string, StatusChangeNotice[]>();
   for (const n of taken) byStream.set(stream(n), [...(byStream.get(stream(n)) ?? []), n]);
   for (const notices of byStream.values()) {
     // Each notice takes over from the one before it, at a time not earlier.
@@ -196,7 +198,7 @@ describe('the status sink', () => {
     const backlog = (await admin.json()) as {
       pending: number;
       failing: number;
-      items: { lastError: string; attempts: number; notice: StatusNotice }[];
+      items: { lastError: string; attempts: number; notice: StatusChangeNotice }[];
     };
     expect(backlog.pending).toBe(queued);
     expect(backlog.failing).toBeGreaterThan(0);

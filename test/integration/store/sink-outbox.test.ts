@@ -5,7 +5,7 @@
  * side and kind) at a time, in order, a failing head holding back its own stream only.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { StatusNotice } from '../../../src/consumer/sink/status-notice.ts';
+import type { StatusChangeNotice } from '../../../src/consumer/sink/status-notice.ts';
 import type { MessageKey, StatusSource } from '../../../src/consumer/store/store.ts';
 import type { StatusKind } from '../../../src/protocol/index.ts';
 import { type DisposableStore, describeEachStore } from '../../support/stores.ts';
@@ -19,7 +19,7 @@ function notice(
   id: string,
   newValue: string,
   options: { kind?: StatusKind; side?: MessageKey; formerValue?: string | null } = {},
-): StatusNotice {
+): StatusChangeNotice {
   const side = options.side ?? key;
   return {
     id,
@@ -38,14 +38,14 @@ function notice(
 let store: DisposableStore;
 
 /** Stores `value` for the notice's side and kind at `at`, queuing the notice if stored. */
-const write = (n: StatusNotice, at: number, source: StatusSource = 'change') =>
+const write = (n: StatusChangeNotice, at: number, source: StatusSource = 'change') =>
   store.messages.applyStatus(
     { messageId: n.messageId, transfer: n.transfer },
     { kind: n.kind, value: n.newValue, at, source, notice: n },
     NOW,
   );
 
-const ids = (rows: { notice: StatusNotice }[]) => rows.map((row) => row.notice.id);
+const ids = (rows: { notice: { id: string } }[]) => rows.map((row) => row.notice.id);
 
 describeEachStore('status sink outbox', (kind) => {
   beforeAll(async () => {

@@ -5,7 +5,7 @@
  */
 import type pg from 'pg';
 import type { StatusNotice } from '../../sink/status-notice.ts';
-import { boundedError, type SinkOutboxColumns, toOutboxRow } from '../sink-outbox.ts';
+import { boundedError, noticeStream, type SinkOutboxColumns, toOutboxRow } from '../sink-outbox.ts';
 import type { SinkOutboxStore } from '../store.ts';
 
 /**
@@ -17,12 +17,13 @@ export async function queueNotice(
   notice: StatusNotice,
   now: number,
 ): Promise<void> {
+  const stream = noticeStream(notice);
   await client.query(
     `INSERT INTO sink_outbox (notice_id, message_id, transfer, kind, notice, created_at,
                               next_attempt_at)
      VALUES ($1, $2, $3, $4, $5, $6, $6)
      ON CONFLICT (notice_id) DO NOTHING`,
-    [notice.id, notice.messageId, notice.transfer, notice.kind, JSON.stringify(notice), now],
+    [notice.id, stream.messageId, stream.transfer, stream.kind, JSON.stringify(notice), now],
   );
 }
 

@@ -19,6 +19,7 @@ import { createPostgresEventStore } from './pg-events.ts';
 import { createPostgresMessageStore } from './pg-messages.ts';
 import { createPostgresRetentionStore } from './pg-retention.ts';
 import { createPostgresSinkOutboxStore } from './pg-sink-outbox.ts';
+import { createPostgresSubmissionStore } from './pg-submissions.ts';
 import { createPool } from './pool.ts';
 import { refuseTransactionPooling } from './pooler-check.ts';
 import { explainTlsFailure } from './tls-failure.ts';
@@ -67,6 +68,7 @@ export async function openPostgresStore(
     messages: reportingUnavailable(createPostgresMessageStore(pool)),
     retention: reportingUnavailable(createPostgresRetentionStore(pool)),
     sinkOutbox: reportingUnavailable(createPostgresSinkOutboxStore(pool)),
+    submissions: reportingUnavailable(createPostgresSubmissionStore(pool)),
     async checkWritable() {
       await withDeadline(
         pool

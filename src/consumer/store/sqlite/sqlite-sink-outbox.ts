@@ -1,7 +1,7 @@
 /** The status sink's outbox on SQLite (see migrations/010_sink_outbox.sql). */
 import type Database from 'better-sqlite3';
 import type { StatusNotice } from '../../sink/status-notice.ts';
-import { boundedError, type SinkOutboxColumns, toOutboxRow } from '../sink-outbox.ts';
+import { boundedError, noticeStream, type SinkOutboxColumns, toOutboxRow } from '../sink-outbox.ts';
 import type { SinkOutboxRow, SinkOutboxStats } from '../store.ts';
 import { SINK_OUTBOX_SQL } from './queries.ts';
 
@@ -19,9 +19,7 @@ export function noticeEnqueuer(db: Database.Database): (notice: StatusNotice, no
   return (notice, now) => {
     enqueue.run({
       noticeId: notice.id,
-      messageId: notice.messageId,
-      transfer: notice.transfer,
-      kind: notice.kind,
+      ...noticeStream(notice),
       notice: JSON.stringify(notice),
       now,
     });

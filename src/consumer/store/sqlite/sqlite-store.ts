@@ -21,6 +21,7 @@ import { claimReads } from './sqlite-claims.ts';
 import { eventReads } from './sqlite-events.ts';
 import { messageReads } from './sqlite-messages.ts';
 import { sinkOutboxReads } from './sqlite-sink-outbox.ts';
+import { submissionReads } from './sqlite-submissions.ts';
 import { asBuffer } from './sqlite-writes.ts';
 import { startWriter } from './writer.ts';
 
@@ -61,6 +62,7 @@ export async function openSqliteStore(
   const claims = claimReads(db);
   const messages = messageReads(db);
   const sinkOutbox = sinkOutboxReads(db);
+  const submissions = submissionReads(db);
 
   return {
     kind: 'sqlite',
@@ -141,6 +143,22 @@ export async function openSqliteStore(
       stats: async () => sinkOutbox.stats(),
       list: async (options) => sinkOutbox.list(options),
       pruneDelivered: (before, limit) => writer.call('sinkOutbox.pruneDelivered', before, limit),
+    },
+    submissions: {
+      add: (submission, now) => writer.call('submissions.add', submission, now),
+      get: async (invoiceNo) => submissions.get(invoiceNo),
+      list: async (options) => submissions.list(options),
+      stats: async () => submissions.stats(),
+      claimDue: (now, limit, leaseMs) => writer.call('submissions.claimDue', now, limit, leaseMs),
+      markSending: (invoiceNo, now) => writer.call('submissions.markSending', invoiceNo, now),
+      markSubmitted: (invoiceNo, messageId, resolvedBy, now) =>
+        writer.call('submissions.markSubmitted', invoiceNo, messageId, resolvedBy, now),
+      markRefused: (invoiceNo, reason, now) =>
+        writer.call('submissions.markRefused', invoiceNo, reason, now),
+      markRetry: (invoiceNo, state, error, nextAttemptAt) =>
+        writer.call('submissions.markRetry', invoiceNo, state, error, nextAttemptAt),
+      linkCreated: (documentNo, messageId, timeReceived, slackMs, now) =>
+        writer.call('submissions.linkCreated', documentNo, messageId, timeReceived, slackMs, now),
     },
     checkWritable: () => withDeadline(writer.call('health.touch', Date.now()), commitTimeoutMs),
     async close() {

@@ -10,6 +10,7 @@ import { eventWrites } from './sqlite-events.ts';
 import { messageWrites } from './sqlite-messages.ts';
 import { retentionWrites } from './sqlite-retention.ts';
 import { sinkOutboxWrites } from './sqlite-sink-outbox.ts';
+import { submissionWrites } from './sqlite-submissions.ts';
 
 export function createWriteOperations(db: Database.Database) {
   const events = eventWrites(db);
@@ -17,6 +18,7 @@ export function createWriteOperations(db: Database.Database) {
   const messages = messageWrites(db);
   const retention = retentionWrites(db);
   const sinkOutbox = sinkOutboxWrites(db);
+  const submissions = submissionWrites(db);
   const touchHealth = db.prepare<[number]>(HEALTH_SQL.touch);
   return {
     // A Buffer crosses to this thread as a plain Uint8Array; SQLite binds only Buffers.
@@ -47,6 +49,13 @@ export function createWriteOperations(db: Database.Database) {
     'sinkOutbox.markDelivered': sinkOutbox.markDelivered,
     'sinkOutbox.markFailed': sinkOutbox.markFailed,
     'sinkOutbox.pruneDelivered': sinkOutbox.pruneDelivered,
+    'submissions.add': submissions.add,
+    'submissions.claimDue': submissions.claimDue,
+    'submissions.markSending': submissions.markSending,
+    'submissions.markSubmitted': submissions.markSubmitted,
+    'submissions.markRefused': submissions.markRefused,
+    'submissions.markRetry': submissions.markRetry,
+    'submissions.linkCreated': submissions.linkCreated,
     'health.touch': (now: number): void => {
       touchHealth.run(now);
     },
@@ -59,7 +68,9 @@ export type WriteOperation = keyof WriteOperations;
 /**
  * The writes that must survive a power loss once their call resolves: the webhook inbox (the
  * 204 promises it), the import records (they decide whether an invoice is imported again),
- * an operator's replay, and the readiness probe (it proves an fsync works). A batch holding one
+ * an operator's replay, the readiness probe (it proves an fsync works), and the submission
+ * outbox's record of an invoice and of each attempt (a power loss that undid "sending" would
+ * let the invoice go out again without a lookup first). A batch holding one
  * commits with synchronous=FULL, an fsync of the WAL. Every other write (claims, settlements,
  * status bookkeeping, the status sink's outbox) commits with synchronous=NORMAL: in WAL mode that still survives the
  * process being killed, and the next FULL commit's fsync makes it durable too; what a power
@@ -73,6 +84,8 @@ export const DURABLE_OPERATIONS: ReadonlySet<WriteOperation> = new Set<WriteOper
   'events.replay',
   'messages.markImportStarted',
   'messages.markImported',
+  'submissions.add',
+  'submissions.markSending',
   'health.touch',
 ]);
 

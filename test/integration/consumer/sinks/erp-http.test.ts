@@ -5,7 +5,7 @@
  * appears in an error.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { StatusNotice } from '../../../../src/consumer/sink/status-notice.ts';
+import type { StatusChangeNotice } from '../../../../src/consumer/sink/status-notice.ts';
 import { createErpHttpSink } from '../../../../src/sinks/erp-http.ts';
 import { type ErpStandin, startErpStandin } from '../../../support/erp-standin.ts';
 import { freePort } from '../../../support/free-port.ts';
@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => erp.close());
 beforeEach(() => erp.reset());
 
-function notice(id: string, overrides: Partial<StatusNotice> = {}): StatusNotice {
+function notice(id: string, overrides: Partial<StatusChangeNotice> = {}): StatusChangeNotice {
   return {
     id,
     messageId: `msg-${id}`,
@@ -31,7 +31,7 @@ function notice(id: string, overrides: Partial<StatusNotice> = {}): StatusNotice
     properties: { errorCode: 'E1' },
     validationResults: null,
     ...overrides,
-  } as StatusNotice;
+  } as StatusChangeNotice;
 }
 
 describe('the erp-http status sink', () => {

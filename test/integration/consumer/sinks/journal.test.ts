@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { StatusNotice } from '../../../../src/consumer/sink/status-notice.ts';
+import type { StatusChangeNotice } from '../../../../src/consumer/sink/status-notice.ts';
 import journal, { createJournalSink, JOURNAL_TAIL_BYTES } from '../../../../src/sinks/journal.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'journal-sink-'));
@@ -18,7 +18,7 @@ const logger = pino({ level: 'silent' });
 let files = 0;
 const newFile = () => join(dir, `run-${++files}`, 'nested', 'status-journal.jsonl');
 
-function notice(id: string, overrides: Partial<StatusNotice> = {}): StatusNotice {
+function notice(id: string, overrides: Partial<StatusChangeNotice> = {}): StatusChangeNotice {
   return {
     id,
     messageId: `msg-${id}`,
@@ -31,7 +31,7 @@ function notice(id: string, overrides: Partial<StatusNotice> = {}): StatusNotice
     properties: null,
     validationResults: null,
     ...overrides,
-  } as StatusNotice;
+  } as StatusChangeNotice;
 }
 
 const linesOf = (file: string) =>
@@ -41,7 +41,7 @@ const linesOf = (file: string) =>
 const idsOf = (file: string) =>
   linesOf(file).flatMap((line) => {
     try {
-      return [(JSON.parse(line) as StatusNotice).id];
+      return [(JSON.parse(line) as StatusChangeNotice).id];
     } catch {
       return [];
     }

@@ -14,7 +14,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { coreVariableNames } from '../../../../src/consumer/config.ts';
 import type { StatusSink } from '../../../../src/consumer/sink/define-sink.ts';
 import { readSink } from '../../../../src/consumer/sink/load-sink.ts';
-import type { StatusNotice } from '../../../../src/consumer/sink/status-notice.ts';
+import type { StatusChangeNotice } from '../../../../src/consumer/sink/status-notice.ts';
 import { type ErpStandin, startErpStandin } from '../../../support/erp-standin.ts';
 import { describeSinkContract } from '../../../support/sink-kit.ts';
 
@@ -54,7 +54,7 @@ describeSinkContract({
       return text
         .split('\n')
         .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as StatusNotice);
+        .map((line) => JSON.parse(line) as StatusChangeNotice);
     },
     outage() {
       journalDown = true;
@@ -78,7 +78,7 @@ describeSinkContract({
     loadSink({ SINK_MODULE: 'erp-http', SINK_ERP_URL: erp.url, SINK_ERP_TOKEN: TOKEN }),
   target: {
     received: async () =>
-      erp.statusChanges().map((change) => change.notice as unknown as StatusNotice),
+      erp.statusChanges().map((change) => change.notice as unknown as StatusChangeNotice),
     outage() {
       erp.fault({ mode: '503', match: 'POST /status-changes', count: 1_000_000 });
     },

@@ -1,0 +1,237 @@
+/**
+ * The submission outbox's routes (docs/submissions.md), behind the admin token on the
+ * operations port: how the ERP sends an invoice through the consumer so that it goes out once.
+ *
+ *   POST /admin/submissions              a submit-invoice body; stored first, keyed by its
+ *                                        invoice.invoiceNo, then submitted by the outbox.
+ *                                        202 stored now; 200 that invoice number was stored
+ *                                        already with the same body (sending it again is safe);
+ *                                        409 it was stored with another body; 400, 413, 415.
+ *   GET  /admin/submissions              the outbox: counts of open submissions, newest first
+ *   GET  /admin/submissions/:invoiceNo   one invoice: state, message id, the message's statuses
+ */
+import { createHash } from 'node:crypto';
+import express, { type Request, type Router } from 'express';
+import { hasControlCharacter } from '../../protocol/index.ts';
+import type { MessageRecord, Store, Submission, SubmissionState } from '../store/store.ts';
+import { sendProblem } from './problem.ts';
+
+export interface SubmissionRouteDeps {
+  store: Store;
+  now: () => number;
+  /** Wakes the submission worker: a submission was just stored. */
+  onSubmissionStored?: () => void;
+  /**
+   * How long POST waits for the outbox to settle a new submission before it answers, so the
+   * usual answer already holds the message id. @default 2000
+   */
+  settleWaitMs?: number;
+}
+
+/** A submit-invoice body, bounded: a large invoice's lines fit many times over. */
+export const SUBMISSION_MAX_BYTES = 1024 * 1024;
+/** The longest invoice number taken: it is a key, a path segment and a log field. */
+export const INVOICE_NO_MAX_CHARS = 200;
+
+const STATES: readonly SubmissionState[] = ['queued', 'sending', 'unknown', 'submitted', 'refused'];
+const DEFAULT_LIMIT = 50;
+const MAX_LIMIT = 1000;
+
+// No inflation: a compressed body could grow past the bound once read.
+const readJson = express.json({ limit: SUBMISSION_MAX_BYTES, inflate: false, strict: true });
+
+export function addSubmissionRoutes(router: Router, deps: SubmissionRouteDeps): void {
+  const { store, now } = deps;
+  const settleWaitMs = deps.settleWaitMs ?? 2000;
+
+  router.param('invoiceNo', (_req, res, next, value: string) => {
+    if (validInvoiceNo(value)) return next();
+    sendProblem(res, {
+      status: 400,
+      title: 'Invalid path',
+      detail: `invoiceNo must be 1 to ${INVOICE_NO_MAX_CHARS} characters without control characters`,
+    });
+  });
+
+  router.post('/admin/submissions', async (req, res) => {
+    if (!req.is('application/json')) {
+      return sendProblem(res, {
+        status: 415,
+        title: 'Unsupported Media Type',
+        detail: 'Send the submit-invoice body as application/json.',
+      });
+    }
+    const parsed = await parseBody(req);
+    if ('problem' in parsed) return sendProblem(res, parsed.problem);
+    const body = JSON.stringify(parsed.body);
+    const invoiceNo = (parsed.body as { invoice?: { invoiceNo?: unknown } }).invoice?.invoiceNo;
+    if (typeof invoiceNo !== 'string' || !validInvoiceNo(invoiceNo)) {
+      return sendProblem(res, {
+        status: 400,
+        title: 'Invalid submission',
+        detail: `invoice.invoiceNo must be a string of 1 to ${INVOICE_NO_MAX_CHARS} characters without control characters: it is the key that makes the invoice go out once`,
+      });
+    }
+    const bodyHash = createHash('sha256').update(body).digest('hex');
+    const { added, submission } = await store.submissions.add({ invoiceNo, body, bodyHash }, now());
+    if (submission.bodyHash !== bodyHash) {
+      return sendProblem(res, {
+        status: 409,
+        title: 'Invoice number taken',
+        detail: `Invoice ${invoiceNo} was sent through the outbox already, with another body; an invoice goes out once per number.`,
+      });
+    }
+    if (added) deps.onSubmissionStored?.();
+    const settled = await settle(store, invoiceNo, now() + settleWaitMs, now);
+    res
+      .status(added ? 202 : 200)
+      .location(`/admin/submissions/${encodeURIComponent(invoiceNo)}`)
+      .json(await submissionView(store, settled ?? submission));
+  });
+
+  router.get('/admin/submissions', async (req, res) => {
+    const { state, limit } = req.query;
+    if (state !== undefined && !STATES.includes(state as SubmissionState)) {
+      return sendProblem(res, {
+        status: 400,
+        title: 'Invalid query',
+        detail: `state must be one of ${STATES.join(', ')}`,
+      });
+    }
+    const n = limit === undefined ? DEFAULT_LIMIT : Number(limit);
+    if (!(typeof limit !== 'object' && Number.isInteger(n) && n >= 1 && n <= MAX_LIMIT)) {
+      return sendProblem(res, {
+        status: 400,
+        title: 'Invalid query',
+        detail: `limit must be an integer from 1 to ${MAX_LIMIT}`,
+      });
+    }
+    const [stats, rows] = await Promise.all([
+      store.submissions.stats(),
+      store.submissions.list({
+        limit: n,
+        ...(state === undefined ? {} : { state: state as SubmissionState }),
+      }),
+    ]);
+    res.json({
+      queued: stats.queued,
+      sending: stats.sending,
+      unknown: stats.unknown,
+      oldestOpenAt: iso(stats.oldestOpenAt),
+      items: rows.map(outboxView),
+    });
+  });
+
+  router.get('/admin/submissions/:invoiceNo', async (req, res) => {
+    const submission = await store.submissions.get(req.params.invoiceNo as string);
+    if (submission === undefined) {
+      return sendProblem(res, {
+        status: 404,
+        title: 'Not Found',
+        detail: 'No invoice with this number was sent through the outbox.',
+      });
+    }
+    res.json(await submissionView(store, submission));
+  });
+}
+
+function validInvoiceNo(value: string): boolean {
+  return (
+    value.length >= 1 &&
+    value.length <= INVOICE_NO_MAX_CHARS &&
+    value.trim() === value &&
+    !hasControlCharacter(value) &&
+    value.isWellFormed()
+  );
+}
+
+type Parsed = { body: object } | { problem: { status: number; title: string; detail: string } };
+
+function parseBody(req: Request): Promise<Parsed> {
+  return new Promise((resolve) => {
+    readJson(req, req.res as express.Response, (error?: unknown) => {
+      if (error === undefined) {
+        const body: unknown = req.body;
+        if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+          return resolve({ body });
+        }
+        return resolve({
+          problem: { status: 400, title: 'Invalid submission', detail: 'Send a JSON object.' },
+        });
+      }
+      const status = (error as { status?: number }).status;
+      resolve({
+        problem:
+          status === 413
+            ? {
+                status: 413,
+                title: 'Content Too Large',
+                detail: `A submission is at most ${SUBMISSION_MAX_BYTES} bytes.`,
+              }
+            : status === 415
+              ? {
+                  status: 415,
+                  title: 'Unsupported Media Type',
+                  detail: 'Send the body uncompressed, as UTF-8 JSON.',
+                }
+              : { status: 400, title: 'Invalid submission', detail: 'The body is not valid JSON.' },
+      });
+    });
+  });
+}
+
+/** The submission once it left the open states, or undefined when `until` came first. */
+async function settle(
+  store: Store,
+  invoiceNo: string,
+  until: number,
+  now: () => number,
+): Promise<Submission | undefined> {
+  for (;;) {
+    const submission = await store.submissions.get(invoiceNo);
+    if (submission === undefined) return undefined;
+    if (submission.state === 'submitted' || submission.state === 'refused') return submission;
+    if (now() >= until) return submission;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function outboxView(submission: Submission) {
+  const open = submission.state !== 'submitted' && submission.state !== 'refused';
+  return {
+    invoiceNo: submission.invoiceNo,
+    state: submission.state,
+    messageId: submission.messageId,
+    // How the message id was learned: reply, lookup (after a lost reply) or created (webhook).
+    resolvedBy: submission.resolvedBy,
+    attempts: submission.attempts,
+    lastError: submission.lastError,
+    queuedAt: iso(submission.createdAt),
+    firstAttemptAt: iso(submission.firstAttemptAt),
+    nextAttemptAt: open ? iso(submission.nextAttemptAt) : null,
+    settledAt: iso(submission.settledAt),
+  };
+}
+
+/** One submission with its message's statuses, as the consumer holds them. */
+async function submissionView(store: Store, submission: Submission) {
+  let message: MessageRecord | undefined;
+  if (submission.messageId !== null) {
+    message = await store.messages.get({ messageId: submission.messageId, transfer: 'outbound' });
+  }
+  return {
+    ...outboxView(submission),
+    message:
+      message === undefined
+        ? null
+        : {
+            deliveryStatus: message.deliveryStatus,
+            taxReportingStatus: message.taxReportingStatus,
+            lifecycleStatus: message.lifecycleStatus,
+            validationStatus: message.validationStatus,
+            lastEventAt: iso(message.lastEventAt),
+          },
+  };
+}

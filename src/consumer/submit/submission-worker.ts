@@ -1,0 +1,187 @@
+/**
+ * Submits the submission outbox (docs/submissions.md): a loop beside the worker that claims
+ * the due invoices one at a time and submits each so that it goes out once.
+ *
+ * The rule: an attempt is recorded (sending, durably) before its request leaves; after any
+ * attempt whose outcome is unknown (a reply lost, a timeout, a crash between the request and
+ * its record) the invoice is looked up on the service (find-submitted.ts) before it may be
+ * submitted again, and the created webhook settles it meanwhile if it comes first
+ * (SubmissionStore.linkCreated). So a second submit happens only after the service said it
+ * holds no message of that invoice, and after `lookupDelayMs` has let a slow first request
+ * land. An answer that refuses the invoice (a 4xx) settles it as refused; one that surely
+ * never reached the service (connection refused, 429) is retried with backoff.
+ */
+import type { Logger } from 'pino';
+import { type ApiClient, ApiError } from '../api/index.ts';
+
+import type { Submission, SubmissionStore } from '../store/store.ts';
+import { eventRetryDelay } from '../worker/backoff.ts';
+import { describeError } from '../worker/errors.ts';
+import { findSubmitted, SUBMISSION_SLACK_MS } from './find-submitted.ts';
+
+export interface SubmissionWorkerOptions {
+  submissions: SubmissionStore;
+  api: Pick<ApiClient, 'submitInvoice' | 'listMessages'>;
+  logger: Logger;
+  now: () => number;
+  /** How often the loop looks for due submissions when not woken. @default 500 */
+  pollMs?: number;
+  /** How long a claimed submission is this process's (CLAIM_LEASE_MS). @default 60000 */
+  leaseMs?: number;
+  /**
+   * After an attempt whose reply was lost, how long before the lookup: time for a request
+   * the service is still working on to land, and for the created webhook. @default 10000
+   */
+  lookupDelayMs?: number;
+  /** How much earlier than the first attempt a matching message may be stamped. @default SUBMISSION_SLACK_MS */
+  slackMs?: number;
+  /** First retry delay and its cap (backoff.ts). @default 2000 and 300000 */
+  retryBaseMs?: number;
+  retryMaxMs?: number;
+  /** Each attempt's outcome, for metrics. */
+  onOutcome?: (outcome: SubmissionOutcome) => void;
+}
+
+export type SubmissionOutcome =
+  | 'submitted'
+  | 'found'
+  | 'refused'
+  | 'maybe_sent'
+  | 'not_sent'
+  | 'undecided';
+
+export interface SubmissionWorker {
+  start(): void;
+  /** Wakes the loop now (a submission was just stored). */
+  notify(): void;
+  /** Stops after the submission in hand. */
+  stop(): Promise<void>;
+}
+
+/** Answers that refuse the invoice itself; 401, 403 and 429 are about the caller, not it. */
+function refuses(error: unknown): error is ApiError {
+  return (
+    error instanceof ApiError &&
+    error.status !== undefined &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    ![401, 403, 408, 429].includes(error.status)
+  );
+}
+
+export function createSubmissionWorker(options: SubmissionWorkerOptions): SubmissionWorker {
+  const { submissions, api, logger, now } = options;
+  const pollMs = options.pollMs ?? 500;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const lookupDelayMs = options.lookupDelayMs ?? 10_000;
+  const slackMs = options.slackMs ?? SUBMISSION_SLACK_MS;
+  let running = false;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  let woken = false;
+
+  const backoff = (attempt: number) =>
+    eventRetryDelay(attempt, {
+      ...(options.retryBaseMs === undefined ? {} : { baseMs: options.retryBaseMs }),
+      ...(options.retryMaxMs === undefined ? {} : { maxMs: options.retryMaxMs }),
+    });
+
+  function outcome(name: SubmissionOutcome, submission: Submission, fields: object = {}) {
+    options.onOutcome?.(name);
+    const line = { invoiceNo: submission.invoiceNo, attempts: submission.attempts, ...fields };
+    if (name === 'submitted' || name === 'found') logger.info(line, `invoice ${name}`);
+    else if (name === 'refused') logger.error(line, 'invoice refused by the service');
+    else logger.warn(line, `invoice submission ${name.replace('_', ' ')}; it comes back later`);
+  }
+
+  /** True when an earlier attempt turned out to have created the message. */
+  async function settledByLookup(submission: Submission): Promise<boolean> {
+    const firstAttemptAt = submission.firstAttemptAt ?? submission.createdAt;
+    const lookup = await findSubmitted(submission.invoiceNo, firstAttemptAt, {
+      api,
+      slackMs,
+    }).catch((error: unknown) => ({
+      found: undefined,
+      reason: `lookup failed: ${describeError(error)}`,
+    }));
+    if (lookup.found === true) {
+      await submissions.markSubmitted(submission.invoiceNo, lookup.messageId, 'lookup', now());
+      outcome('found', submission, { messageId: lookup.messageId, resolvedBy: 'lookup' });
+      return true;
+    }
+    if (lookup.found === undefined) {
+      const delay = backoff(submission.attempts);
+      await submissions.markRetry(submission.invoiceNo, 'unknown', lookup.reason, now() + delay);
+      outcome('undecided', submission, { err: lookup.reason, retryInMs: delay });
+      return true;
+    }
+    return false;
+  }
+
+  async function work(submission: Submission): Promise<void> {
+    if (submission.attempts > 0 && (await settledByLookup(submission))) return;
+    // Recorded before the request leaves: a crash from here on finds it in sending.
+    if (!(await submissions.markSending(submission.invoiceNo, now()))) return;
+    const attempt = { ...submission, attempts: submission.attempts + 1 };
+    try {
+      const reply = await api.submitInvoice(JSON.parse(submission.body), { more: false });
+      await submissions.markSubmitted(submission.invoiceNo, reply.messageId, 'reply', now());
+      outcome('submitted', attempt, { messageId: reply.messageId, resolvedBy: 'reply' });
+    } catch (error) {
+      const reason = describeError(error);
+      if (refuses(error)) {
+        await submissions.markRefused(submission.invoiceNo, reason, now());
+        outcome('refused', attempt, { status: error.status, err: reason });
+      } else if (error instanceof ApiError && error.retryable) {
+        const delay = backoff(attempt.attempts);
+        await submissions.markRetry(submission.invoiceNo, 'queued', reason, now() + delay);
+        outcome('not_sent', attempt, { err: reason, retryInMs: delay });
+      } else {
+        // Maybe sent: the service may hold the message; look before sending again.
+        const at = now() + lookupDelayMs;
+        await submissions.markRetry(submission.invoiceNo, 'unknown', reason, at);
+        outcome('maybe_sent', attempt, { err: reason, lookupInMs: lookupDelayMs });
+      }
+    }
+  }
+
+  async function run(): Promise<void> {
+    while (running) {
+      let claimed: Submission[] = [];
+      try {
+        claimed = await submissions.claimDue(now(), 1, leaseMs);
+        for (const submission of claimed) await work(submission);
+      } catch (error) {
+        // The store is away: a claimed submission comes back when its lease ends, and one in
+        // sending is looked up first then.
+        logger.warn({ err: error }, 'submission outbox unavailable; retrying');
+      }
+      if (running && claimed.length === 0) {
+        await new Promise<void>((resolve) => {
+          if (woken) return resolve();
+          wake = resolve;
+          setTimeout(resolve, pollMs).unref();
+        });
+      }
+      woken = false;
+      wake = undefined;
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      loop = run();
+    },
+    notify() {
+      woken = true;
+      wake?.();
+    },
+    async stop() {
+      running = false;
+      wake?.();
+      await loop;
+    },
+  };
+}
