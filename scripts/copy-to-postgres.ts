@@ -129,6 +129,26 @@ const TABLES: Array<{ name: string; columns: string[]; booleans: string[]; key: 
     booleans: [],
     key: 'notice_id',
   },
+  // The submission outbox (leases are not copied: the copy runs with the consumer stopped).
+  {
+    name: 'submissions',
+    columns: [
+      'invoice_no',
+      'body',
+      'body_hash',
+      'state',
+      'message_id',
+      'resolved_by',
+      'attempts',
+      'first_attempt_at',
+      'next_attempt_at',
+      'last_error',
+      'created_at',
+      'settled_at',
+    ],
+    booleans: [],
+    key: 'invoice_no',
+  },
 ];
 const BATCH = 500;
 

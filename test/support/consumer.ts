@@ -42,6 +42,8 @@ export async function startTestConsumer(
     /** The status sink, and its loop's tuning; none by default (notices wait in the outbox). */
     sink?: StatusSink;
     sinkWorker?: Pick<SinkWorkerOptions, 'pollMs' | 'retryBaseMs' | 'retryMaxMs'>;
+    /** The submission outbox loop's tuning. */
+    submissionWorker?: Parameters<typeof startConsumer>[0]['submissionWorker'];
   } = {},
 ): Promise<TestConsumer> {
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'consumer-test-'));
@@ -80,6 +82,9 @@ export async function startTestConsumer(
     importer: options.importer ?? createFileImporter({ documentsDir: config.documentsDir, logger }),
     ...(options.sink === undefined ? {} : { sink: options.sink }),
     ...(options.sinkWorker === undefined ? {} : { sinkWorker: options.sinkWorker }),
+    ...(options.submissionWorker === undefined
+      ? {}
+      : { submissionWorker: options.submissionWorker }),
   });
   return {
     ...consumer,

@@ -93,6 +93,8 @@ export async function startSandbox(
       {
         startWorker: true,
         worker: { pollIntervalMs: 20, retryDelay: () => 100 },
+        // A lost reply is looked up after 300 ms, not 10 s.
+        submissionWorker: { pollMs: 20, retryBaseMs: 50, retryMaxMs: 200, lookupDelayMs: 300 },
         ...(options.importer === undefined ? {} : { importer: options.importer }),
         ...(options.sink === undefined
           ? {}
