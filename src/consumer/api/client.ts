@@ -43,6 +43,12 @@ export interface ListMessagesQuery {
   /** Delivery status, for example `pendingdelivery`. */
   status?: string;
   transfer?: Transfer;
+  /**
+   * Only messages with exactly this documentNo (an invoice number): the simulator's filter,
+   * which the service does not describe and may ignore (docs/decisions.md#message-list). A
+   * caller compares each item's documentNo itself.
+   */
+  documentNo?: string;
   /** `nextCursor` of the previous page; leave out for the first page. */
   cursor?: string;
   /** Page size; the service defaults to 100 and allows up to 1000. */

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { identifierProblem, identifierSchema, PARTY_IDENTIFIER } from '../../protocol/index.ts';
 import { DOCUMENT_TYPES } from '../document-formats.ts';
 import { InvalidRequestError } from '../errors.ts';
+import { FAULT_MODES } from '../faults.ts';
 import { FORMATS } from '../webhooks/routing.ts';
 
 // A participant's identifier becomes the `party` of its events: the protocol's identifier rule
@@ -107,7 +108,7 @@ export const participantSettingsSchema = z.object({
 
 export const faultSchema = z.object({
   count: z.number().int().min(1),
-  mode: z.enum(['500', '503', '429', 'hang', 'reset', 'undated']),
+  mode: z.enum(FAULT_MODES),
   retryAfterSeconds: z.number().int().min(0).optional(),
   pathPrefix: z.string().startsWith('/').optional(),
   hangMs: z.number().int().min(0).optional(),

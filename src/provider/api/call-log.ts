@@ -15,7 +15,10 @@ export interface ApiCall {
   path: string;
   /** From the path, the messageId query parameter, or the message a submit created. */
   messageId?: string;
-  /** The answer's status code; null while the call has not been answered (a hang). */
+  /**
+   * The answer's status code; null while the call has not been answered (a hang), or when it
+   * never was (a reset, a lost reply).
+   */
   status: number | null;
   /** ISO 8601, by the provider clock, when the call arrived. */
   at: string;
@@ -64,12 +67,17 @@ export function createCallLog(
         if (messageId !== undefined) call.messageId = messageId;
         calls.push(call);
         if (calls.length > capacity) calls.splice(0, calls.length - capacity);
+        const noteCreated = () => {
+          const created = res.locals.messageId;
+          if (call.messageId === undefined && typeof created === 'string') call.messageId = created;
+        };
         res.on('finish', () => {
           call.status = res.statusCode;
           call.answeredAt = new Date(clock.now()).toISOString();
-          const created = res.locals.messageId;
-          if (call.messageId === undefined && typeof created === 'string') call.messageId = created;
+          noteCreated();
         });
+        // A submit whose reply was lost (the lose-reply fault) created its message all the same.
+        res.on('close', noteCreated);
         next();
       };
     },

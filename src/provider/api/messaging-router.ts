@@ -6,13 +6,23 @@
  */
 import { pipeline, Readable } from 'node:stream';
 import { type Request, Router } from 'express';
-import { TRANSFERS, type Transfer, transactionPath } from '../../protocol/index.ts';
+import {
+  hasControlCharacter,
+  TRANSFERS,
+  type Transfer,
+  transactionPath,
+} from '../../protocol/index.ts';
 import { renderCoreDocument } from '../core-document.ts';
 import { documentBlocks, documentSize } from '../document-parts.ts';
 import { InvalidRequestError, MessageNotFoundError, StateConflictError } from '../errors.ts';
 import type { FaultInjector } from '../faults.ts';
 import { isPlainObject } from '../invoice.ts';
-import { describe, type ProviderMessage, type ProviderModel } from '../model/index.ts';
+import {
+  describe,
+  MAX_DOCUMENT_NO_FILTER,
+  type ProviderMessage,
+  type ProviderModel,
+} from '../model/index.ts';
 import { createBearerAuth } from './bearer-auth.ts';
 import type { CallLog } from './call-log.ts';
 import { createJsonBody, requireJsonBody } from './json-body.ts';
@@ -41,6 +51,29 @@ function queryTransfer(req: Request): Transfer | undefined {
     return value as Transfer | undefined;
   }
   throw new InvalidRequestError('transfer must be inbound or outbound', 'transfer');
+}
+
+/**
+ * The list's `documentNo` filter (docs/decisions.md#message-list). An empty value is refused
+ * rather than read as "messages without a number": it is far likelier an unset variable in the
+ * caller, which would otherwise get an answer that looks like "none was created".
+ */
+function queryDocumentNo(req: Request): string | undefined {
+  const value = queryString(req, 'documentNo');
+  if (value === undefined) return undefined;
+  if (value === '' || value.length > MAX_DOCUMENT_NO_FILTER) {
+    throw new InvalidRequestError(
+      `documentNo must be 1 to ${MAX_DOCUMENT_NO_FILTER} characters`,
+      'documentNo',
+    );
+  }
+  if (hasControlCharacter(value) || !value.isWellFormed()) {
+    throw new InvalidRequestError(
+      'documentNo must not contain control characters or lone surrogates',
+      'documentNo',
+    );
+  }
+  return value;
 }
 
 function queryMore(req: Request): boolean {
@@ -126,6 +159,7 @@ export function createMessagingRouter(options: MessagingRouterOptions): Router {
       messages.list(party, {
         status: queryString(req, 'status'),
         transfer: queryTransfer(req),
+        documentNo: queryDocumentNo(req),
         cursor: queryString(req, 'cursor'),
         limit: queryLimit(req),
       }),

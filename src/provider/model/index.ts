@@ -22,6 +22,7 @@ export type {
 export type { ProviderMessage, SideState } from './message.ts';
 export { describe } from './message.ts';
 export type { MessageModel } from './messages.ts';
+export { MAX_DOCUMENT_NO_FILTER } from './messages.ts';
 export type { ParticipantRegistry } from './participants.ts';
 export { DEMO_SUPPLIER } from './participants.ts';
 

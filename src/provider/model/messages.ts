@@ -60,9 +60,17 @@ export interface MessageModelOptions {
   deliveryRetryWindowMs?: number;
 }
 
+/**
+ * The longest `documentNo` a list query takes: far past any invoice number, short of a query
+ * string used to carry a payload.
+ */
+export const MAX_DOCUMENT_NO_FILTER = 200;
+
 export interface ListQuery {
   status?: string | undefined;
   transfer?: Transfer | undefined;
+  /** Only messages whose descriptor has exactly this documentNo (docs/decisions.md#message-list). */
+  documentNo?: string | undefined;
   cursor?: string | undefined;
   limit: number;
 }
@@ -220,6 +228,7 @@ export function createMessageModel(options: MessageModelOptions): MessageModel {
           if (side === undefined || partyOf(message, transfer) !== party) continue;
           if (query.transfer !== undefined && query.transfer !== transfer) continue;
           if (query.status !== undefined && query.status !== side.status) continue;
+          if (query.documentNo !== undefined && query.documentNo !== message.documentNo) continue;
           if (side.listSequence <= after) continue;
           entries.push({ sequence: side.listSequence, message, transfer });
         }

@@ -8,6 +8,7 @@ import {
   TRANSFERS,
   transactionPath,
 } from '../../protocol/index.ts';
+import { MAX_DOCUMENT_NO_FILTER } from '../model/index.ts';
 import {
   COMMON_ANSWERS,
   decided,
@@ -168,6 +169,21 @@ export function apiPaths(): Record<string, unknown> {
             required: false,
             description: 'Only this side of the messages.',
             schema: { type: 'string', enum: [...TRANSFERS] },
+          },
+          {
+            name: 'documentNo',
+            in: 'query',
+            required: false,
+            description:
+              'Only messages whose descriptor has exactly this documentNo (the invoice number); no control characters. A decision of this simulator: the service may ignore the parameter and answer every message, so a client compares each item’s documentNo itself.',
+            schema: {
+              type: 'string',
+              minLength: 1,
+              maxLength: MAX_DOCUMENT_NO_FILTER,
+              pattern: '^[^\\u0000-\\u001F\\u007F-\\u009F]+$',
+              examples: ['INV-1001'],
+            },
+            ...decided('message-list'),
           },
           {
             name: 'cursor',

@@ -1,7 +1,34 @@
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { testProviderForEachTest } from './helpers.ts';
+import { minimalInvoice, SUPPLIER, TOKEN, testProviderForEachTest } from './helpers.ts';
 
 const provider = testProviderForEachTest();
+
+/**
+ * One messaging API call over a raw socket: every byte the simulator sent back before the
+ * connection closed, so a test sees that not even a status line went out.
+ */
+async function rawCall(method: string, path: string, body = ''): Promise<string> {
+  const { hostname, port } = new URL(provider.url);
+  const socket = connect(Number(port), hostname);
+  const received: Buffer[] = [];
+  socket.on('data', (chunk: Buffer) => received.push(chunk));
+  socket.on('error', () => {});
+  socket.end(
+    `${method} ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\n` +
+      `Authorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  await once(socket, 'close');
+  return Buffer.concat(received).toString('utf8');
+}
+
+/** The sandbox participant's messages with this invoice number, as GET /messages lists them. */
+async function listed(invoiceNo: string) {
+  const res = await provider.api(`/messages?documentNo=${encodeURIComponent(invoiceNo)}`);
+  return ((await res.json()) as { items: { uniqueId: string; transfer: string }[] }).items;
+}
 
 async function statuses(path: string, times: number): Promise<number[]> {
   const result: number[] = [];
@@ -85,6 +112,64 @@ describe('fault injection', () => {
     await provider.admin('/faults', { count: 1, mode: 'reset' });
     await expect(provider.api('/messages')).rejects.toThrow();
     expect((await provider.api('/messages')).status).toBe(200);
+  });
+
+  it('lose-reply acts on the call, then drops the connection before any byte of the answer', async () => {
+    const invoice = minimalInvoice(SUPPLIER);
+    invoice.invoice.invoiceNo = 'INV-LOST-1';
+    await provider.admin('/faults', {
+      count: 1,
+      mode: 'lose-reply',
+      pathPrefix: '/transactions/submit-invoice',
+    });
+    expect(await rawCall('POST', '/transactions/submit-invoice', JSON.stringify(invoice))).toBe('');
+
+    // The submit was done: the message exists, its created event went out, the log names it.
+    const [created, ...others] = await listed('INV-LOST-1');
+    expect(others).toEqual([]);
+    expect(created?.transfer).toBe('outbound');
+    const messageId = created?.uniqueId ?? '';
+    expect(provider.eventsOf(messageId).map((e) => `${e.transfer}:${e.action}`)).toEqual([
+      'outbound:created',
+    ]);
+    const calls = (await (
+      await provider.admin(`/api-calls?messageId=${messageId}`, undefined, 'GET')
+    ).json()) as {
+      items: { method: string; path: string; status: number | null }[];
+    };
+    expect(calls.items).toEqual([
+      expect.objectContaining({
+        method: 'POST',
+        path: '/transactions/submit-invoice',
+        status: null,
+      }),
+    ]);
+
+    // Used up: the next submit is answered.
+    invoice.invoice.invoiceNo = 'INV-LOST-2';
+    const next = await provider.api('/transactions/submit-invoice', {
+      method: 'POST',
+      body: JSON.stringify(invoice),
+    });
+    expect(next.status).toBe(201);
+    expect(await listed('INV-LOST-1')).toHaveLength(1);
+  });
+
+  it('lose-reply loses every kind of answer: a list, a problem, a streamed document', async () => {
+    const messageId = await provider.inbound({ coreDocumentBytes: 5_000_000 });
+    await provider.admin('/faults', { count: 3, mode: 'lose-reply' });
+    expect(await rawCall('GET', '/messages')).toBe('');
+    expect(await rawCall('GET', '/messages/no-such-message')).toBe('');
+    expect(await rawCall('GET', `/messages/${messageId}/documents/core`)).toBe('');
+    expect(await (await provider.admin('/faults', undefined, 'GET')).json()).toEqual({ items: [] });
+    expect(await rawCall('GET', '/messages/no-such-message')).toMatch(/^HTTP\/1\.1 404 /);
+  });
+
+  it('lists lose-reply among the faults waiting for calls', async () => {
+    const fault = { count: 2, mode: 'lose-reply', pathPrefix: '/messages/' };
+    expect((await provider.admin('/faults', fault)).status).toBe(201);
+    const res = await provider.admin('/faults', undefined, 'GET');
+    expect(await res.json()).toEqual({ items: [fault] });
   });
 
   it('rate takes that share of matching calls, the same ones for the same seed', async () => {

@@ -1,11 +1,35 @@
 import { describe, expect, it } from 'vitest';
-import { assertWellFormed, SANDBOX, SUPPLIER, testProviderForEachTest } from './helpers.ts';
+import {
+  assertWellFormed,
+  minimalInvoice,
+  SANDBOX,
+  SUPPLIER,
+  testProviderForEachTest,
+} from './helpers.ts';
 
 const provider = testProviderForEachTest();
 
 interface Page {
-  items: { uniqueId: string; status: string; transfer: string }[];
+  items: { uniqueId: string; status: string; transfer: string; documentNo: string }[];
   nextCursor: string | null;
+}
+
+/** The sandbox participant submits an invoice with this number to the demo supplier. */
+async function submit(invoiceNo: string): Promise<string> {
+  const invoice = minimalInvoice(SUPPLIER);
+  invoice.invoice.invoiceNo = invoiceNo;
+  const res = await provider.api('/transactions/submit-invoice', {
+    method: 'POST',
+    body: JSON.stringify(invoice),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { messageId: string }).messageId;
+}
+
+async function list(query: string): Promise<Page> {
+  const res = await provider.api(`/messages?${query}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Page;
 }
 
 describe('messaging API reads', () => {
@@ -94,7 +118,55 @@ describe('messaging API reads', () => {
     });
   });
 
+  it('GET /messages?documentNo= lists exactly that invoice number, with the other filters and across pages', async () => {
+    const number = 'INV 7/&?é';
+    const first = await provider.inbound({ invoice: { invoiceNo: number } });
+    await provider.inbound({ invoice: { invoiceNo: 'INV 7/&?é-2' } });
+    await provider.inbound({ invoice: { invoiceNo: 'inv 7/&?é' } });
+    const outbound = await submit(number);
+    const second = await provider.inbound({ invoice: { invoiceNo: number } });
+    await submit('INV-8');
+    const third = await provider.inbound({ invoice: { invoiceNo: number } });
+    await provider.api(`/messages/${second}/mark-as-delivered`, { method: 'POST' });
+    const documentNo = `documentNo=${encodeURIComponent(number)}`;
+
+    const all = await list(documentNo);
+    expect(all.items.map((m) => [m.uniqueId, m.transfer])).toEqual([
+      [first, 'inbound'],
+      [outbound, 'outbound'],
+      [second, 'inbound'],
+      [third, 'inbound'],
+    ]);
+    expect(all.items.every((m) => m.documentNo === number)).toBe(true);
+    expect(all.nextCursor).toBeNull();
+    expect((await list(`${documentNo}&transfer=outbound`)).items.map((m) => m.uniqueId)).toEqual([
+      outbound,
+    ]);
+    expect(
+      (await list(`${documentNo}&transfer=inbound&status=pendingdelivery`)).items.map(
+        (m) => m.uniqueId,
+      ),
+    ).toEqual([first, third]);
+
+    // One match a page: every page full, the last one says so, none skipped or repeated.
+    const pages: string[][] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Page = await list(`${documentNo}&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      pages.push(page.items.map((m) => m.uniqueId));
+      cursor = page.nextCursor;
+    } while (cursor !== null && pages.length < 10);
+    expect(pages).toEqual([[first], [outbound], [second], [third]]);
+
+    expect(await list(`documentNo=${'x'.repeat(200)}`)).toEqual({ items: [], nextCursor: null });
+  });
+
   it.each([
+    ['documentNo=', 'documentNo'],
+    [`documentNo=${'x'.repeat(201)}`, 'documentNo'],
+    ['documentNo=INV%0A1', 'documentNo'],
+    ['documentNo=INV%C2%851', 'documentNo'],
+    ['documentNo=INV-1&documentNo=INV-2', 'documentNo'],
     ['limit=0', 'limit'],
     ['limit=1001', 'limit'],
     ['limit=ten', 'limit'],

@@ -307,6 +307,7 @@ describe('the OpenAPI document', () => {
       'get',
     );
     await answers(await api('/messages?transfer=inbound&limit=2'), '/messages', 'get');
+    await answers(await api('/messages?documentNo=INV-1001&limit=1'), '/messages', 'get');
     await answers(await api('/messages?limit=0'), '/messages', 'get');
     await answers(await api(`/messages/${messageId}`), '/messages/{mid}', 'get');
     await answers(await api('/messages/unknown-id'), '/messages/{mid}', 'get');
