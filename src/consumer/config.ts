@@ -98,6 +98,12 @@ export interface Config {
    * long a crashed process's messages wait before another takes them over. @default 30000
    */
   claimLeaseMs: number;
+  /**
+   * After a submit of the submission outbox whose reply was lost, how long before the
+   * consumer asks the service whether it created the message (docs/submissions.md): time
+   * for a request the service is still working on to land. @default 10000
+   */
+  submissionLookupDelayMs: number;
   /** Deadline of one import() call; its AbortSignal fires then. @default 60000 */
   importTimeoutMs: number;
   /**
@@ -200,6 +206,10 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): Readonly<
       max: 86_400_000,
     }),
     claimLeaseMs: read.integer('CLAIM_LEASE_MS', 30_000, { min: 300 }),
+    submissionLookupDelayMs: read.integer('SUBMISSION_LOOKUP_DELAY_MS', 10_000, {
+      min: 0,
+      max: 3_600_000,
+    }),
     importTimeoutMs: read.integer('IMPORT_TIMEOUT_MS', 60_000, { min: 1 }),
     importerModule: read.optional('IMPORTER_MODULE', (v) => ({ value: v })),
     sinkModule: read.optional('SINK_MODULE', (v) => ({ value: v })),

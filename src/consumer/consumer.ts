@@ -237,6 +237,7 @@ export async function startConsumer(options: {
         logger: logger.child({ component: 'submissions' }),
         now,
         leaseMs: config.claimLeaseMs,
+        lookupDelayMs: config.submissionLookupDelayMs,
         onOutcome: (outcome) => metrics.submissionOutcome(outcome),
         ...options.submissionWorker,
       })

@@ -53,6 +53,7 @@ describe('loadConfig', () => {
       workerMaxAttempts: 10,
       workerBackoffMaxMs: 300_000,
       claimLeaseMs: 30_000,
+      submissionLookupDelayMs: 10_000,
       importTimeoutMs: 60_000,
       logLevel: 'info',
       adminToken: undefined,
@@ -357,6 +358,18 @@ describe('what each command requires', () => {
       databasePoolSize: 10,
     });
     expect(() => loadStoreConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must be/);
+  });
+});
+
+describe('SUBMISSION_LOOKUP_DELAY_MS', () => {
+  it('waits 10 s by default before a lost reply is looked up, within bounds', () => {
+    expect(loadConfig(minimal).submissionLookupDelayMs).toBe(10_000);
+    expect(
+      loadConfig({ ...minimal, SUBMISSION_LOOKUP_DELAY_MS: '0' }).submissionLookupDelayMs,
+    ).toBe(0);
+    expect(problemsOf({ ...minimal, SUBMISSION_LOOKUP_DELAY_MS: '-1' })).toEqual([
+      'SUBMISSION_LOOKUP_DELAY_MS must be an integer from 0 to 3600000 (got "-1")',
+    ]);
   });
 });
 
