@@ -514,7 +514,7 @@ export type SubmissionResolution = 'reply' | 'lookup' | 'created';
 
 export interface Submission {
   invoiceNo: string;
-  /** The submit-invoice body, as JSON text. */
+  /** The submit-invoice body, as JSON text; empty once settled (the hash stays). */
   body: string;
   bodyHash: string;
   state: SubmissionState;

@@ -97,6 +97,9 @@ describeEachStore('submission outbox', (kind) => {
       settledAt: NOW + 2,
       attempts: 1,
       lastError: null,
+      // Emptied once settled; the hash still tells a repeat from another invoice.
+      body: '',
+      bodyHash: 'hash-of-{"invoice":{"invoiceNo":"INV-1"}}',
     });
     expect(await store.submissions.claimDue(NOW + LEASE * 10, 10, LEASE)).toEqual([]);
     expect(await notices()).toEqual([

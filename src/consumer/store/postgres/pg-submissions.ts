@@ -25,7 +25,7 @@ const CLAIM_DUE = `
 const SUBMITTED = `
   UPDATE submissions
      SET state = 'submitted', message_id = $2, resolved_by = $3, settled_at = $4,
-         locked_until = NULL, last_error = NULL
+         locked_until = NULL, last_error = NULL, body = ''
    WHERE invoice_no = $1 AND ${OPEN}`;
 
 export function createPostgresSubmissionStore(pool: pg.Pool): SubmissionStore {
@@ -115,7 +115,8 @@ export function createPostgresSubmissionStore(pool: pg.Pool): SubmissionStore {
         const bounded = boundedError(reason);
         const { rowCount } = await client.query(
           `UPDATE submissions
-              SET state = 'refused', last_error = $2, settled_at = $3, locked_until = NULL
+              SET state = 'refused', last_error = $2, settled_at = $3, locked_until = NULL,
+                  body = ''
             WHERE invoice_no = $1 AND ${OPEN}`,
           [invoiceNo, bounded, now],
         );
@@ -136,7 +137,7 @@ export function createPostgresSubmissionStore(pool: pg.Pool): SubmissionStore {
         const { rowCount } = await client.query(
           `UPDATE submissions
               SET state = 'submitted', message_id = $2, resolved_by = 'created', settled_at = $3,
-                  locked_until = NULL, last_error = NULL
+                  locked_until = NULL, last_error = NULL, body = ''
             WHERE invoice_no = $1 AND ${OPEN}
               AND first_attempt_at IS NOT NULL AND first_attempt_at <= $4`,
           [documentNo, messageId, now, timeReceived + slackMs],

@@ -328,18 +328,19 @@ export const SUBMISSION_SQL = {
   submitted: `
     UPDATE submissions
        SET state = 'submitted', message_id = @messageId, resolved_by = @resolvedBy,
-           settled_at = @now, locked_until = NULL, last_error = NULL
+           settled_at = @now, locked_until = NULL, last_error = NULL, body = ''
      WHERE invoice_no = @invoiceNo AND ${OPEN_SUBMISSION}`,
   // Only after an attempt started no later than slack after the message's arrival.
   created: `
     UPDATE submissions
        SET state = 'submitted', message_id = @messageId, resolved_by = 'created',
-           settled_at = @now, locked_until = NULL, last_error = NULL
+           settled_at = @now, locked_until = NULL, last_error = NULL, body = ''
      WHERE invoice_no = @invoiceNo AND ${OPEN_SUBMISSION}
        AND first_attempt_at IS NOT NULL AND first_attempt_at <= @timeReceived + @slackMs`,
   refused: `
     UPDATE submissions
-       SET state = 'refused', last_error = @reason, settled_at = @now, locked_until = NULL
+       SET state = 'refused', last_error = @reason, settled_at = @now, locked_until = NULL,
+           body = ''
      WHERE invoice_no = @invoiceNo AND ${OPEN_SUBMISSION}`,
   retry: `
     UPDATE submissions

@@ -5,8 +5,9 @@
 CREATE TABLE submissions (
   -- invoice.invoiceNo of the body: the ERP's key, one submission per invoice number.
   invoice_no       TEXT    PRIMARY KEY,
-  -- The submit-invoice body as the ERP sent it (JSON), and its SHA-256: the same number sent
-  -- again with another body is refused.
+  -- The submit-invoice body as the ERP sent it (JSON), emptied once the invoice is settled
+  -- (the ERP keeps its invoice; a settled row stays a few hundred bytes), and its SHA-256,
+  -- kept: the same number sent again with another body is refused.
   body             TEXT    NOT NULL,
   body_hash        TEXT    NOT NULL,
   -- queued: no attempt yet, or the last one surely never reached the service;
