@@ -11,6 +11,7 @@
  */
 import type { Logger } from 'pino';
 import type { SinkOutboxRow, SinkOutboxStore } from '../store/store.ts';
+import { createWakeableLoop } from '../wakeable-loop.ts';
 import { eventRetryDelay } from '../worker/backoff.ts';
 import type { StatusSink } from './define-sink.ts';
 
@@ -51,10 +52,6 @@ export function createSinkWorker(options: SinkWorkerOptions): SinkWorker {
   const pollMs = options.pollMs ?? 500;
   const batchSize = options.batchSize ?? 1;
   const leaseMs = options.leaseMs ?? 60_000;
-  let running = false;
-  let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
-  let woken = false;
 
   async function deliver(row: SinkOutboxRow): Promise<void> {
     const started = performance.now();
@@ -87,46 +84,27 @@ export function createSinkWorker(options: SinkWorkerOptions): SinkWorker {
     }
   }
 
-  async function run(): Promise<void> {
-    while (running) {
-      let rows: SinkOutboxRow[] = [];
-      try {
-        rows = await outbox.claimDue(now(), batchSize, leaseMs);
-        // Every claimed notice is delivered, even when stopping: the sink's own timeouts
-        // bound the wait, and the shutdown deadline bounds the whole stop.
-        for (const row of rows) await deliver(row);
-      } catch (error) {
-        // The store is away (a PostgreSQL restart): the claimed notices come back when their
-        // lease ends; try again at the next turn.
-        logger.warn({ err: error }, 'status sink outbox unavailable; retrying');
-      }
-      // A full batch means more may be due at once; otherwise wait for a wake-up or the poll.
-      if (running && rows.length < batchSize) {
-        await new Promise<void>((resolve) => {
-          if (woken) return resolve();
-          wake = resolve;
-          setTimeout(resolve, pollMs).unref();
-        });
-      }
-      woken = false;
-      wake = undefined;
+  const loop = createWakeableLoop(async () => {
+    let rows: SinkOutboxRow[] = [];
+    try {
+      rows = await outbox.claimDue(now(), batchSize, leaseMs);
+      // Every claimed notice is delivered, even when stopping: the sink's own timeouts
+      // bound the wait, and the shutdown deadline bounds the whole stop.
+      for (const row of rows) await deliver(row);
+    } catch (error) {
+      // The store is away (a PostgreSQL restart): the claimed notices come back when their
+      // lease ends; try again at the next turn.
+      logger.warn({ err: error }, 'status sink outbox unavailable; retrying');
     }
-  }
+    // A full batch means more may be due at once.
+    return rows.length >= batchSize;
+  }, pollMs);
 
   return {
-    start() {
-      if (running) return;
-      running = true;
-      loop = run();
-    },
-    notify() {
-      woken = true;
-      wake?.();
-    },
+    start: loop.start,
+    notify: loop.notify,
     async stop() {
-      running = false;
-      wake?.();
-      await loop;
+      await loop.stop();
       await sink.close?.();
     },
   };

@@ -15,6 +15,7 @@ import type { Logger } from 'pino';
 import { type ApiClient, ApiError } from '../api/index.ts';
 
 import type { Submission, SubmissionStore } from '../store/store.ts';
+import { createWakeableLoop, type WakeableLoop } from '../wakeable-loop.ts';
 import { eventRetryDelay } from '../worker/backoff.ts';
 import { describeError } from '../worker/errors.ts';
 import { findSubmitted, SUBMISSION_SLACK_MS } from './find-submitted.ts';
@@ -50,13 +51,8 @@ export type SubmissionOutcome =
   | 'not_sent'
   | 'undecided';
 
-export interface SubmissionWorker {
-  start(): void;
-  /** Wakes the loop now (a submission was just stored). */
-  notify(): void;
-  /** Stops after the submission in hand. */
-  stop(): Promise<void>;
-}
+/** notify() wakes it when a submission was just stored. */
+export type SubmissionWorker = WakeableLoop;
 
 /** Answers that refuse the invoice itself; 401, 403 and 429 are about the caller, not it. */
 function refuses(error: unknown): error is ApiError {
@@ -75,11 +71,6 @@ export function createSubmissionWorker(options: SubmissionWorkerOptions): Submis
   const leaseMs = options.leaseMs ?? 60_000;
   const lookupDelayMs = options.lookupDelayMs ?? 10_000;
   const slackMs = options.slackMs ?? SUBMISSION_SLACK_MS;
-  let running = false;
-  let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
-  let woken = false;
-
   const backoff = (attempt: number) =>
     eventRetryDelay(attempt, {
       ...(options.retryBaseMs === undefined ? {} : { baseMs: options.retryBaseMs }),
@@ -145,43 +136,16 @@ export function createSubmissionWorker(options: SubmissionWorkerOptions): Submis
     }
   }
 
-  async function run(): Promise<void> {
-    while (running) {
-      let claimed: Submission[] = [];
-      try {
-        claimed = await submissions.claimDue(now(), 1, leaseMs);
-        for (const submission of claimed) await work(submission);
-      } catch (error) {
-        // The store is away: a claimed submission comes back when its lease ends, and one in
-        // sending is looked up first then.
-        logger.warn({ err: error }, 'submission outbox unavailable; retrying');
-      }
-      if (running && claimed.length === 0) {
-        await new Promise<void>((resolve) => {
-          if (woken) return resolve();
-          wake = resolve;
-          setTimeout(resolve, pollMs).unref();
-        });
-      }
-      woken = false;
-      wake = undefined;
+  return createWakeableLoop(async () => {
+    try {
+      const claimed = await submissions.claimDue(now(), 1, leaseMs);
+      for (const submission of claimed) await work(submission);
+      return claimed.length > 0;
+    } catch (error) {
+      // The store is away: a claimed submission comes back when its lease ends, and one in
+      // sending is looked up first then.
+      logger.warn({ err: error }, 'submission outbox unavailable; retrying');
+      return false;
     }
-  }
-
-  return {
-    start() {
-      if (running) return;
-      running = true;
-      loop = run();
-    },
-    notify() {
-      woken = true;
-      wake?.();
-    },
-    async stop() {
-      running = false;
-      wake?.();
-      await loop;
-    },
-  };
+  }, pollMs);
 }
