@@ -85,6 +85,7 @@ export const SQLITE: StoreKind = {
       forgetEventIds: async (...args) => writes.forgetEventIds(...args),
       pruneMessages: async (...args) => writes.pruneMessages(...args),
       pruneNotices: async (...args) => writes.pruneNotices(...args),
+      pruneSubmissions: async (...args) => writes.pruneSubmissions(...args),
       reclaim: async (...args) => writes.reclaim(...args),
       close: async () => {
         db.close();

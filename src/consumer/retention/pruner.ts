@@ -9,8 +9,8 @@
  * Order of a run: finished events (their eventIds go to the dedupe record), then dead events
  * nobody will act on any more, then bodies, then dedupe records past their period, then final
  * messages (each one forgotten is passed to the importer's forget hook), then the status
- * sink's delivered notices (as long as the events), then freed pages back to the file system
- * (SQLite).
+ * sink's delivered notices (as long as the events), then the submission outbox's settled
+ * invoices (as long as final messages), then freed pages back to the file system (SQLite).
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
@@ -24,6 +24,7 @@ export type PruneStep =
   | 'eventIds'
   | 'messages'
   | 'notices'
+  | 'submissions'
   | 'pages';
 
 export interface PruneReport {
@@ -82,6 +83,7 @@ export function createPruner(deps: PrunerDeps): Pruner {
     eventIds: FIRST_BATCH,
     messages: FIRST_BATCH,
     notices: FIRST_BATCH,
+    submissions: FIRST_BATCH,
     pages: FIRST_BATCH,
   };
   let stopping = false;
@@ -89,7 +91,16 @@ export function createPruner(deps: PrunerDeps): Pruner {
 
   async function pass(): Promise<PruneReport> {
     const report: PruneReport = {
-      counts: { events: 0, dead: 0, bodies: 0, eventIds: 0, messages: 0, notices: 0, pages: 0 },
+      counts: {
+        events: 0,
+        dead: 0,
+        bodies: 0,
+        eventIds: 0,
+        messages: 0,
+        notices: 0,
+        submissions: 0,
+        pages: 0,
+      },
       batches: 0,
       longestBatchMs: 0,
       longestBatchStep: null,
@@ -141,6 +152,9 @@ export function createPruner(deps: PrunerDeps): Pruner {
     });
     // Delivered notices are kept as long as the status changes (RETENTION_EVENT_DAYS).
     await drain('notices', (bound) => retention.pruneNotices(until.events, bound));
+    // Settled invoices of the submission outbox as long as final messages: until then the
+    // same invoice number is answered with its message, never submitted again.
+    await drain('submissions', (bound) => retention.pruneSubmissions(until.messages, bound));
     await drain('pages', (bound) => retention.reclaim(bound));
 
     const removed = Object.values(report.counts).some((n) => n > 0);

@@ -452,6 +452,11 @@ export interface RetentionStore {
    */
   pruneNotices(before: number, bound: BatchBound): Promise<PruneBatch>;
   /**
+   * Deletes invoices of the submission outbox settled before `before`, oldest first; an open
+   * one is never deleted, however old.
+   */
+  pruneSubmissions(before: number, bound: BatchBound): Promise<PruneBatch>;
+  /**
    * Gives up to `bound.limit` pages of freed space back to the file system (SQLite in
    * incremental auto_vacuum mode); PostgreSQL's autovacuum does this itself (count 0).
    */

@@ -323,6 +323,7 @@ describeWithPostgres('query plans (postgres)', () => {
     await store.retention.forgetEventIds(NOW, bound);
     await store.retention.pruneMessages(NOW, bound);
     await store.retention.pruneNotices(NOW, bound);
+    await store.retention.pruneSubmissions(NOW, bound);
     await store.sinkOutbox.stats();
     for (const state of [undefined, 'pending', 'failing'] as const) {
       await store.sinkOutbox.list({ limit: 10, ...(state === undefined ? {} : { state }) });

@@ -177,6 +177,22 @@ describeEachStore('submission outbox', (kind) => {
     expect((await notices()).map((n) => n.properties)).toEqual([{ resolvedBy: 'created' }]);
   });
 
+  it('is pruned by retention once settled long enough, never while open', async () => {
+    for (const no of ['OLD', 'NEW', 'OPEN']) await store.submissions.add(invoice(no), NOW);
+    await store.submissions.markSending('OLD', NOW);
+    await store.submissions.markSubmitted('OLD', 'msg-old', 'reply', NOW + 1);
+    await store.submissions.markSending('NEW', NOW);
+    await store.submissions.markRefused('NEW', 'no', NOW + 100);
+    await store.submissions.markSending('OPEN', NOW);
+    const bound = { limit: 10, budgetMs: 60_000 };
+    const batch = await store.retention.pruneSubmissions(NOW + 50, bound);
+    expect(batch).toMatchObject({ count: 1, more: false });
+    expect(await store.submissions.get('OLD')).toBeUndefined();
+    // Long after: the refused one goes, the open one (an attempt out) never does.
+    await store.retention.pruneSubmissions(NOW + 1e12, bound);
+    expect((await store.submissions.list({ limit: 10 })).map((s) => s.invoiceNo)).toEqual(['OPEN']);
+  });
+
   it('lists newest first, by state, with counts of the open ones', async () => {
     for (const [i, no] of ['A', 'B', 'C'].entries()) {
       await store.submissions.add(invoice(no), NOW + i);

@@ -11,6 +11,7 @@
 import type pg from 'pg';
 import type { BatchBound, ForgottenMessage, PruneBatch, RetentionStore } from '../store.ts';
 import { PRUNE_DELIVERED } from './pg-sink-outbox.ts';
+import { PRUNE_SETTLED } from './pg-submissions.ts';
 import { inTransaction } from './pool.ts';
 
 /** Arbitrary, distinct from the migration lock (migrate.ts). */
@@ -257,6 +258,18 @@ export function createPostgresRetentionStore(
         let count = 0;
         const more = await pieces(async (limit) => {
           const { rowCount } = await client.query(PRUNE_DELIVERED, [before, limit]);
+          count += rowCount ?? 0;
+          return rowCount ?? 0;
+        });
+        return { count, more };
+      });
+    },
+
+    async pruneSubmissions(before, bound) {
+      return batch(bound, NOTHING, async (client, pieces) => {
+        let count = 0;
+        const more = await pieces(async (limit) => {
+          const { rowCount } = await client.query(PRUNE_SETTLED, [before, limit]);
           count += rowCount ?? 0;
           return rowCount ?? 0;
         });

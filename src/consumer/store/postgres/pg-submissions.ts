@@ -28,6 +28,12 @@ const SUBMITTED = `
          locked_until = NULL, last_error = NULL, body = ''
    WHERE invoice_no = $1 AND ${OPEN}`;
 
+/** Settled invoices, oldest first (submissions_settled); never an open one. */
+export const PRUNE_SETTLED = `
+  DELETE FROM submissions WHERE invoice_no IN (
+    SELECT invoice_no FROM submissions WHERE settled_at IS NOT NULL AND settled_at < $1
+     ORDER BY settled_at LIMIT $2)`;
+
 export function createPostgresSubmissionStore(pool: pg.Pool): SubmissionStore {
   return {
     async add(submission, now) {

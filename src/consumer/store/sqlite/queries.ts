@@ -353,6 +353,11 @@ export const SUBMISSION_SQL = {
            COALESCE(SUM(state = 'unknown'), 0) AS unknown,
            MIN(created_at) AS oldest
       FROM submissions INDEXED BY submissions_due WHERE ${OPEN_SUBMISSION}`,
+  // Settled invoices, oldest first (submissions_settled); never an open one.
+  pruneSettled: `
+    DELETE FROM submissions WHERE invoice_no IN (
+      SELECT invoice_no FROM submissions WHERE settled_at IS NOT NULL AND settled_at < ?
+       ORDER BY settled_at LIMIT ?)`,
   listAll: 'SELECT * FROM submissions ORDER BY created_at DESC LIMIT ?',
   listState: 'SELECT * FROM submissions WHERE state = ? ORDER BY created_at DESC LIMIT ?',
 } as const;

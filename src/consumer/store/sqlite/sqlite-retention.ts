@@ -15,7 +15,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { BatchBound, DeadCutoffs, ForgottenMessage, PruneBatch } from '../store.ts';
-import { RETENTION_SQL, SINK_OUTBOX_SQL } from './queries.ts';
+import { RETENTION_SQL, SINK_OUTBOX_SQL, SUBMISSION_SQL } from './queries.ts';
 
 const BODIES_MARK = 'bodies';
 const FINISHED = ['done', 'skipped'] as const;
@@ -63,6 +63,7 @@ export function retentionWrites(
   const deleteMessage = db.prepare<[string, string]>(RETENTION_SQL.deleteMessage);
   const deleteMessageChanges = db.prepare<[string, string]>(RETENTION_SQL.deleteMessageChanges);
   const pruneDelivered = db.prepare<[number, number]>(SINK_OUTBOX_SQL.pruneDelivered);
+  const pruneSettled = db.prepare<[number, number]>(SUBMISSION_SQL.pruneSettled);
 
   /**
    * One batch: `work` in an IMMEDIATE transaction, given `spent()` to ask between rows whether
@@ -98,6 +99,25 @@ export function retentionWrites(
       if (count < rows.length && spent()) return { count, stopped: true };
     }
     return { count, stopped: false };
+  }
+
+  /** Runs a set statement (`before`, a row limit) in chunks until done or out of budget. */
+  function deleteInChunks(
+    statement: Database.Statement<[number, number]>,
+    before: number,
+    bound: BatchBound,
+  ): PruneBatch {
+    return batch(bound, (spent) => {
+      let count = 0;
+      while (count < bound.limit) {
+        const chunk = Math.min(ROWS_PER_STATEMENT, bound.limit - count);
+        const changes = statement.run(before, chunk).changes;
+        count += changes;
+        if (changes < chunk) return { count, more: false };
+        if (spent()) break;
+      }
+      return { count, more: true };
+    });
   }
 
   return {
@@ -203,17 +223,12 @@ export function retentionWrites(
 
     /** Delivered notices of the status sink's outbox, as forgetEventIds deletes records. */
     pruneNotices(before: number, bound: BatchBound): PruneBatch {
-      return batch(bound, (spent) => {
-        let count = 0;
-        while (count < bound.limit) {
-          const chunk = Math.min(ROWS_PER_STATEMENT, bound.limit - count);
-          const changes = pruneDelivered.run(before, chunk).changes;
-          count += changes;
-          if (changes < chunk) return { count, more: false };
-          if (spent()) break;
-        }
-        return { count, more: true };
-      });
+      return deleteInChunks(pruneDelivered, before, bound);
+    },
+
+    /** Settled invoices of the submission outbox, the same way. */
+    pruneSubmissions(before: number, bound: BatchBound): PruneBatch {
+      return deleteInChunks(pruneSettled, before, bound);
     },
 
     /**

@@ -133,6 +133,7 @@ export async function openSqliteStore(
       forgetEventIds: (before, bound) => writer.call('retention.forgetEventIds', before, bound),
       pruneMessages: (before, bound) => writer.call('retention.pruneMessages', before, bound),
       pruneNotices: (before, bound) => writer.call('retention.pruneNotices', before, bound),
+      pruneSubmissions: (before, bound) => writer.call('retention.pruneSubmissions', before, bound),
       reclaim: (bound) => writer.call('retention.reclaim', bound),
     },
     sinkOutbox: {

@@ -44,6 +44,7 @@ export function createWriteOperations(db: Database.Database) {
     'retention.forgetEventIds': retention.forgetEventIds,
     'retention.pruneMessages': retention.pruneMessages,
     'retention.pruneNotices': retention.pruneNotices,
+    'retention.pruneSubmissions': retention.pruneSubmissions,
     'retention.reclaim': retention.reclaim,
     'sinkOutbox.claimDue': sinkOutbox.claimDue,
     'sinkOutbox.markDelivered': sinkOutbox.markDelivered,
@@ -103,6 +104,7 @@ export const STANDALONE_OPERATIONS: ReadonlySet<WriteOperation> = new Set<WriteO
   'retention.forgetEventIds',
   'retention.pruneMessages',
   'retention.pruneNotices',
+  'retention.pruneSubmissions',
   'retention.reclaim',
 ]);
 

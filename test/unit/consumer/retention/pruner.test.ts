@@ -38,6 +38,7 @@ function scriptedStore(
     eventIds: 0,
     messages: 0,
     notices: 0,
+    submissions: 0,
     pages: 0,
     ...rows,
   };
@@ -58,6 +59,7 @@ function scriptedStore(
       forgotten: [],
     }),
     pruneNotices: async (before, bound) => batch('notices', bound, [before]),
+    pruneSubmissions: async (before, bound) => batch('submissions', bound, [before]),
     reclaim: async (bound) => batch('pages', bound),
   };
   return { retention, calls };
@@ -122,6 +124,7 @@ describe('createPruner', () => {
       'eventIds',
       'messages',
       'notices',
+      'submissions',
       'pages',
     ]);
     const remember = { rememberSince: NOW - DEFAULT_RETENTION.dedupeDays * DAY_MS };
@@ -139,11 +142,16 @@ describe('createPruner', () => {
       eventIds: 0,
       messages: 0,
       notices: 1,
+      submissions: 0,
       pages: 1,
     });
     // Delivered notices are kept as long as the events.
     expect(calls.find((call) => call.step === 'notices')?.args).toEqual([
       NOW - DEFAULT_RETENTION.eventDays * DAY_MS,
+    ]);
+    // Settled submissions, as long as final messages.
+    expect(calls.find((call) => call.step === 'submissions')?.args).toEqual([
+      NOW - DEFAULT_RETENTION.messageDays * DAY_MS,
     ]);
   });
 

@@ -21,6 +21,7 @@ CREATE INDEX submissions_due ON submissions (next_attempt_at)
   WHERE state IN ('queued', 'sending', 'unknown');
 CREATE INDEX submissions_recent ON submissions (created_at);
 CREATE INDEX submissions_state ON submissions (state, created_at);
+CREATE INDEX submissions_settled ON submissions (settled_at) WHERE settled_at IS NOT NULL;
 
 ALTER TABLE sink_outbox DROP CONSTRAINT sink_outbox_kind_check;
 ALTER TABLE sink_outbox ADD CONSTRAINT sink_outbox_kind_check

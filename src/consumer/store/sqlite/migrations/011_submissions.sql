@@ -37,6 +37,9 @@ CREATE INDEX submissions_due ON submissions (next_attempt_at)
 -- Newest first, all or by state: the admin view.
 CREATE INDEX submissions_recent ON submissions (created_at);
 CREATE INDEX submissions_state ON submissions (state, created_at);
+-- Settled invoices in the order they settled: what retention deletes, oldest first (after
+-- RETENTION_MESSAGE_DAYS; until then a repeat of the number is answered with its message).
+CREATE INDEX submissions_settled ON submissions (settled_at) WHERE settled_at IS NOT NULL;
 
 -- The sink outbox takes the submissions' outcomes too (kind submission, its stream the
 -- invoice): SQLite changes a CHECK only by copying the table.
