@@ -58,7 +58,9 @@ function swappable(first: StatusSink) {
 const stream = (n: StatusChangeNotice) => `${n.messageId} ${n.transfer} ${n.kind}`;
 
 /** Each id once; in each stream, each notice takes over from the one before it. */
-export function expectOnceInOrder(notices: StatusChangeNotice[]): Map<string, StatusChangeNotice[]> {
+export function expectOnceInOrder(
+  notices: StatusChangeNotice[],
+): Map<string, StatusChangeNotice[]> {
   expect(new Set(notices.map((n) => n.id)).size).toBe(notices.length);
   const byStream = new Map<string, StatusChangeNotice[]>();
   for (const n of notices) byStream.set(stream(n), [...(byStream.get(stream(n)) ?? []), n]);

@@ -31,8 +31,7 @@ import { newEvent } from '../../support/sqlite.ts';
 import { type DisposableStore, POSTGRES, SQLITE } from '../../support/stores.ts';
 
 const NOW = 1_800_000_000_000;
-const HISTORY_TABLES =
-  /\b(events|messages|status_changes|seen_events|sink_outbox|submissions)\b/;
+const HISTORY_TABLES = /\b(events|messages|status_changes|seen_events|sink_outbox|submissions)\b/;
 /**
  * Partial indexes that hold the backlog only (the sink notices not delivered yet, the
  * invoices not submitted yet), never history: walking one costs what is waiting, as walking
