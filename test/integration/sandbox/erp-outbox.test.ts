@@ -3,7 +3,8 @@
  * an invoice through the consumer (its POST /outgoing-invoices forwards to POST
  * /admin/submissions), and hears back, through the real example status sink (erp-http), what
  * became of it: the submission notice with the message id, then that message's status changes,
- * each once and in order, whatever happened to the submit's reply.
+ * each once and in order, whatever happened to the submit's reply, or to the consumer's answer
+ * to the ERP (which the stand-in sends again: the invoice number makes that safe).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createErpHttpSink } from '../../../src/sinks/erp-http.ts';
@@ -13,6 +14,7 @@ import {
   startErpStandin,
 } from '../../support/erp-standin.ts';
 import { freePort } from '../../support/free-port.ts';
+import { type RunningProxy, startProxy } from '../../support/http-proxy.ts';
 import {
   eventually,
   SANDBOX_ADMIN_TOKEN,
@@ -24,11 +26,14 @@ const ERP_TOKEN = 'erp-outbox-token-0b9c4d';
 
 let sandbox: Sandbox | undefined;
 let erp: ErpStandin | undefined;
+let proxy: RunningProxy | undefined;
 afterEach(async () => {
+  await proxy?.close();
   await sandbox?.stop();
   await erp?.close();
   sandbox = undefined;
   erp = undefined;
+  proxy = undefined;
 });
 
 /**
@@ -36,7 +41,9 @@ afterEach(async () => {
  * consumer. Each needs the other's URL: the stand-in's port is chosen first and the stand-in
  * starts on it once the consumer listens (a notice sent before is retried by the sink).
  */
-async function start(): Promise<{ s: Sandbox; erp: ErpStandin }> {
+async function start(
+  consumerUrl?: (s: Sandbox) => Promise<string>,
+): Promise<{ s: Sandbox; erp: ErpStandin }> {
   const port = await freePort();
   const sink = createErpHttpSink({
     SINK_ERP_URL: `http://127.0.0.1:${port}`,
@@ -46,7 +53,7 @@ async function start(): Promise<{ s: Sandbox; erp: ErpStandin }> {
   erp = await startErpStandin({
     port,
     token: ERP_TOKEN,
-    consumerUrl: sandbox.consumer.url,
+    consumerUrl: consumerUrl === undefined ? sandbox.consumer.url : await consumerUrl(sandbox),
     consumerToken: SANDBOX_ADMIN_TOKEN,
   });
   return { s: sandbox, erp };
@@ -213,5 +220,43 @@ describe('the ERP sends invoices through the consumer', () => {
     expect(
       standin.statusChanges().filter((c) => c.idempotencyKey === 'submission:ERP-OUT-3'),
     ).toHaveLength(1);
+  });
+
+  it("sends an invoice again when a gateway lost the consumer's answer: one message, the same id", async () => {
+    // A gateway in front of the consumer: the first POST reaches the consumer, which stores
+    // and submits the invoice, but the ERP gets a 502 instead of the answer.
+    let posts = 0;
+    const { s, erp: standin } = await start(async (s) => {
+      proxy = await startProxy({
+        target: s.consumer.url,
+        async before(req) {
+          if (req.method !== 'POST') return undefined;
+          posts += 1;
+          if (posts > 1) return undefined;
+          await fetch(`${s.consumer.url}${req.url}`, {
+            method: 'POST',
+            headers: req.headers,
+            body: new Uint8Array(req.body),
+          }).then((res) => res.arrayBuffer());
+          return 502;
+        },
+      });
+      return proxy.url;
+    });
+    const sent = await sendFromErp(standin, await exampleInvoice(s, 'ERP-OUT-4'));
+    expect(posts).toBe(2);
+    expect(sent.status).toBe(200);
+    expect(sent.body.state).toBe('submitted');
+    const { items } = await s.api<{ items: { uniqueId: string }[] }>(
+      '/messages?transfer=outbound&documentNo=ERP-OUT-4',
+    );
+    expect(items.map((item) => item.uniqueId)).toEqual([sent.body.messageId]);
+    const invoice = await heard(
+      standin,
+      'ERP-OUT-4',
+      (i) => i.submission !== null,
+      'the submission',
+    );
+    expect(invoice).toMatchObject({ consumerStatus: 200, messageId: sent.body.messageId });
   });
 });
