@@ -1,8 +1,9 @@
 /**
  * The first ten minutes (issue 9): `npm run dev` as a process, and every shell block the README
  * marks as run against it, as written. Only the ports differ (free ones, told to both through
- * PROVIDER_PORT and PORT, as a user's .env would) and the signing secret is the one the
- * banner printed, as the README says to take it. A README that drifts from the code fails here.
+ * PROVIDER_PORT and PORT, as a user's .env would), the status journal is the one in this test's
+ * data folder (npm run dev's ./data/status-journal.jsonl, kept away from a developer's), and
+ * the signing secret is the one the banner printed, as the README says to take it. A README that drifts from the code fails here.
  */
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -32,10 +33,18 @@ function markedBlocks(readme: string): string[] {
 /** What each command prints when it works, by a piece of the command. */
 const EXPECTED: [command: string, output: RegExp][] = [
   ['/admin/messages/inbound', /\{"messageId":"[0-9a-f-]{36}"\}/],
+  [
+    '/admin/submissions',
+    /\{"invoiceNo":"INV-2001","state":"submitted","messageId":"[0-9a-f-]{36}","resolvedBy":"reply"/,
+  ],
   ['npm run submit-invoice', /submitted: messageId=[0-9a-f-]{36} status=received/],
   ['/admin/events', /"eventId":/],
   ['/admin/sink', /"pending":\d+/],
   ['/test-event', /"statusCode":204,/],
+  [
+    'submission:INV-2001 data/status-journal.jsonl',
+    /\{"id":"submission:INV-2001","kind":"submission","invoiceNo":"INV-2001","messageId":"[0-9a-f-]{36}"/,
+  ],
 ];
 
 /** `npm run dev` in its own process group (npm, sh, node), so stopping it stops them all. */
@@ -121,6 +130,7 @@ describe('npm run dev and the README', () => {
       const script = block
         .replaceAll('127.0.0.1:4000', `127.0.0.1:${ports.provider}`)
         .replaceAll('127.0.0.1:3000', `127.0.0.1:${ports.consumer}`)
+        .replaceAll('data/status-journal.jsonl', devEnv.SINK_JOURNAL_FILE)
         .replaceAll("secret='whsec_...'", `secret='${secret}'`);
       const { code, output } = await runBlock(script, env);
       expect(code, `${block}\n${output}`).toBe(0);

@@ -2,11 +2,15 @@
 /**
  * `npm run erp-standin`: the ERP stand-in (erp-standin.ts) as a process, for trying the
  * example HTTP importer by hand (docs/forking.md): set ERP_BASE_URL and ERP_TOKEN as printed;
- * for the example status sink (src/sinks/erp-http.ts), SINK_ERP_URL and SINK_ERP_TOKEN.
+ * for the example status sink (src/sinks/erp-http.ts), SINK_ERP_URL and SINK_ERP_TOKEN. With
+ * ERP_STANDIN_CONSUMER_URL set, POST /outgoing-invoices sends an invoice through the consumer's
+ * submission outbox (docs/submissions.md).
  *
  *   ERP_STANDIN_PORT               @default 4100
  *   ERP_STANDIN_TOKEN              @default erp-standin-token
  *   ERP_STANDIN_REJECT_INVOICE_NOS comma-separated invoice numbers it refuses (422)
+ *   ERP_STANDIN_CONSUMER_URL       the consumer's operations URL, e.g. http://127.0.0.1:3000
+ *   ERP_STANDIN_CONSUMER_TOKEN     the consumer's ADMIN_TOKEN
  */
 import { startErpStandin } from './erp-standin.ts';
 
@@ -25,6 +29,8 @@ const erp = await startErpStandin({
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== ''),
+  ...(env.ERP_STANDIN_CONSUMER_URL ? { consumerUrl: env.ERP_STANDIN_CONSUMER_URL } : {}),
+  ...(env.ERP_STANDIN_CONSUMER_TOKEN ? { consumerToken: env.ERP_STANDIN_CONSUMER_TOKEN } : {}),
 }).catch((error: NodeJS.ErrnoException) => {
   console.error(
     error.code === 'EADDRINUSE'
@@ -37,8 +43,13 @@ console.log(`ERP stand-in listening on ${erp.url}
   ERP_BASE_URL=${erp.url}
   ERP_TOKEN=${erp.token}
   SINK_MODULE=erp-http SINK_ERP_URL=${erp.url} SINK_ERP_TOKEN=${erp.token}`);
+if (env.ERP_STANDIN_CONSUMER_URL) {
+  console.log(`  POST ${erp.url}/outgoing-invoices sends through ${env.ERP_STANDIN_CONSUMER_URL}`);
+}
 let last = 0;
 let lastChange = 0;
+/** The notices of outgoing invoices printed already, by id: they may arrive in any order. */
+const printed = new Set<string>();
 setInterval(() => {
   const booked = erp.documents();
   for (const document of booked.slice(last)) {
@@ -47,11 +58,27 @@ setInterval(() => {
   last = booked.length;
   const changes = erp.statusChanges();
   for (const { notice } of changes.slice(lastChange)) {
+    // An outgoing invoice's outcome is printed with that invoice, below.
+    if (notice.kind === 'submission') continue;
     console.log(
       `status change of message ${String(notice.messageId)}: ${String(notice.kind)} ${String(notice.formerValue)} -> ${String(notice.newValue)}`,
     );
   }
   lastChange = changes.length;
+  for (const invoice of erp.outgoingInvoices()) {
+    const notices = [
+      ...(invoice.submission === null ? [] : [invoice.submission]),
+      ...invoice.statusChanges.map((change) => change.notice),
+    ];
+    for (const notice of notices.filter((n) => !printed.has(String(n.id)))) {
+      printed.add(String(notice.id));
+      console.log(
+        notice.kind === 'submission'
+          ? `outgoing invoice ${invoice.invoiceNo}: ${String(notice.newValue)}, message ${String(notice.messageId)}`
+          : `outgoing invoice ${invoice.invoiceNo}: ${String(notice.kind)} ${String(notice.formerValue)} -> ${String(notice.newValue)}`,
+      );
+    }
+  }
 }, 500).unref();
 const stop = () => void erp.close().then(() => process.exit(0));
 process.on('SIGINT', stop);

@@ -15,6 +15,16 @@
  *                               stored; 200 that key was stored already (nothing stored);
  *                               400 without the header or a JSON object
  *   GET  /status-changes        200 [{idempotencyKey, receivedAt, notice}, ...] in arrival order
+ *   POST /outgoing-invoices     an invoice the ERP sends (a submit-invoice body), forwarded to
+ *                               the consumer's POST /admin/submissions (docs/submissions.md)
+ *                               with `consumerUrl` and `consumerToken`; a network failure or a
+ *                               5xx is sent again, up to 3 times in all, which is safe since the
+ *                               consumer keys it by invoice number. Answers with the consumer's
+ *                               answer; 502 when none came; 503 without `consumerUrl`
+ *   GET  /outgoing-invoices     200 [{invoiceNo, sentAt, consumerStatus, state, messageId,
+ *                               submission, statusChanges}, ...] in sending order: the
+ *                               consumer's last answer, the `submission:<invoiceNo>` notice, and
+ *                               the status changes of its message (outbound) in arrival order
  *
  * Every call needs `Authorization: Bearer <token>` (401 otherwise). Faults make the next calls
  * answer 503, hang until the client gives up, or lose their reply after doing the work (the
@@ -54,6 +64,28 @@ export interface ErpStatusChange {
   notice: Record<string, unknown>;
 }
 
+/**
+ * An invoice the ERP sent through the consumer (POST /outgoing-invoices), with what it heard
+ * back. The consumer's answer may predate the outcome (state `unknown` after a lost reply); the
+ * `submission:<invoiceNo>` notice is the final word, and names the message whose status changes
+ * follow. Those may arrive before it (streams are independent), so they are matched on read.
+ */
+export interface ErpOutgoingInvoice {
+  invoiceNo: string;
+  /** When the ERP first sent it. */
+  sentAt: string;
+  /** The HTTP status of the consumer's last answer. */
+  consumerStatus: number;
+  /** `state` of that answer (queued, sending, unknown, submitted, refused), null if none. */
+  state: string | null;
+  /** The message id: the submission notice's, else the consumer's answer's; null until known. */
+  messageId: string | null;
+  /** The `submission:<invoiceNo>` notice, once it arrived. */
+  submission: Record<string, unknown> | null;
+  /** The status changes of `messageId` (outbound), in arrival order. */
+  statusChanges: ErpStatusChange[];
+}
+
 export interface ErpCall {
   method: string;
   path: string;
@@ -69,11 +101,13 @@ export interface ErpStandin {
   attachments(): Map<string, number>;
   /** Status changes received, in arrival order, once per idempotency key. */
   statusChanges(): ErpStatusChange[];
+  /** Invoices sent through the consumer (POST /outgoing-invoices), in sending order. */
+  outgoingInvoices(): ErpOutgoingInvoice[];
   calls(): ErpCall[];
   fault(fault: ErpFault): void;
   /** Drops the faults not used up yet (an outage that is over). */
   clearFaults(): void;
-  /** Everything back to empty (documents, attachments, status changes, calls, faults). */
+  /** Everything back to empty (documents, attachments, status changes, outgoing invoices, calls, faults). */
   reset(): void;
   close(): Promise<void>;
 }
@@ -87,6 +121,18 @@ export interface ErpStandinOptions {
   token?: string;
   /** Invoice numbers the ERP refuses for good (422). */
   rejectInvoiceNos?: readonly string[];
+  /** The consumer's operations URL, where POST /outgoing-invoices sends invoices. */
+  consumerUrl?: string;
+  /** The consumer's ADMIN_TOKEN, for POST /admin/submissions. */
+  consumerToken?: string;
+}
+
+interface SentInvoice {
+  invoiceNo: string;
+  sentAt: string;
+  consumerStatus: number;
+  state: string | null;
+  messageId: string | null;
 }
 
 const MAX_JSON_BYTES = 1_048_576;
@@ -100,6 +146,7 @@ export async function startErpStandin(options: ErpStandinOptions = {}): Promise<
   let attachments = new Map<string, number>();
   let statusChanges: ErpStatusChange[] = [];
   let statusChangeKeys = new Set<string>();
+  let outgoing = new Map<string, SentInvoice>();
   let calls: ErpCall[] = [];
   let faults: Array<Required<ErpFault>> = [];
   const hanging = new Set<ServerResponse>();
@@ -111,6 +158,29 @@ export async function startErpStandin(options: ErpStandinOptions = {}): Promise<
     if (fault.count <= 0) faults = faults.filter((f) => f !== fault);
     return fault.mode;
   };
+
+  const outgoingInvoices = (): ErpOutgoingInvoice[] =>
+    [...outgoing.values()].map((sent) => {
+      const submission =
+        statusChanges.find((change) => change.notice.id === `submission:${sent.invoiceNo}`)
+          ?.notice ?? null;
+      const noticed = submission?.messageId;
+      const messageId = typeof noticed === 'string' ? noticed : sent.messageId;
+      return structuredClone({
+        ...sent,
+        messageId,
+        submission,
+        statusChanges:
+          messageId === null
+            ? []
+            : statusChanges.filter(
+                (change) =>
+                  change.notice.kind !== 'submission' &&
+                  change.notice.messageId === messageId &&
+                  change.notice.transfer === 'outbound',
+              ),
+      });
+    });
 
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://erp');
@@ -217,6 +287,43 @@ export async function startErpStandin(options: ErpStandinOptions = {}): Promise<
         req.resume();
         return reply(200, statusChanges);
       }
+      if (req.method === 'POST' && url.pathname === '/outgoing-invoices') {
+        const body = await readJson(req, MAX_JSON_BYTES);
+        if (body === undefined) {
+          return reply(400, { title: 'Bad request', detail: 'the body is not a JSON object' });
+        }
+        if (options.consumerUrl === undefined) {
+          return reply(503, {
+            title: 'No consumer',
+            detail: 'start the stand-in with consumerUrl (ERP_STANDIN_CONSUMER_URL)',
+          });
+        }
+        const answer = await submitThroughConsumer(
+          body,
+          options.consumerUrl,
+          options.consumerToken,
+        );
+        if (answer === undefined) {
+          return reply(502, { title: 'Bad gateway', detail: 'the consumer did not answer' });
+        }
+        const invoiceNo = (body.invoice as { invoiceNo?: unknown } | undefined)?.invoiceNo;
+        if (typeof invoiceNo === 'string') {
+          const view = answer.body as { state?: unknown; messageId?: unknown } | undefined;
+          // Sent again: the same place in the list, the consumer's latest answer.
+          outgoing.set(invoiceNo, {
+            invoiceNo,
+            sentAt: outgoing.get(invoiceNo)?.sentAt ?? new Date().toISOString(),
+            consumerStatus: answer.status,
+            state: typeof view?.state === 'string' ? view.state : null,
+            messageId: typeof view?.messageId === 'string' ? view.messageId : null,
+          });
+        }
+        return reply(answer.status, answer.body);
+      }
+      if (req.method === 'GET' && url.pathname === '/outgoing-invoices') {
+        req.resume();
+        return reply(200, outgoingInvoices());
+      }
       if (req.method === 'GET' && url.pathname === '/documents') {
         req.resume();
         const found = byExternalId.get(url.searchParams.get('externalId') ?? '');
@@ -241,6 +348,7 @@ export async function startErpStandin(options: ErpStandinOptions = {}): Promise<
     documents: () => [...documents],
     attachments: () => new Map(attachments),
     statusChanges: () => structuredClone(statusChanges),
+    outgoingInvoices,
     calls: () => [...calls],
     fault(fault) {
       faults.push({ count: 1, match: '', ...fault });
@@ -254,6 +362,7 @@ export async function startErpStandin(options: ErpStandinOptions = {}): Promise<
       attachments = new Map();
       statusChanges = [];
       statusChangeKeys = new Set();
+      outgoing = new Map();
       calls = [];
       faults = [];
     },
@@ -265,6 +374,48 @@ export async function startErpStandin(options: ErpStandinOptions = {}): Promise<
       });
     },
   };
+}
+
+const CONSUMER_ATTEMPTS = 3;
+
+/**
+ * POST /admin/submissions of the consumer, sent again after a network failure or a 5xx: the
+ * consumer keys the invoice by its number, so a second POST of the same body is answered 200
+ * with the same submission, never a second invoice. Undefined when no answer came.
+ */
+async function submitThroughConsumer(
+  body: Record<string, unknown>,
+  consumerUrl: string,
+  consumerToken: string | undefined,
+): Promise<{ status: number; body: unknown } | undefined> {
+  let last: { status: number; body: unknown } | undefined;
+  for (let attempt = 1; attempt <= CONSUMER_ATTEMPTS; attempt += 1) {
+    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
+    try {
+      const res = await fetch(`${consumerUrl.replace(/\/+$/, '')}/admin/submissions`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(consumerToken === undefined ? {} : { authorization: `Bearer ${consumerToken}` }),
+        },
+        body: JSON.stringify(body),
+        // The consumer waits up to 2 s for the outbox before it answers.
+        signal: AbortSignal.timeout(10_000),
+      });
+      const text = await res.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // Not JSON (a proxy's error page): passed on as text.
+      }
+      last = { status: res.status, body: parsed };
+      if (res.status < 500) return last;
+    } catch {
+      // No answer (refused, reset, timed out): the next attempt is as safe as this one.
+    }
+  }
+  return last;
 }
 
 /** The body's sha256 and size, or undefined past `limit` bytes (then the request is cut). */
