@@ -236,7 +236,10 @@ export async function startConsumer(options: {
         api,
         logger: logger.child({ component: 'submissions' }),
         now,
-        leaseMs: config.claimLeaseMs,
+        // Longer than any attempt can last (API_DEADLINE_MS bounds a call, retries included)
+        // plus the lookup delay: another process never takes an invoice whose attempt is
+        // still out, and after a crash the lookup waits as long as after a lost reply.
+        leaseMs: config.apiDeadlineMs + config.submissionLookupDelayMs + 1_000,
         lookupDelayMs: config.submissionLookupDelayMs,
         onOutcome: (outcome) => metrics.submissionOutcome(outcome),
         ...options.submissionWorker,

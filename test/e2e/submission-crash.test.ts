@@ -30,7 +30,7 @@ let proxy: RunningProxy | undefined;
 const running: RunningScript[] = [];
 const admin = providerAdmin(() => provider.url);
 
-async function startConsumerProcess(apiBaseUrl: string) {
+async function startConsumerProcess(apiBaseUrl: string, deadlineMs = 1000) {
   const consumer = startScript(MAIN, {
     cwd: dir,
     env: {
@@ -38,14 +38,14 @@ async function startConsumerProcess(apiBaseUrl: string) {
       WEBHOOK_SECRETS: SECRET,
       API_BASE_URL: apiBaseUrl,
       API_TOKEN: 'sandbox-token',
-      // A submit held by the test's proxy is still awaited when the process is killed.
-      API_TIMEOUT_MS: '30000',
+      // An invoice in hand is leased for API_DEADLINE_MS + SUBMISSION_LOOKUP_DELAY_MS + 1 s:
+      // a killed process's invoice is taken over that long after its attempt.
+      API_TIMEOUT_MS: String(deadlineMs),
+      API_DEADLINE_MS: String(deadlineMs),
       ADMIN_TOKEN,
       DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
       DOCUMENTS_DIR: join(dir, 'documents'),
       SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
-      // A killed process's invoice is taken over after a second; a lost reply is looked up
-      // after 300 ms.
       CLAIM_LEASE_MS: '1000',
       SUBMISSION_LOOKUP_DELAY_MS: '300',
       LOG_LEVEL: 'info',
@@ -187,7 +187,8 @@ describe('submissions through SIGKILL', () => {
         await new Promise(() => {});
       },
     });
-    const consumer = await startConsumerProcess(proxy.url);
+    // The submit is still awaited (3 s deadline) when the process is killed.
+    const consumer = await startConsumerProcess(proxy.url, 3000);
     expect(await send(await exampleInvoice('KILL-1'))).toBe(202);
     for (let i = 0; i < 200 && answered.length === 0; i++)
       await new Promise((r) => setTimeout(r, 25));
@@ -213,7 +214,8 @@ describe('submissions through SIGKILL', () => {
         return new Promise<undefined>(() => {});
       },
     });
-    const consumer = await startConsumerProcess(proxy.url);
+    // The submit is still awaited (3 s deadline) when the process is killed.
+    const consumer = await startConsumerProcess(proxy.url, 3000);
     await send(await exampleInvoice('KILL-2'));
     for (let i = 0; i < 200 && held.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
     expect(held).toHaveLength(1);

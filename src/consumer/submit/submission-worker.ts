@@ -27,7 +27,10 @@ export interface SubmissionWorkerOptions {
   now: () => number;
   /** How often the loop looks for due submissions when not woken. @default 500 */
   pollMs?: number;
-  /** How long a claimed submission is this process's (CLAIM_LEASE_MS). @default 60000 */
+  /**
+   * How long a claimed submission is this process's: longer than an attempt can last, so no
+   * other process takes an invoice whose request may still be out. @default 60000
+   */
   leaseMs?: number;
   /**
    * After an attempt whose reply was lost, how long before the lookup: time for a request
@@ -54,7 +57,12 @@ export type SubmissionOutcome =
 /** notify() wakes it when a submission was just stored. */
 export type SubmissionWorker = WakeableLoop;
 
-/** Answers that refuse the invoice itself; 401, 403 and 429 are about the caller, not it. */
+/** Answers that refused the caller before the service acted: nothing was created. */
+function refusedCaller(error: unknown): boolean {
+  return error instanceof ApiError && (error.status === 401 || error.status === 403);
+}
+
+/** Answers that refuse the invoice itself; 401, 403, 408 and 429 are about the call, not it. */
 function refuses(error: unknown): error is ApiError {
   return (
     error instanceof ApiError &&
@@ -123,7 +131,8 @@ export function createSubmissionWorker(options: SubmissionWorkerOptions): Submis
       if (refuses(error)) {
         await submissions.markRefused(submission.invoiceNo, reason, now());
         outcome('refused', attempt, { status: error.status, err: reason });
-      } else if (error instanceof ApiError && error.retryable) {
+      } else if ((error instanceof ApiError && error.retryable) || refusedCaller(error)) {
+        // Surely not acted on: connection refused, 429 to the end, or a wrong API_TOKEN.
         const delay = backoff(attempt.attempts);
         await submissions.markRetry(submission.invoiceNo, 'queued', reason, now() + delay);
         outcome('not_sent', attempt, { err: reason, retryInMs: delay });
