@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../../src/consumer/api/index.ts';
 import {
   createSubmissionWorker,
+  type SubmissionOutcome,
   type SubmissionWorker,
 } from '../../../src/consumer/submit/submission-worker.ts';
 import { openTempStore } from '../../support/sqlite.ts';
@@ -19,12 +20,14 @@ type TempStore = Awaited<ReturnType<typeof openTempStore>>;
 let store: TempStore | undefined;
 let server: Server | undefined;
 let worker: SubmissionWorker | undefined;
+let outcomes: SubmissionOutcome[] = [];
 afterEach(async () => {
   await worker?.stop();
   await store?.dispose();
   await new Promise((resolve) => server?.close(resolve) ?? resolve(undefined));
   worker = undefined;
   store = undefined;
+  outcomes = [];
   server = undefined;
 });
 
@@ -61,6 +64,7 @@ async function run(serviceUrl: string) {
     lookupDelayMs: 0,
     retryBaseMs: 20,
     retryMaxMs: 40,
+    onOutcome: (outcome) => outcomes.push(outcome),
   });
   worker.start();
   return store;
@@ -100,6 +104,38 @@ describe('the submission loop against a fake service', () => {
       messageId: null,
       newValue: 'refused',
     });
+  });
+
+  it('takes a 401 for not sent, and sends after a lookup once the service takes the call', async () => {
+    let posts = 0;
+    const service = await fakeService((method) => {
+      if (method === 'GET') return { status: 200, body: { items: [], nextCursor: null } };
+      posts += 1;
+      return posts === 1
+        ? { status: 401, body: { title: 'Unauthorized', status: 401 } }
+        : { status: 201, body: { messageId: 'msg-after-401', status: 'received' } };
+    });
+    const s = await run(service.url);
+    await s.submissions.add(
+      { invoiceNo: 'A-1', body: '{"invoice":{}}', bodyHash: 'h' },
+      Date.now(),
+    );
+    worker?.notify();
+    const submitted = await until(async () => {
+      const row = await s.submissions.get('A-1');
+      return row?.state === 'submitted' ? row : undefined;
+    }, 'the submit after the 401');
+    expect(submitted).toMatchObject({
+      messageId: 'msg-after-401',
+      resolvedBy: 'reply',
+      attempts: 2,
+    });
+    expect(outcomes).toEqual(['not_sent', 'submitted']);
+    expect(service.calls.map((c) => c.split('?')[0])).toEqual([
+      'POST /transactions/submit-invoice',
+      'GET /messages',
+      'POST /transactions/submit-invoice',
+    ]);
   });
 
   it('never sends again while a service that ignores the documentNo filter leaves it unsure', async () => {
