@@ -1,4 +1,11 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// Node's on-disk compile cache, for the test workers and every process the tests start (they
+// take it from here: test/support/child-env.ts). Without it each of them compiles undici, zod,
+// pino and the sources anew. The folder is Node's own default for it.
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), 'node-compile-cache');
 
 /** Run by the second pass of `npm test` (vitest.guides.config.ts), alone. */
 export const GUIDE_TESTS = ['test/e2e/forking-guide.test.ts'];

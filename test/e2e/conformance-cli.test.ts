@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 const run = (args: string[], env: Record<string, string> = {}) =>
-  runScript(SCRIPT, { args, cwd: ROOT, loader: 'node', env });
+  runScript(SCRIPT, { args, cwd: ROOT, env });
 
 describe('npm run conformance', () => {
   it('passes against our consumer: exit 0 and a JSON report with every duty checked', async () => {

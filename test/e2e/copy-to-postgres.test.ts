@@ -76,7 +76,6 @@ describeWithPostgres('npm run copy-to-postgres', () => {
       runScript(SCRIPT, {
         cwd: dir,
         args: ['--from', `sqlite:${path}`, '--to', database.url],
-        loader: 'node',
       });
     const copied = await run();
     expect(copied.code, copied.output).toBe(0);
@@ -108,7 +107,7 @@ describeWithPostgres('npm run copy-to-postgres', () => {
   });
 
   it('says how to call it', async () => {
-    const run = await runScript(SCRIPT, { cwd: dir, args: [], loader: 'node' });
+    const run = await runScript(SCRIPT, { cwd: dir, args: [] });
     expect(run.code).toBe(2);
     expect(run.output).toContain('usage: npm run copy-to-postgres');
   });

@@ -26,8 +26,7 @@ afterAll(async () => {
   if (cwd !== undefined) rmSync(cwd, { recursive: true, force: true });
 });
 
-const run = (args: string[], env: Record<string, string>) =>
-  runScript(SCRIPT, { args, cwd, loader: 'node', env });
+const run = (args: string[], env: Record<string, string>) => runScript(SCRIPT, { args, cwd, env });
 
 describe('npm run importer:check', () => {
   it('passes erp-http against the ERP stand-in: exit 0, a PASS line for each checked case', async () => {

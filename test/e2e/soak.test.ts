@@ -27,7 +27,6 @@ describe('npm run soak', () => {
   it.concurrent('runs traffic and faults, prints its figures, and passes', async () => {
     const run = await runScript(SOAK, {
       cwd: tmpdir(),
-      loader: 'node',
       env: await importerUnderTestEnv(),
       args: [
         ...['--minutes', '0.3', '--warmup', '10', '--rate', '2', '--seed', '11'],
@@ -59,7 +58,6 @@ describe('npm run soak', () => {
   it.concurrent('exits 1 naming an event the consumer lost', async () => {
     const soak = startScript(SOAK, {
       cwd: tmpdir(),
-      loader: 'node',
       env: await importerUnderTestEnv(),
       args: ['--minutes', '0.2', '--warmup', '4', '--rate', '1', '--faults', 'none'],
     });

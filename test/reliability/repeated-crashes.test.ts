@@ -103,7 +103,6 @@ it(`${KILLS} SIGKILLs at seeded moments under load: nothing acknowledged is lost
   const start = async () => {
     const consumer = startScript(MAIN, {
       cwd: dir,
-      loader: 'node',
       env: {
         PORT: String(port),
         WEBHOOK_SECRETS: SECRET,

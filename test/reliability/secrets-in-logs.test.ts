@@ -274,7 +274,6 @@ describe('secrets never logged', () => {
     const script = async (name: string, scriptEnv: Record<string, string>, args: string[] = []) => {
       const run = await runScript(join(SCRIPTS, name), {
         cwd: workDir,
-        loader: 'node',
         env: scriptEnv,
         args,
       });
@@ -305,7 +304,6 @@ describe('secrets never logged', () => {
     expect(badValues.output).toContain('WEBHOOK_CREDENTIAL must be');
     const badProvider = await runScript(join(SCRIPTS, 'provider.ts'), {
       cwd: workDir,
-      loader: 'node',
       env: {
         LOG_LEVEL: 'trace',
         PROVIDER_PORT: 'nope',

@@ -39,9 +39,7 @@ describe('the SQLite store under faults', () => {
     dir = mkdtempSync(join(tmpdir(), 'concurrent-start-'));
     const path = join(dir, 'consumer.db');
     const runs = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        runScript(OPEN_ONCE, { cwd: dir as string, args: [path], loader: 'node' }),
-      ),
+      Array.from({ length: 20 }, () => runScript(OPEN_ONCE, { cwd: dir as string, args: [path] })),
     );
     for (const run of runs) expect(run.code, run.output).toBe(0);
     const db = new Database(path, { readonly: true });

@@ -1,7 +1,7 @@
 /**
  * Child processes whose stdout and stderr are read as one text, interleaved as a terminal shows
  * them: shell blocks of the guides, `npm run dev`, the benchmark's consumer. A module of its own,
- * without tsx (processes.ts resolves it), so that bench/ can load it under plain Node.
+ * free of vitest and test helpers, so that bench/ can load it under plain Node.
  */
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { once } from 'node:events';

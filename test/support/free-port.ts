@@ -1,7 +1,6 @@
 /**
  * A port nobody listens on right now, for a child process that must be told its port. A module
- * of its own: vitest's global setup (postgres-global.ts) cannot load processes.ts, which
- * resolves tsx with import.meta.resolve.
+ * of its own, for vitest's global setup (postgres-global.ts) too.
  *
  * The port is taken below the kernel's ephemeral range (ip_local_port_range), at random: a port
  * the kernel hands out for `listen(0)` or an outgoing connection could be handed out again to

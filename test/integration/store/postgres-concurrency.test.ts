@@ -112,7 +112,7 @@ describeWithPostgres('PostgreSQL store, start-up and outages', () => {
   it('three processes migrating a new database at once all succeed, each migration once', async () => {
     const runs = await Promise.all(
       Array.from({ length: 3 }, () =>
-        runScript(OPEN_ONCE, { cwd: import.meta.dirname, args: [database.url], loader: 'node' }),
+        runScript(OPEN_ONCE, { cwd: import.meta.dirname, args: [database.url] }),
       ),
     );
     for (const run of runs) expect(run.code, run.output).toBe(0);

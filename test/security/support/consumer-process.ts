@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
+import { childEnv } from '../../support/child-env.ts';
 
 export const CONSUMER_MAIN = join(import.meta.dirname, '../../../src/main.ts');
 
@@ -36,7 +37,7 @@ export async function startConsumerProcess(
   const child = spawn(process.execPath, [options.main ?? CONSUMER_MAIN], {
     cwd: dir,
     env: {
-      PATH: process.env.PATH ?? '',
+      ...childEnv(),
       PORT: '0',
       DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
       DOCUMENTS_DIR: join(dir, 'documents'),
@@ -102,7 +103,7 @@ export async function runConsumerToExit(
   try {
     const child = spawn(process.execPath, [CONSUMER_MAIN], {
       cwd: dir,
-      env: { PATH: process.env.PATH ?? '', ...env },
+      env: { ...childEnv(), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { childEnv } from '../../support/child-env.ts';
 
 const PROVIDER_SCRIPT = join(import.meta.dirname, '../../../scripts/provider.ts');
 
@@ -18,7 +19,7 @@ export interface ProviderProcess {
 
 export async function startProviderProcess(env: Record<string, string>): Promise<ProviderProcess> {
   const child = spawn(process.execPath, [PROVIDER_SCRIPT], {
-    env: { PATH: process.env.PATH ?? '', PROVIDER_PORT: '0', LOG_LEVEL: 'warn', ...env },
+    env: { ...childEnv(), PROVIDER_PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
