@@ -13,7 +13,8 @@
 #   They are built once and cached as a tarball under .ci/cache/images.
 # Exports DOCKER_HOST, TESTCONTAINERS_RYUK_DISABLED (its image cannot be pulled),
 # CONSUMER_BASE_IMAGE, CADDY_IMAGE and POSTGRES_IMAGE (the images test/container builds on or
-# runs), and builds the images under test once before the tests (ci_docker_prebuild).
+# runs), and builds the images under test once before the tests (ci_docker_prebuild, in the
+# background: .ci/run calls ci_docker_prebuilt to wait for it).
 
 ci_docker_install() {
   local missing=()
@@ -142,5 +143,16 @@ export TESTCONTAINERS_RYUK_DISABLED=true
 export CONSUMER_BASE_IMAGE=standin/node:24-bookworm-slim
 export CADDY_IMAGE=standin/caddy:2
 export POSTGRES_IMAGE=standin/postgres:15-bookworm
-ci_docker_prebuild
+# The images under test build in the background while chromium.sh, peppol.sh and npm ci run
+# (the build's context is the sources, never node_modules: .dockerignore); .ci/run waits for
+# them with ci_docker_prebuilt before the tests. Built one after the other, that was a minute.
+ci_docker_prebuild >"$CI_DOCKER_DIR/prebuild.log" 2>&1 &
+CI_PREBUILD_PID=$!
+ci_docker_prebuilt() {
+  if ! wait "$CI_PREBUILD_PID"; then
+    echo "CI: the images under test did not build:" >&2
+    tail -30 "$CI_DOCKER_DIR/prebuild.log" >&2
+    return 1
+  fi
+}
 docker version --format 'Docker engine {{.Server.Version}}'
