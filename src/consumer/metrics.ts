@@ -117,13 +117,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       sinkDuration.observe(ms / 1000);
     },
     trackSinkOutbox(outbox) {
-      let reading: ReturnType<SinkOutboxStore['stats']> | undefined;
-      const stats = () => {
-        reading ??= outbox.stats().finally(() => {
-          reading = undefined;
-        });
-        return reading;
-      };
+      const stats = sharedReading(() => outbox.stats());
       new Gauge({
         name: 'sink_outbox_notices',
         help: 'Status notices not yet delivered to the status sink (pending), and of those the ones whose last delivery failed (failing)',
@@ -149,13 +143,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       submissionOutcomes.inc({ outcome });
     },
     trackSubmissions(submissions) {
-      let reading: ReturnType<SubmissionStore['stats']> | undefined;
-      const stats = () => {
-        reading ??= submissions.stats().finally(() => {
-          reading = undefined;
-        });
-        return reading;
-      };
+      const stats = sharedReading(() => submissions.stats());
       new Gauge({
         name: 'submission_outbox_open',
         help: 'Invoices of the submission outbox not settled yet, by state (queued, sending, unknown: its reply was lost)',
@@ -194,14 +182,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       duration.observe(seconds);
     },
     trackInbox(events) {
-      // One count for both gauges of a scrape, which collects them at once.
-      let counting: ReturnType<EventStore['countOpen']> | undefined;
-      const count = () => {
-        counting ??= events.countOpen().finally(() => {
-          counting = undefined;
-        });
-        return counting;
-      };
+      const count = sharedReading(() => events.countOpen());
       new Gauge({
         name: 'inbox_events',
         help: 'Open events of the inbox (still to be handled), by state (pending, processing); dead ones are inbox_dead_events',
@@ -256,5 +237,19 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
         },
       });
     },
+  };
+}
+
+/**
+ * One store read for all the gauges of a scrape, which collects them at once: a caller that
+ * comes while a read is in flight shares it; the next scrape reads again.
+ */
+function sharedReading<T>(read: () => Promise<T>): () => Promise<T> {
+  let reading: Promise<T> | undefined;
+  return () => {
+    reading ??= read().finally(() => {
+      reading = undefined;
+    });
+    return reading;
   };
 }

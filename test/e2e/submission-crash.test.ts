@@ -11,11 +11,14 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SINK_LEASE_MS } from '../../src/consumer/sink/sink-worker.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
 import { seededRandom } from '../../src/provider/seeded-random.ts';
 import { type RunningProxy, startProxy } from '../support/http-proxy.ts';
-import { freePort, type RunningScript, startScript } from '../support/processes.ts';
+import { freePort, type RunningScript, startScript, waitForOutput } from '../support/processes.ts';
 import { providerAdmin } from '../support/provider-admin.ts';
+import { eventually } from '../support/sandbox.ts';
+import { exampleInvoice, type SubmissionView } from '../support/submissions.ts';
 
 const MAIN = join(import.meta.dirname, '../../src/main.ts');
 const SECRET = 'whsec_submission_crash_test';
@@ -52,10 +55,7 @@ async function startConsumerProcess(apiBaseUrl: string, deadlineMs = 1000) {
     },
   });
   running.push(consumer);
-  for (let i = 0; i < 300 && !consumer.output().includes('consumer listening'); i++) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  if (!consumer.output().includes('consumer listening')) throw new Error(consumer.output());
+  await waitForOutput(consumer, 'consumer listening');
   return consumer;
 }
 
@@ -70,14 +70,6 @@ const routeWebhooks = () =>
     url: `http://127.0.0.1:${port}/webhooks`,
     secret: SECRET,
   });
-
-async function exampleInvoice(invoiceNo: string) {
-  const body = (await (await fetch(`${provider.url}/console/example-invoice.json`)).json()) as {
-    invoice: Record<string, unknown>;
-  };
-  body.invoice.invoiceNo = invoiceNo;
-  return body;
-}
 
 /** POST /admin/submissions as an ERP does: sent again until the consumer answers it. */
 async function send(body: unknown): Promise<number> {
@@ -97,14 +89,6 @@ async function send(body: unknown): Promise<number> {
       await new Promise((r) => setTimeout(r, 50));
     }
   }
-}
-
-interface SubmissionView {
-  invoiceNo: string;
-  state: string;
-  messageId: string | null;
-  resolvedBy: string | null;
-  attempts: number;
 }
 
 async function submissions(): Promise<SubmissionView[]> {
@@ -138,15 +122,20 @@ async function atTheService() {
   return { messages, submits };
 }
 
-/** The submission notices the journal sink wrote, by invoice number, once it has `count`. */
-async function journalSubmissions(count: number, ms = 15_000): Promise<Map<string, string[]>> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const written = readJournalSubmissions();
-    if (written.size >= count || Date.now() > deadline) return written;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/**
+ * The submission notices the journal sink wrote, by invoice number, once it has `count`. A
+ * kill that lands while the sink holds a notice leaves it leased for SINK_LEASE_MS: it reaches
+ * the journal after that, so the wait allows for it.
+ */
+const journalSubmissions = (count: number) =>
+  eventually(
+    async () => {
+      const written = readJournalSubmissions();
+      return written.size >= count ? written : undefined;
+    },
+    `${count} submission notices in the journal`,
+    SINK_LEASE_MS + 15_000,
+  );
 
 function readJournalSubmissions(): Map<string, string[]> {
   const byInvoice = new Map<string, string[]>();
@@ -189,9 +178,8 @@ describe('submissions through SIGKILL', () => {
     });
     // The submit is still awaited (3 s deadline) when the process is killed.
     const consumer = await startConsumerProcess(proxy.url, 3000);
-    expect(await send(await exampleInvoice('KILL-1'))).toBe(202);
-    for (let i = 0; i < 200 && answered.length === 0; i++)
-      await new Promise((r) => setTimeout(r, 25));
+    expect(await send(await exampleInvoice(provider.url, 'KILL-1'))).toBe(202);
+    await eventually(async () => answered.length > 0, 'the service to answer the submit');
     expect(answered).toEqual([201]);
     await kill(consumer);
 
@@ -216,8 +204,8 @@ describe('submissions through SIGKILL', () => {
     });
     // The submit is still awaited (3 s deadline) when the process is killed.
     const consumer = await startConsumerProcess(proxy.url, 3000);
-    await send(await exampleInvoice('KILL-2'));
-    for (let i = 0; i < 200 && held.length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    await send(await exampleInvoice(provider.url, 'KILL-2'));
+    await eventually(async () => held.length > 0, 'the submit to reach the network');
     expect(held).toHaveLength(1);
     await kill(consumer);
 
@@ -244,7 +232,7 @@ describe('submissions through SIGKILL', () => {
     routeWebhooks();
     let consumer = await startConsumerProcess(provider.url);
     for (let i = 1; i <= invoices; i++) {
-      const sending = send(await exampleInvoice(`SEED-${i}`));
+      const sending = send(await exampleInvoice(provider.url, `SEED-${i}`));
       if (kills.includes(i)) {
         // Somewhere between the request arriving and its submit being recorded.
         await new Promise((r) => setTimeout(r, Math.floor(random() * 40)));
@@ -278,5 +266,5 @@ describe('submissions through SIGKILL', () => {
     const journal = await journalSubmissions(invoices);
     for (const view of views) expect(journal.get(view.invoiceNo)).toEqual([view.messageId]);
     expect(service.submits).toBeLessThanOrEqual(figures.attempts);
-  }, 90_000);
+  }, 150_000);
 });

@@ -13,6 +13,7 @@ import {
   type Store,
   type StoredEvent,
 } from '../store/store.ts';
+import { DEFAULT_LIMIT, iso, MAX_LIMIT, queryLimit } from './admin-fields.ts';
 import { sendProblem } from './problem.ts';
 import { createSecretMatch } from './secret-match.ts';
 import { addSubmissionRoutes } from './submission-routes.ts';
@@ -23,12 +24,7 @@ export interface AdminRouteDeps {
   now: () => number;
   /** Wakes the submission worker (submission-routes.ts). */
   onSubmissionStored?: () => void;
-  /** See SubmissionRouteDeps.settleWaitMs. */
-  settleWaitMs?: number;
 }
-
-const DEFAULT_LIMIT = 50;
-const MAX_LIMIT = 1000;
 
 export function createAdminRouter(deps: AdminRouteDeps): Router {
   const router = Router();
@@ -150,14 +146,8 @@ export function createAdminRouter(deps: AdminRouteDeps): Router {
         detail: 'state must be pending or failing',
       });
     }
-    const n = limit === undefined ? DEFAULT_LIMIT : Number(limit);
-    if (!(typeof limit !== 'object' && Number.isInteger(n) && n >= 1 && n <= MAX_LIMIT)) {
-      return sendProblem(res, {
-        status: 400,
-        title: 'Invalid query',
-        detail: `limit must be an integer from 1 to ${MAX_LIMIT}`,
-      });
-    }
+    const n = queryLimit(limit, res);
+    if (n === undefined) return;
     const outbox = deps.store.sinkOutbox;
     const [stats, rows] = await Promise.all([
       outbox.stats(),
@@ -218,8 +208,6 @@ function eventView(event: StoredEvent) {
     nextAttemptAt: event.state === 'pending' ? new Date(event.nextAttemptAt).toISOString() : null,
   };
 }
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The view docs/operating.md documents, which operators and acceptance checks read. */
 function messageView(record: MessageRecord) {

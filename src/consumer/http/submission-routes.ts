@@ -13,36 +13,40 @@
 import { createHash } from 'node:crypto';
 import express, { type Request, type Router } from 'express';
 import { hasControlCharacter } from '../../protocol/index.ts';
-import type { MessageRecord, Store, Submission, SubmissionState } from '../store/store.ts';
-import { sendProblem } from './problem.ts';
+import {
+  isSettled,
+  type MessageRecord,
+  type Store,
+  SUBMISSION_STATES,
+  type Submission,
+  type SubmissionState,
+} from '../store/store.ts';
+import { iso, queryLimit } from './admin-fields.ts';
+import { type Problem, sendProblem } from './problem.ts';
 
 export interface SubmissionRouteDeps {
   store: Store;
   now: () => number;
   /** Wakes the submission worker: a submission was just stored. */
   onSubmissionStored?: () => void;
-  /**
-   * How long POST waits for the outbox to settle a new submission before it answers, so the
-   * usual answer already holds the message id. @default 2000
-   */
-  settleWaitMs?: number;
 }
+
+/**
+ * How long POST waits for the outbox to settle a new submission before it answers, so the
+ * usual answer already holds the message id.
+ */
+const SETTLE_WAIT_MS = 2000;
 
 /** A submit-invoice body, bounded: a large invoice's lines fit many times over. */
 export const SUBMISSION_MAX_BYTES = 1024 * 1024;
 /** The longest invoice number taken: it is a key, a path segment and a log field. */
 export const INVOICE_NO_MAX_CHARS = 200;
 
-const STATES: readonly SubmissionState[] = ['queued', 'sending', 'unknown', 'submitted', 'refused'];
-const DEFAULT_LIMIT = 50;
-const MAX_LIMIT = 1000;
-
 // No inflation: a compressed body could grow past the bound once read.
 const readJson = express.json({ limit: SUBMISSION_MAX_BYTES, inflate: false, strict: true });
 
 export function addSubmissionRoutes(router: Router, deps: SubmissionRouteDeps): void {
   const { store, now } = deps;
-  const settleWaitMs = deps.settleWaitMs ?? 2000;
 
   router.param('invoiceNo', (_req, res, next, value: string) => {
     if (validInvoiceNo(value)) return next();
@@ -82,7 +86,7 @@ export function addSubmissionRoutes(router: Router, deps: SubmissionRouteDeps): 
       });
     }
     if (added) deps.onSubmissionStored?.();
-    const settled = await settle(store, invoiceNo, now() + settleWaitMs, now);
+    const settled = await settle(store, invoiceNo, now() + SETTLE_WAIT_MS, now);
     res
       .status(added ? 202 : 200)
       .location(`/admin/submissions/${encodeURIComponent(invoiceNo)}`)
@@ -91,21 +95,15 @@ export function addSubmissionRoutes(router: Router, deps: SubmissionRouteDeps): 
 
   router.get('/admin/submissions', async (req, res) => {
     const { state, limit } = req.query;
-    if (state !== undefined && !STATES.includes(state as SubmissionState)) {
+    if (state !== undefined && !SUBMISSION_STATES.includes(state as SubmissionState)) {
       return sendProblem(res, {
         status: 400,
         title: 'Invalid query',
-        detail: `state must be one of ${STATES.join(', ')}`,
+        detail: `state must be one of ${SUBMISSION_STATES.join(', ')}`,
       });
     }
-    const n = limit === undefined ? DEFAULT_LIMIT : Number(limit);
-    if (!(typeof limit !== 'object' && Number.isInteger(n) && n >= 1 && n <= MAX_LIMIT)) {
-      return sendProblem(res, {
-        status: 400,
-        title: 'Invalid query',
-        detail: `limit must be an integer from 1 to ${MAX_LIMIT}`,
-      });
-    }
+    const n = queryLimit(limit, res);
+    if (n === undefined) return;
     const [stats, rows] = await Promise.all([
       store.submissions.stats(),
       store.submissions.list({
@@ -145,37 +143,42 @@ function validInvoiceNo(value: string): boolean {
   );
 }
 
-type Parsed = { body: object } | { problem: { status: number; title: string; detail: string } };
+type Parsed = { body: object } | { problem: Problem };
+
+/** The body-parser's refusals by status; any other is JSON that does not parse. */
+const BODY_REFUSALS: Record<number, Problem> = {
+  413: {
+    status: 413,
+    title: 'Content Too Large',
+    detail: `A submission is at most ${SUBMISSION_MAX_BYTES} bytes.`,
+  },
+  415: {
+    status: 415,
+    title: 'Unsupported Media Type',
+    detail: 'Send the body uncompressed, as UTF-8 JSON.',
+  },
+};
+const NOT_JSON: Problem = {
+  status: 400,
+  title: 'Invalid submission',
+  detail: 'The body is not valid JSON.',
+};
+const NOT_AN_OBJECT: Problem = {
+  status: 400,
+  title: 'Invalid submission',
+  detail: 'Send a JSON object.',
+};
 
 function parseBody(req: Request): Promise<Parsed> {
   return new Promise((resolve) => {
     readJson(req, req.res as express.Response, (error?: unknown) => {
-      if (error === undefined) {
-        const body: unknown = req.body;
-        if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
-          return resolve({ body });
-        }
-        return resolve({
-          problem: { status: 400, title: 'Invalid submission', detail: 'Send a JSON object.' },
-        });
+      if (error !== undefined) {
+        const status = (error as { status?: number }).status ?? 400;
+        return resolve({ problem: BODY_REFUSALS[status] ?? NOT_JSON });
       }
-      const status = (error as { status?: number }).status;
-      resolve({
-        problem:
-          status === 413
-            ? {
-                status: 413,
-                title: 'Content Too Large',
-                detail: `A submission is at most ${SUBMISSION_MAX_BYTES} bytes.`,
-              }
-            : status === 415
-              ? {
-                  status: 415,
-                  title: 'Unsupported Media Type',
-                  detail: 'Send the body uncompressed, as UTF-8 JSON.',
-                }
-              : { status: 400, title: 'Invalid submission', detail: 'The body is not valid JSON.' },
-      });
+      const body: unknown = req.body;
+      const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
+      resolve(isObject ? { body } : { problem: NOT_AN_OBJECT });
     });
   });
 }
@@ -190,16 +193,12 @@ async function settle(
   for (;;) {
     const submission = await store.submissions.get(invoiceNo);
     if (submission === undefined) return undefined;
-    if (submission.state === 'submitted' || submission.state === 'refused') return submission;
-    if (now() >= until) return submission;
+    if (isSettled(submission.state) || now() >= until) return submission;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 function outboxView(submission: Submission) {
-  const open = submission.state !== 'submitted' && submission.state !== 'refused';
   return {
     invoiceNo: submission.invoiceNo,
     state: submission.state,
@@ -210,7 +209,7 @@ function outboxView(submission: Submission) {
     lastError: submission.lastError,
     queuedAt: iso(submission.createdAt),
     firstAttemptAt: iso(submission.firstAttemptAt),
-    nextAttemptAt: open ? iso(submission.nextAttemptAt) : null,
+    nextAttemptAt: isSettled(submission.state) ? null : iso(submission.nextAttemptAt),
     settledAt: iso(submission.settledAt),
   };
 }

@@ -15,6 +15,12 @@ import { createWakeableLoop } from '../wakeable-loop.ts';
 import { eventRetryDelay } from '../worker/backoff.ts';
 import type { StatusSink } from './define-sink.ts';
 
+/**
+ * How long a claimed notice is this process's. A process killed with a notice in hand leaves
+ * it leased that long; then any process hands it out again.
+ */
+export const SINK_LEASE_MS = 60_000;
+
 export interface SinkWorkerOptions {
   outbox: SinkOutboxStore;
   sink: StatusSink;
@@ -51,7 +57,7 @@ export function createSinkWorker(options: SinkWorkerOptions): SinkWorker {
   const { outbox, sink, logger, now } = options;
   const pollMs = options.pollMs ?? 500;
   const batchSize = options.batchSize ?? 1;
-  const leaseMs = options.leaseMs ?? 60_000;
+  const leaseMs = options.leaseMs ?? SINK_LEASE_MS;
 
   async function deliver(row: SinkOutboxRow): Promise<void> {
     const started = performance.now();

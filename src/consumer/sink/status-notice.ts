@@ -31,6 +31,9 @@ export interface StatusChangeNotice {
   validationResults: ValidationResult[] | null;
 }
 
+/** How the consumer learned a submitted invoice's message id (docs/submissions.md#states). */
+export type SubmissionResolution = 'reply' | 'lookup' | 'created';
+
 /**
  * What became of an invoice the ERP sent through the submission outbox (docs/submissions.md):
  * submitted (the service created message `messageId`) or refused (the service answered it with
@@ -56,7 +59,7 @@ export interface SubmissionNotice {
    * `lookup` (GET /messages, after a reply that was lost) or `created` (the created webhook).
    * `reason`: the service's refusal.
    */
-  properties: { resolvedBy: 'reply' | 'lookup' | 'created' } | { reason: string };
+  properties: { resolvedBy: SubmissionResolution } | { reason: string };
   validationResults: null;
 }
 
@@ -65,7 +68,7 @@ export type StatusNotice = StatusChangeNotice | SubmissionNotice;
 
 export function submissionNotice(
   invoiceNo: string,
-  outcome: { messageId: string; resolvedBy: 'reply' | 'lookup' | 'created' } | { reason: string },
+  outcome: { messageId: string; resolvedBy: SubmissionResolution } | { reason: string },
   now: number,
 ): SubmissionNotice {
   const submitted = 'messageId' in outcome;

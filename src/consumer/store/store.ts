@@ -25,7 +25,13 @@
  * its event) name the token and do nothing when the claim has passed to someone else.
  */
 import { isKnownAction, type StatusKind, type WebhookEnvelope } from '../../protocol/index.ts';
-import type { StatusChangeNotice, StatusNotice } from '../sink/status-notice.ts';
+import type {
+  StatusChangeNotice,
+  StatusNotice,
+  SubmissionResolution,
+} from '../sink/status-notice.ts';
+
+export type { SubmissionResolution };
 
 export type EventState = 'pending' | 'processing' | 'done' | 'skipped' | 'dead';
 export const EVENT_STATES: readonly EventState[] = [
@@ -510,12 +516,18 @@ export interface SinkOutboxStore {
 
 /** Where an invoice sent through the submission outbox stands (docs/submissions.md#states). */
 export type SubmissionState = 'queued' | 'sending' | 'unknown' | 'submitted' | 'refused';
+export const SUBMISSION_STATES: readonly SubmissionState[] = [
+  'queued',
+  'sending',
+  'unknown',
+  'submitted',
+  'refused',
+];
 
-/** The states a submitter still works on. */
-export const OPEN_SUBMISSION_STATES: readonly SubmissionState[] = ['queued', 'sending', 'unknown'];
-
-/** How the consumer learned a submitted invoice's message id. */
-export type SubmissionResolution = 'reply' | 'lookup' | 'created';
+/** Submitted or refused: final, no submitter works on it any more. */
+export function isSettled(state: SubmissionState): boolean {
+  return state === 'submitted' || state === 'refused';
+}
 
 export interface Submission {
   invoiceNo: string;

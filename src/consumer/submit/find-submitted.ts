@@ -39,6 +39,8 @@ export async function findSubmitted(
 ): Promise<Lookup> {
   const maxPages = options.maxPages ?? 20;
   const earliest = firstAttemptAt - options.slackMs;
+  // Page by page rather than ApiClient.listAllMessages: "not found" needs the last page, and
+  // the bound is in pages (a service that ignores the filter answers whole pages of others).
   let cursor: string | undefined;
   for (let page = 0; page < maxPages; page += 1) {
     const { items, nextCursor } = await options.api.listMessages({

@@ -13,7 +13,6 @@
  */
 import type { Logger } from 'pino';
 import { type ApiClient, ApiError } from '../api/index.ts';
-
 import type { Submission, SubmissionStore } from '../store/store.ts';
 import { createWakeableLoop, type WakeableLoop } from '../wakeable-loop.ts';
 import { eventRetryDelay } from '../worker/backoff.ts';
@@ -57,20 +56,22 @@ export type SubmissionOutcome =
 /** notify() wakes it when a submission was just stored. */
 export type SubmissionWorker = WakeableLoop;
 
-/** Answers that refused the caller before the service acted: nothing was created. */
-function refusedCaller(error: unknown): boolean {
-  return error instanceof ApiError && (error.status === 401 || error.status === 403);
-}
-
-/** Answers that refuse the invoice itself; 401, 403, 408 and 429 are about the call, not it. */
-function refuses(error: unknown): error is ApiError {
-  return (
-    error instanceof ApiError &&
-    error.status !== undefined &&
-    error.status >= 400 &&
-    error.status < 500 &&
-    ![401, 403, 408, 429].includes(error.status)
-  );
+/**
+ * What a failed submit says of the invoice:
+ * - refused: a 4xx about the invoice itself;
+ * - not_sent: surely not acted on: never reached the service (the client's retries ran out:
+ *   connection refused, 429 to the end), or the service refused the caller (401, 403: a wrong
+ *   API_TOKEN);
+ * - maybe_sent: anything else (no answer, a timeout, a 5xx, a 408): the service may hold it.
+ */
+function classify(error: unknown): 'refused' | 'not_sent' | 'maybe_sent' {
+  if (!(error instanceof ApiError)) return 'maybe_sent';
+  const { status } = error;
+  if (error.retryable || status === 401 || status === 403) return 'not_sent';
+  if (status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429) {
+    return 'refused';
+  }
+  return 'maybe_sent';
 }
 
 export function createSubmissionWorker(options: SubmissionWorkerOptions): SubmissionWorker {
@@ -128,16 +129,16 @@ export function createSubmissionWorker(options: SubmissionWorkerOptions): Submis
       outcome('submitted', attempt, { messageId: reply.messageId, resolvedBy: 'reply' });
     } catch (error) {
       const reason = describeError(error);
-      if (refuses(error)) {
+      const verdict = classify(error);
+      if (verdict === 'refused') {
         await submissions.markRefused(submission.invoiceNo, reason, now());
-        outcome('refused', attempt, { status: error.status, err: reason });
-      } else if ((error instanceof ApiError && error.retryable) || refusedCaller(error)) {
-        // Surely not acted on: connection refused, 429 to the end, or a wrong API_TOKEN.
+        outcome('refused', attempt, { status: (error as ApiError).status, err: reason });
+      } else if (verdict === 'not_sent') {
         const delay = backoff(attempt.attempts);
         await submissions.markRetry(submission.invoiceNo, 'queued', reason, now() + delay);
         outcome('not_sent', attempt, { err: reason, retryInMs: delay });
       } else {
-        // Maybe sent: the service may hold the message; look before sending again.
+        // The service may hold the message: look before sending again.
         const at = now() + lookupDelayMs;
         await submissions.markRetry(submission.invoiceNo, 'unknown', reason, at);
         outcome('maybe_sent', attempt, { err: reason, lookupInMs: lookupDelayMs });

@@ -14,6 +14,7 @@ import {
   type SubmissionOutcome,
   type SubmissionWorker,
 } from '../../../src/consumer/submit/submission-worker.ts';
+import { eventually } from '../../support/sandbox.ts';
 import { openTempStore } from '../../support/sqlite.ts';
 
 type TempStore = Awaited<ReturnType<typeof openTempStore>>;
@@ -70,15 +71,6 @@ async function run(serviceUrl: string) {
   return store;
 }
 
-async function until<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 400; i++) {
-    const value = await check();
-    if (value !== undefined) return value;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 describe('the submission loop against a fake service', () => {
   it('settles an invoice the service refuses with a 4xx as refused, once, and tells the sink', async () => {
     const service = await fakeService(() => ({
@@ -91,7 +83,7 @@ describe('the submission loop against a fake service', () => {
       Date.now(),
     );
     worker?.notify();
-    const refused = await until(async () => {
+    const refused = await eventually(async () => {
       const row = await s.submissions.get('R-1');
       return row?.state === 'refused' ? row : undefined;
     }, 'the refusal');
@@ -121,7 +113,7 @@ describe('the submission loop against a fake service', () => {
       Date.now(),
     );
     worker?.notify();
-    const submitted = await until(async () => {
+    const submitted = await eventually(async () => {
       const row = await s.submissions.get('A-1');
       return row?.state === 'submitted' ? row : undefined;
     }, 'the submit after the 401');
@@ -159,7 +151,7 @@ describe('the submission loop against a fake service', () => {
       Date.now(),
     );
     worker?.notify();
-    const unsure = await until(async () => {
+    const unsure = await eventually(async () => {
       const row = await s.submissions.get('U-1');
       return row?.lastError?.includes('not decided') ? row : undefined;
     }, 'an undecided lookup');

@@ -21,6 +21,7 @@ import {
   type Sandbox,
   startSandbox,
 } from '../../support/sandbox.ts';
+import { exampleInvoice } from '../../support/submissions.ts';
 
 const ERP_TOKEN = 'erp-outbox-token-0b9c4d';
 
@@ -57,15 +58,6 @@ async function start(
     consumerToken: SANDBOX_ADMIN_TOKEN,
   });
   return { s: sandbox, erp };
-}
-
-/** The simulator's example invoice, numbered `invoiceNo`. */
-async function exampleInvoice(s: Sandbox, invoiceNo: string) {
-  const body = (await (await fetch(`${s.provider.url}/console/example-invoice.json`)).json()) as {
-    invoice: Record<string, unknown>;
-  };
-  body.invoice.invoiceNo = invoiceNo;
-  return body;
 }
 
 /** POST /outgoing-invoices of the stand-in, as the ERP's own code would call it. */
@@ -110,7 +102,7 @@ const changes = (invoice: ErpOutgoingInvoice, kind: string) =>
 describe('the ERP sends invoices through the consumer', () => {
   it('hears its invoice submitted with the message id, then delivered and paid, each once and in order', async () => {
     const { s, erp: standin } = await start();
-    const body = await exampleInvoice(s, 'ERP-OUT-1');
+    const body = await exampleInvoice(s.provider.url, 'ERP-OUT-1');
     const sent = await sendFromErp(standin, body);
     expect(sent.status).toBe(202);
     expect(sent.body.state).toBe('submitted');
@@ -172,7 +164,7 @@ describe('the ERP sends invoices through the consumer', () => {
 
   it('hears that an invoice failed validation, with the error code and the findings', async () => {
     const { s, erp: standin } = await start();
-    const body = await exampleInvoice(s, 'ERP-OUT-2');
+    const body = await exampleInvoice(s.provider.url, 'ERP-OUT-2');
     delete body.invoice.currencyCode;
     const sent = await sendFromErp(standin, body);
     expect(sent.body.state).toBe('submitted');
@@ -200,7 +192,7 @@ describe('the ERP sends invoices through the consumer', () => {
       count: 1,
       pathPrefix: '/transactions/submit-invoice',
     });
-    await sendFromErp(standin, await exampleInvoice(s, 'ERP-OUT-3'));
+    await sendFromErp(standin, await exampleInvoice(s.provider.url, 'ERP-OUT-3'));
     const invoice = await heard(
       standin,
       'ERP-OUT-3',
@@ -243,7 +235,7 @@ describe('the ERP sends invoices through the consumer', () => {
       });
       return proxy.url;
     });
-    const sent = await sendFromErp(standin, await exampleInvoice(s, 'ERP-OUT-4'));
+    const sent = await sendFromErp(standin, await exampleInvoice(s.provider.url, 'ERP-OUT-4'));
     expect(posts).toBe(2);
     expect(sent.status).toBe(200);
     expect(sent.body.state).toBe('submitted');

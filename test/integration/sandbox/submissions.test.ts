@@ -15,6 +15,7 @@ import {
   type Sandbox,
   startSandbox,
 } from '../../support/sandbox.ts';
+import { exampleInvoice, type SubmissionView } from '../../support/submissions.ts';
 
 let sandbox: Sandbox | undefined;
 afterEach(async () => {
@@ -30,25 +31,6 @@ function recordingSink() {
     },
   };
   return { sink, taken };
-}
-
-interface SubmissionView {
-  invoiceNo: string;
-  state: string;
-  messageId: string | null;
-  resolvedBy: string | null;
-  attempts: number;
-  lastError: string | null;
-  message: { deliveryStatus: string | null; validationStatus: string | null } | null;
-}
-
-/** The simulator's example invoice, numbered `invoiceNo`. */
-async function exampleInvoice(s: Sandbox, invoiceNo: string) {
-  const body = (await (await fetch(`${s.provider.url}/console/example-invoice.json`)).json()) as {
-    invoice: Record<string, unknown>;
-  };
-  body.invoice.invoiceNo = invoiceNo;
-  return body;
 }
 
 async function send(s: Sandbox, body: unknown) {
@@ -83,6 +65,10 @@ async function serviceSide(s: Sandbox, invoiceNo: string) {
   };
 }
 
+/** The next `count` submits of the sandbox's messaging API meet fault `mode`. */
+const submitFault = (s: Sandbox, mode: string, count: number) =>
+  s.admin('POST', '/faults', { mode, count, pathPrefix: '/transactions/submit-invoice' });
+
 const settled = (s: Sandbox, invoiceNo: string) =>
   eventually(async () => {
     const view = await submission(s, invoiceNo);
@@ -94,7 +80,7 @@ describe('submissions that go out once', () => {
     const recorder = recordingSink();
     sandbox = await startSandbox({ sink: recorder.sink });
     const s = sandbox;
-    const body = await exampleInvoice(s, 'ERP-1001');
+    const body = await exampleInvoice(s.provider.url, 'ERP-1001');
 
     const first = await send(s, body);
     expect(first.status).toBe(202);
@@ -152,7 +138,7 @@ describe('submissions that go out once', () => {
     const recorder = recordingSink();
     sandbox = await startSandbox({ sink: recorder.sink });
     const s = sandbox;
-    const body = await exampleInvoice(s, 'ERP-1002');
+    const body = await exampleInvoice(s.provider.url, 'ERP-1002');
     delete body.invoice.currencyCode;
     const { body: view } = await send(s, body);
     expect(view.state).toBe('submitted');
@@ -169,12 +155,8 @@ describe('submissions that go out once', () => {
     const recorder = recordingSink();
     sandbox = await startSandbox({ sink: recorder.sink });
     const s = sandbox;
-    await s.admin('POST', '/faults', {
-      mode: 'lose-reply',
-      count: 1,
-      pathPrefix: '/transactions/submit-invoice',
-    });
-    await send(s, await exampleInvoice(s, 'ERP-2001'));
+    await submitFault(s, 'lose-reply', 1);
+    await send(s, await exampleInvoice(s.provider.url, 'ERP-2001'));
     const view = await settled(s, 'ERP-2001');
     expect(view).toMatchObject({ state: 'submitted', resolvedBy: 'created', attempts: 1 });
     expect(await serviceSide(s, 'ERP-2001')).toEqual({ messages: [view.messageId], submits: 1 });
@@ -191,12 +173,8 @@ describe('submissions that go out once', () => {
   it('after a reply lost with no webhook to tell, finds the message by a lookup: one submit', async () => {
     sandbox = await startSandbox({ webhooks: false });
     const s = sandbox;
-    await s.admin('POST', '/faults', {
-      mode: 'lose-reply',
-      count: 1,
-      pathPrefix: '/transactions/submit-invoice',
-    });
-    await send(s, await exampleInvoice(s, 'ERP-2002'));
+    await submitFault(s, 'lose-reply', 1);
+    await send(s, await exampleInvoice(s.provider.url, 'ERP-2002'));
     const view = await settled(s, 'ERP-2002');
     expect(view).toMatchObject({ state: 'submitted', resolvedBy: 'lookup', attempts: 1 });
     expect(await serviceSide(s, 'ERP-2002')).toEqual({ messages: [view.messageId], submits: 1 });
@@ -207,17 +185,9 @@ describe('submissions that go out once', () => {
     const s = sandbox;
     // Cut before the route (not acted on), then the service down twice: each outcome is
     // unknown to the consumer, which asks the service before each new attempt.
-    await s.admin('POST', '/faults', {
-      mode: 'reset',
-      count: 1,
-      pathPrefix: '/transactions/submit-invoice',
-    });
-    await s.admin('POST', '/faults', {
-      mode: '503',
-      count: 2,
-      pathPrefix: '/transactions/submit-invoice',
-    });
-    await send(s, await exampleInvoice(s, 'ERP-3001'));
+    await submitFault(s, 'reset', 1);
+    await submitFault(s, '503', 2);
+    await send(s, await exampleInvoice(s.provider.url, 'ERP-3001'));
     const view = await settled(s, 'ERP-3001');
     expect(view).toMatchObject({ state: 'submitted', resolvedBy: 'reply', attempts: 4 });
     expect(await serviceSide(s, 'ERP-3001')).toEqual({ messages: [view.messageId], submits: 4 });

@@ -107,6 +107,19 @@ export function createPostgresRetentionStore(
     return { ...result, ms: clock() - started, workMs: worked };
   }
 
+  /** A set statement ($1 before, $2 a row limit) run in pieces until done or out of budget. */
+  function deleteBefore(sql: string, before: number, bound: BatchBound): Promise<PruneBatch> {
+    return batch(bound, NOTHING, async (client, pieces) => {
+      let count = 0;
+      const more = await pieces(async (limit) => {
+        const { rowCount } = await client.query(sql, [before, limit]);
+        count += rowCount ?? 0;
+        return rowCount ?? 0;
+      });
+      return { count, more };
+    });
+  }
+
   return {
     async dropBodies(before, bound) {
       return batch(bound, NOTHING, async (client, pieces) => {
@@ -253,29 +266,11 @@ export function createPostgresRetentionStore(
       });
     },
 
-    async pruneNotices(before, bound) {
-      return batch(bound, NOTHING, async (client, pieces) => {
-        let count = 0;
-        const more = await pieces(async (limit) => {
-          const { rowCount } = await client.query(PRUNE_DELIVERED, [before, limit]);
-          count += rowCount ?? 0;
-          return rowCount ?? 0;
-        });
-        return { count, more };
-      });
-    },
+    /** Delivered notices of the status sink's outbox (deleteBefore). */
+    pruneNotices: (before, bound) => deleteBefore(PRUNE_DELIVERED, before, bound),
 
-    async pruneSubmissions(before, bound) {
-      return batch(bound, NOTHING, async (client, pieces) => {
-        let count = 0;
-        const more = await pieces(async (limit) => {
-          const { rowCount } = await client.query(PRUNE_SETTLED, [before, limit]);
-          count += rowCount ?? 0;
-          return rowCount ?? 0;
-        });
-        return { count, more };
-      });
-    },
+    /** Settled invoices of the submission outbox, the same way. */
+    pruneSubmissions: (before, bound) => deleteBefore(PRUNE_SETTLED, before, bound),
 
     reclaim: async () => ({ count: 0, more: false, ms: 0, workMs: 0 }),
   };
