@@ -122,6 +122,8 @@ describe('the submission loop against a fake service', () => {
       resolvedBy: 'reply',
       attempts: 2,
     });
+    // The loop tells the outcome just after the store write the wait above saw.
+    await eventually(async () => outcomes.length === 2, 'the second outcome');
     expect(outcomes).toEqual(['not_sent', 'submitted']);
     expect(service.calls.map((c) => c.split('?')[0])).toEqual([
       'POST /transactions/submit-invoice',
