@@ -16,8 +16,8 @@ import 'dotenv/config';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
-import { redactUserinfo } from '../src/consumer/redact-userinfo.ts';
 import { openPostgresStore } from '../src/consumer/store/postgres/pg-store.ts';
+import { redactUserinfo } from '../src/consumer/text/redact-userinfo.ts';
 
 const USAGE =
   'usage: npm run copy-to-postgres -- --from sqlite:<path> --to postgres://user:password@host/db';

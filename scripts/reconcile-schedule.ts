@@ -14,7 +14,7 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadReconcileScheduleConfig, readConfig } from '../src/consumer/config.ts';
 import { createLogger } from '../src/consumer/logger.ts';
-import { startReconcileSchedule } from '../src/consumer/reconcile-schedule.ts';
+import { startReconcileSchedule } from '../src/consumer/reconcile/schedule.ts';
 import { readSetup } from '../src/consumer/setup.ts';
 
 // reconcile.ts from the sources, reconcile.js once built.

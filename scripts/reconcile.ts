@@ -3,7 +3,7 @@
  * `npm run reconcile`: one reconciliation run, for cron. Prints one summary line and exits 0
  * when everything went well, 1 when a message could not be handled, 2 on a configuration or
  * start-up error. Safe to run while the consumer runs, and beside another reconciliation:
- * every message is handled under its claim (src/consumer/reconcile.ts). It needs the messaging
+ * every message is handled under its claim (src/consumer/reconcile/reconciler.ts). It needs the messaging
  * API, the consumer's database and the importer, not the webhook settings.
  */
 import 'dotenv/config';
@@ -11,7 +11,7 @@ import { type ApiClient, createApiClient } from '../src/consumer/api/index.ts';
 import { createClaimHolder } from '../src/consumer/claims/claim-holder.ts';
 import { spoolDirOf } from '../src/consumer/config.ts';
 import { createLogger } from '../src/consumer/logger.ts';
-import { createReconciler, formatSummary } from '../src/consumer/reconcile.ts';
+import { createReconciler, formatSummary } from '../src/consumer/reconcile/reconciler.ts';
 import { readSetup } from '../src/consumer/setup.ts';
 import { MissingDatabaseError, openStore } from '../src/consumer/store/open-store.ts';
 import type { Store } from '../src/consumer/store/store.ts';

@@ -11,9 +11,9 @@ import {
   parseCredentialSpec,
   type WebhookCredential,
 } from '../protocol/index.ts';
-import { publicSecretProblems } from './public-secrets.ts';
-import { redactUserinfo } from './redact-userinfo.ts';
 import { DEFAULT_RETENTION, MIN_DEDUPE_DAYS, type RetentionPolicy } from './retention/policy.ts';
+import { publicSecretProblems } from './settings/public-secrets.ts';
+import { redactUserinfo } from './text/redact-userinfo.ts';
 
 /** WEBHOOK_CREDENTIAL, parsed: the protocol's credential (docs/signature.md#credential). */
 export type Credential = WebhookCredential;

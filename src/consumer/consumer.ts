@@ -11,6 +11,7 @@ import { createAdmission } from './http/admission.ts';
 import { type AppDeps, createApp } from './http/app.ts';
 import { type Listener, listen } from './http/listen.ts';
 import type { Importer } from './importer/index.ts';
+import { eventRetryDelay } from './loop/backoff.ts';
 import { createMetrics, type Metrics } from './metrics.ts';
 import { createPruner } from './retention/pruner.ts';
 import { scheduleRetention } from './retention/schedule.ts';
@@ -23,7 +24,6 @@ import {
   type SubmissionWorker,
   type SubmissionWorkerOptions,
 } from './submit/submission-worker.ts';
-import { eventRetryDelay } from './worker/backoff.ts';
 import { createEventHandler } from './worker/handle-event.ts';
 import { createPacer } from './worker/pacer.ts';
 import { createWorker, type Worker, type WorkerOptions } from './worker/worker.ts';

@@ -1,8 +1,9 @@
 /** Prometheus metrics of the consumer, on a registry of its own (no global state). */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { isKnownAction } from '../protocol/index.ts';
-import type { AdmissionStats } from './http/admission.ts';
-import type { EventStore, SinkOutboxStore, SubmissionStore } from './store/store.ts';
+import type { EventStore } from './store/events.ts';
+import type { SinkOutboxStore } from './store/sink-outbox.ts';
+import type { SubmissionStore } from './store/submissions.ts';
 import type { SubmissionOutcome } from './submit/submission-worker.ts';
 
 export type WebhookOutcome =
@@ -33,7 +34,7 @@ export interface Metrics {
   /** Gauges read on scrape; set by whoever owns the store. */
   trackInbox(events: EventStore): void;
   /** Gauges of the webhook listener's limits (WEBHOOK_MAX_CONNECTIONS, ..._INFLIGHT_BYTES). */
-  trackAdmission(admission: { stats(): AdmissionStats }): void;
+  trackAdmission(admission: { stats(): { connections: number; inflightBytes: number } }): void;
   /** One delivery to the status sink: delivered, or failed (comes back later). */
   sinkDelivery(outcome: 'delivered' | 'failed', ms: number): void;
   /** Gauges of the status sink's outbox, read on scrape. */

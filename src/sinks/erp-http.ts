@@ -15,10 +15,10 @@
  */
 import { request } from 'undici';
 import { z } from 'zod';
-import { printableText } from '../consumer/error-text.ts';
-import { readBounded } from '../consumer/read-bounded.ts';
-import { redactUserinfo } from '../consumer/redact-userinfo.ts';
 import { defineStatusSink, type StatusSink } from '../consumer/sink/define-sink.ts';
+import { printableText } from '../consumer/text/error-text.ts';
+import { readBounded } from '../consumer/text/read-bounded.ts';
+import { redactUserinfo } from '../consumer/text/redact-userinfo.ts';
 
 const settings = z.object({
   /** The ERP's API, e.g. https://erp.example.com/api. */

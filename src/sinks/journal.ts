@@ -23,7 +23,7 @@ import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { defineStatusSink, type StatusSink } from '../consumer/sink/define-sink.ts';
-import type { StatusNotice } from '../consumer/sink/status-notice.ts';
+import type { StatusNotice } from '../consumer/store/status-notice.ts';
 
 /** SINK_JOURNAL_FILE when it is unset: beside ./data/consumer.db and ./data/documents. */
 export const DEFAULT_JOURNAL_FILE = './data/status-journal.jsonl';

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { PUBLIC_SECRETS } from '../../src/consumer/public-secrets.ts';
+import { PUBLIC_SECRETS } from '../../src/consumer/settings/public-secrets.ts';
 import { COMPOSE_DIR, composeCommand, generateSandboxEnv } from './support/compose.ts';
 import { describeWithEngine } from './support/engine.ts';
 

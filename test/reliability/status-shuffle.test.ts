@@ -19,7 +19,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newEvent } from '../../src/consumer/store/store.ts';
+import { newEvent } from '../../src/consumer/store/events.ts';
 import type { WebhookEnvelope } from '../../src/protocol/index.ts';
 import { createManualClock } from '../../src/provider/clock.ts';
 import { startTestConsumer, type TestConsumer } from '../support/consumer.ts';

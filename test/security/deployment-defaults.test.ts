@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { PUBLIC_SECRETS } from '../../src/consumer/public-secrets.ts';
+import { PUBLIC_SECRETS } from '../../src/consumer/settings/public-secrets.ts';
 import { runConsumerToExit, startConsumerProcess } from './support/consumer-process.ts';
 
 const DOCKER = join(import.meta.dirname, '../../docker');

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_READ_LIMIT } from '../../src/consumer/api/transport.ts';
-import type { StoredEvent } from '../../src/consumer/store/store.ts';
+import type { StoredEvent } from '../../src/consumer/store/events.ts';
 import type { WebhookEnvelope } from '../../src/protocol/index.ts';
 import { startTestConsumer, type TestConsumer } from '../support/consumer.ts';
 import {

@@ -34,7 +34,7 @@ import {
   type Importer,
   PermanentImportError,
 } from '../../src/consumer/importer/index.ts';
-import { createReconciler, formatSummary } from '../../src/consumer/reconcile.ts';
+import { createReconciler, formatSummary } from '../../src/consumer/reconcile/reconciler.ts';
 import {
   isStatusAction,
   parseCredentialSpec,

@@ -20,7 +20,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StatusSink } from '../../src/consumer/sink/define-sink.ts';
-import type { StatusChangeNotice } from '../../src/consumer/sink/status-notice.ts';
+import type { StatusChangeNotice } from '../../src/consumer/store/status-notice.ts';
 import type { WebhookEnvelope } from '../../src/protocol/index.ts';
 import { seededRandom } from '../../src/provider/seeded-random.ts';
 import { eventually, SANDBOX_PARTY, type Sandbox, startSandbox } from './sandbox.ts';

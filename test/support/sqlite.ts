@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { NewEvent } from '../../src/consumer/store/events.ts';
 import { openSqliteStore, type SqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
-import type { NewEvent } from '../../src/consumer/store/store.ts';
 
 /** A real SQLite store in a fresh temporary folder. */
 export async function openTempStore(): Promise<SqliteStore & { dispose(): Promise<void> }> {

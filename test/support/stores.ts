@@ -11,9 +11,10 @@ import type pg from 'pg';
 import { describe } from 'vitest';
 import { createPostgresRetentionStore } from '../../src/consumer/store/postgres/pg-retention.ts';
 import { openPostgresStore } from '../../src/consumer/store/postgres/pg-store.ts';
+import type { RetentionStore } from '../../src/consumer/store/retention.ts';
 import { retentionWrites } from '../../src/consumer/store/sqlite/sqlite-retention.ts';
 import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
-import type { RetentionStore, Store } from '../../src/consumer/store/store.ts';
+import type { Store } from '../../src/consumer/store/store.ts';
 import { createTestDatabase, POSTGRES_MISSING, POSTGRES_URL } from './postgres.ts';
 import { describeIfAvailable } from './requirement.ts';
 

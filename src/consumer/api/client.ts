@@ -21,7 +21,7 @@ import {
   transactionPath,
   UNSAFE_MESSAGE_ID,
 } from '../../protocol/index.ts';
-import { printableText } from '../error-text.ts';
+import { printableText } from '../text/error-text.ts';
 import { ApiError, ERROR_BODY_LIMIT } from './api-error.ts';
 import { type ApiClientOptions, resolveApiClientOptions } from './options.ts';
 import {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { redactUserinfo } from '../redact-userinfo.ts';
+import { redactUserinfo } from '../text/redact-userinfo.ts';
 
 export interface ApiClientOptions {
   /**

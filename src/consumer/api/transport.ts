@@ -31,8 +31,8 @@ import {
   JsonShapeError,
   type JsonShapeLimits,
 } from '../../protocol/index.ts';
-import { printableText } from '../error-text.ts';
-import { closeFd, openFd, writeAll } from '../file-descriptors.ts';
+import { closeFd, openFd, writeAll } from '../files/file-descriptors.ts';
+import { printableText } from '../text/error-text.ts';
 import {
   ApiDeadlineError,
   ApiError,

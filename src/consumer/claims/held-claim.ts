@@ -8,7 +8,7 @@
  * store itself, and `signal` aborts the work in hand as soon as the loss is noticed.
  */
 import type { Logger } from 'pino';
-import type { ClaimStore, MessageClaim } from '../store/store.ts';
+import type { ClaimStore, MessageClaim } from '../store/claims.ts';
 
 /** The claim passed to someone else; the holder must stop before acting on the message. */
 export class ClaimLostError extends Error {

@@ -8,11 +8,10 @@ import {
   EVENT_STATES,
   type EventPage,
   type EventState,
-  InvalidCursorError,
-  type MessageRecord,
-  type Store,
   type StoredEvent,
-} from '../store/store.ts';
+} from '../store/events.ts';
+import type { MessageRecord } from '../store/messages.ts';
+import { InvalidCursorError, type Store } from '../store/store.ts';
 import { DEFAULT_LIMIT, iso, MAX_LIMIT, queryLimit } from './admin-fields.ts';
 import { sendProblem } from './problem.ts';
 import { createSecretMatch } from './secret-match.ts';

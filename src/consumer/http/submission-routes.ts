@@ -13,14 +13,14 @@
 import { createHash } from 'node:crypto';
 import express, { type Request, type Router } from 'express';
 import { hasControlCharacter } from '../../protocol/index.ts';
+import type { MessageRecord } from '../store/messages.ts';
+import type { Store } from '../store/store.ts';
 import {
   isSettled,
-  type MessageRecord,
-  type Store,
   SUBMISSION_STATES,
   type Submission,
   type SubmissionState,
-} from '../store/store.ts';
+} from '../store/submissions.ts';
 import { iso, queryLimit } from './admin-fields.ts';
 import { type Problem, sendProblem } from './problem.ts';
 

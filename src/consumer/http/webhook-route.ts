@@ -40,9 +40,9 @@ import {
   type WebhookEnvelope,
 } from '../../protocol/index.ts';
 import type { Config } from '../config.ts';
-import { printableText } from '../error-text.ts';
 import type { Metrics, WebhookOutcome } from '../metrics.ts';
-import { type EventStore, newEvent } from '../store/store.ts';
+import { type EventStore, newEvent } from '../store/events.ts';
+import { printableText } from '../text/error-text.ts';
 import { type Admission, createAdmission } from './admission.ts';
 import { createCredentialCheck } from './credential.ts';
 import { type Problem, sendProblem } from './problem.ts';

@@ -24,7 +24,7 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { TRANSFERS } from '../../protocol/index.ts';
-import { placeFile, syncDirectory, writeFileDurably } from './atomic-file.ts';
+import { placeFile, syncDirectory, writeFileDurably } from '../files/atomic-file.ts';
 import {
   type ImportDocument,
   type Importer,

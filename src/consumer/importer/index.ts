@@ -36,8 +36,8 @@ export type {
   WebhookEnvelope,
 } from '../../protocol/index.ts';
 // For an importer that puts another system's answer into an error, as importers/erp-http.ts does.
-export { printableText, REMOTE_TEXT_LIMIT } from '../error-text.ts';
-export { readBounded } from '../read-bounded.ts';
+export { printableText, REMOTE_TEXT_LIMIT } from '../text/error-text.ts';
+export { readBounded } from '../text/read-bounded.ts';
 export {
   defineImporter,
   type ImporterContext,

@@ -14,7 +14,8 @@
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { BatchBound, ForgottenMessage, PruneBatch, Store } from '../store/store.ts';
+import type { BatchBound, ForgottenMessage, PruneBatch } from '../store/retention.ts';
+import type { Store } from '../store/store.ts';
 import { cutoffs, type RetentionPolicy } from './policy.ts';
 
 export type PruneStep =

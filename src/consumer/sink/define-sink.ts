@@ -14,7 +14,7 @@
  */
 import type { Logger } from 'pino';
 import type { z } from 'zod';
-import type { StatusNotice } from './status-notice.ts';
+import type { StatusNotice } from '../store/status-notice.ts';
 
 export interface StatusSink {
   /**

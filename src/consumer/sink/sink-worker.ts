@@ -10,9 +10,9 @@
  * hands the notice out again at the next start; its id lets the sink ignore it.
  */
 import type { Logger } from 'pino';
-import type { SinkOutboxRow, SinkOutboxStore } from '../store/store.ts';
-import { createWakeableLoop } from '../wakeable-loop.ts';
-import { eventRetryDelay } from '../worker/backoff.ts';
+import { eventRetryDelay } from '../loop/backoff.ts';
+import { createWakeableLoop } from '../loop/wakeable-loop.ts';
+import type { SinkOutboxRow, SinkOutboxStore } from '../store/sink-outbox.ts';
 import type { StatusSink } from './define-sink.ts';
 
 /**

@@ -3,7 +3,7 @@
  * (occurredAt, eventId) (see store/README.md); an eventId alone is found through
  * events_settled, a partial index of finished events, and for open events through the backlog.
  */
-import type { EventState, ReplayOutcome } from './store.ts';
+import type { EventState, ReplayOutcome } from './events.ts';
 
 /**
  * The WHERE of events_settled (SQLite migration 008, PostgreSQL 004), word for word: SQLite

@@ -2,7 +2,8 @@
  * Listing cursors: the position of the last event of a page, as (receivedAt, arrival number),
  * the key of the index the listing walks. Base64url, so callers treat it as opaque.
  */
-import { type EventCursor, type EventPage, InvalidCursorError, type StoredEvent } from './store.ts';
+import type { EventCursor, EventPage, StoredEvent } from './events.ts';
+import { InvalidCursorError } from './store.ts';
 
 export interface Position {
   at: number;

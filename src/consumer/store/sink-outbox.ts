@@ -1,9 +1,53 @@
 /**
- * What both stores share of the status sink's outbox (SinkOutboxStore in store.ts): how a
- * stored row reads back, and how much of a delivery's error is kept.
+ * The status sink's outbox: notices queued with their status writes (StatusWrite.notice in
+ * messages.ts, and a submission's settlement in submissions.ts), delivered one stream at a
+ * time by src/consumer/sink/sink-worker.ts. A stream is one message side and kind (messageId,
+ * transfer, kind): only its oldest undelivered notice is ever handed out, so a sink sees each
+ * stream in order, and a stream whose head keeps failing holds back no other.
  */
-import type { StatusNotice } from '../sink/status-notice.ts';
-import type { SinkOutboxRow } from './store.ts';
+import type { StatusNotice } from './status-notice.ts';
+
+/** A queued notice and its delivery state. */
+export interface SinkOutboxRow {
+  /** Queue order: a later notice of the same stream has a higher seq. */
+  seq: number;
+  notice: StatusNotice;
+  createdAt: number;
+  /** Failed deliveries so far. */
+  attempts: number;
+  nextAttemptAt: number;
+  deliveredAt: number | null;
+  lastError: string | null;
+}
+
+export interface SinkOutboxStats {
+  /** Notices not delivered yet. */
+  pending: number;
+  /** Of those, the ones whose last delivery failed. */
+  failing: number;
+  /** createdAt of the oldest notice not delivered, or null. */
+  oldestPendingAt: number | null;
+}
+
+/** See the header of this file. */
+export interface SinkOutboxStore {
+  /**
+   * The head of each stream that is due (nextAttemptAt <= now) and not leased, oldest first,
+   * at most `limit`; each is leased until now + leaseMs, so another process (a replica) does
+   * not hand it out meanwhile.
+   */
+  claimDue(now: number, limit: number, leaseMs: number): Promise<SinkOutboxRow[]>;
+  markDelivered(seq: number, now: number): Promise<void>;
+  /** Counts a failed delivery, keeps its error, and makes the notice due at nextAttemptAt. */
+  markFailed(seq: number, error: string, nextAttemptAt: number, now: number): Promise<void>;
+  stats(): Promise<SinkOutboxStats>;
+  /** Notices, newest first: all, the undelivered, or the failing (undelivered, attempts > 0). */
+  list(options: { limit: number; state?: 'pending' | 'failing' }): Promise<SinkOutboxRow[]>;
+  /** Deletes up to `limit` notices delivered before `before`; how many it deleted. */
+  pruneDelivered(before: number, limit: number): Promise<number>;
+}
+
+// What both implementations share: how a stored row reads back, and how much of an error is kept.
 
 /** A sink's error is kept up to this many characters: enough to tell why, never a whole body. */
 export const LAST_ERROR_MAX_CHARS = 2000;

@@ -6,17 +6,10 @@
  * each item is checked here too, so a service that ignores the filter only makes the walk
  * longer, never its answer wrong. A message counts when it is outbound, carries the invoice
  * number, and was received no earlier than `slackMs` before the first attempt started (an
- * older one is another invoice that used the number, SUBMISSION_SLACK_MS).
+ * older one is another invoice that used the number, SUBMISSION_SLACK_MS in
+ * store/submissions.ts).
  */
 import type { ApiClient } from '../api/index.ts';
-
-/**
- * How much earlier than an invoice's first attempt its message may be stamped received: the
- * service's clock against ours (NTP keeps them within a second), and the whole seconds of
- * timeReceived. A message older than that is another invoice that used the number before;
- * invoice numbers are the ERP's keys, so such a message means the ERP reused one.
- */
-export const SUBMISSION_SLACK_MS = 2 * 60_000;
 
 export type Lookup =
   | { found: true; messageId: string }

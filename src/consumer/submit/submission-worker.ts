@@ -13,11 +13,15 @@
  */
 import type { Logger } from 'pino';
 import { type ApiClient, ApiError } from '../api/index.ts';
-import type { Submission, SubmissionStore } from '../store/store.ts';
-import { createWakeableLoop, type WakeableLoop } from '../wakeable-loop.ts';
-import { eventRetryDelay } from '../worker/backoff.ts';
+import { eventRetryDelay } from '../loop/backoff.ts';
+import { createWakeableLoop, type WakeableLoop } from '../loop/wakeable-loop.ts';
+import {
+  SUBMISSION_SLACK_MS,
+  type Submission,
+  type SubmissionStore,
+} from '../store/submissions.ts';
 import { describeError } from '../worker/errors.ts';
-import { findSubmitted, SUBMISSION_SLACK_MS } from './find-submitted.ts';
+import { findSubmitted } from './find-submitted.ts';
 
 export interface SubmissionWorkerOptions {
   submissions: SubmissionStore;

@@ -1,5 +1,5 @@
 import { ApiError } from '../api/index.ts';
-import { printableText } from '../error-text.ts';
+import { printableText } from '../text/error-text.ts';
 
 /** The event itself is unusable (a status event without formerValue, say): retrying won't help. */
 export class MalformedEventError extends Error {

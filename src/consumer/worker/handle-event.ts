@@ -21,8 +21,9 @@ import {
 import type { ApiClient } from '../api/index.ts';
 import type { ClaimGuard } from '../claims/held-claim.ts';
 import type { Importer } from '../importer/index.ts';
-import type { EventStore, MessageStore, StoredEvent, SubmissionStore } from '../store/store.ts';
-import { SUBMISSION_SLACK_MS } from '../submit/find-submitted.ts';
+import type { EventStore, StoredEvent } from '../store/events.ts';
+import type { MessageStore } from '../store/messages.ts';
+import { SUBMISSION_SLACK_MS, type SubmissionStore } from '../store/submissions.ts';
 import { MalformedEventError } from './errors.ts';
 import { createInboundDelivery } from './inbound-delivery.ts';
 import { descriptorSnapshot, withNotices } from './message-snapshot.ts';

@@ -44,7 +44,8 @@ import {
   ImportTimeoutError,
   PermanentImportError,
 } from '../importer/index.ts';
-import type { Acknowledgement, EventStore, MessageStore } from '../store/store.ts';
+import type { EventStore } from '../store/events.ts';
+import type { Acknowledgement, MessageStore } from '../store/messages.ts';
 import { describeError } from './errors.ts';
 
 export type InboundOutcome = 'imported' | 'already_imported' | 'acknowledged' | 'rejected';

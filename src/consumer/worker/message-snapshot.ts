@@ -1,7 +1,7 @@
 /** What the consumer keeps of a message descriptor: one mapping for events, refreshes and reconcile. */
 import type { MessageDescriptor, StatusKind } from '../../protocol/index.ts';
-import type { StatusChangeNotice } from '../sink/status-notice.ts';
-import type { MessageKey, MessageRecord, MessageSnapshot } from '../store/store.ts';
+import type { MessageKey, MessageRecord, MessageSnapshot } from '../store/messages.ts';
+import type { StatusChangeNotice } from '../store/status-notice.ts';
 
 /** The descriptor's value of each status kind. */
 export function descriptorStatuses(descriptor: MessageDescriptor): Record<StatusKind, string> {

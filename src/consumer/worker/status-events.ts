@@ -16,8 +16,8 @@ import {
   statusKindOf,
 } from '../../protocol/index.ts';
 import type { ApiClient } from '../api/index.ts';
-import type { StatusChangeNotice } from '../sink/status-notice.ts';
-import type { MessageRecord, MessageStore } from '../store/store.ts';
+import type { MessageRecord, MessageStore } from '../store/messages.ts';
+import type { StatusChangeNotice } from '../store/status-notice.ts';
 import { MalformedEventError } from './errors.ts';
 import { descriptorSnapshot, descriptorStatuses, fetchedAsOf } from './message-snapshot.ts';
 import { decideStatusChange, type StoredStatus } from './status-order.ts';

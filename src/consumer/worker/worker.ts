@@ -16,14 +16,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import { ClaimLostError, holdClaim } from '../claims/held-claim.ts';
-import type {
-  ClaimedEvent,
-  ClaimStore,
-  EventStore,
-  Settlement,
-  StoredEvent,
-} from '../store/store.ts';
-import { type BackoffOptions, eventRetryDelay } from './backoff.ts';
+import { type BackoffOptions, eventRetryDelay } from '../loop/backoff.ts';
+import type { ClaimStore } from '../store/claims.ts';
+import type { ClaimedEvent, EventStore, Settlement, StoredEvent } from '../store/events.ts';
 import { describeError, isPermanent, localFault } from './errors.ts';
 import type { EventHandler } from './handle-event.ts';
 

@@ -9,7 +9,10 @@ import { pino } from 'pino';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Importer, PermanentImportError } from '../../../src/consumer/importer/index.ts';
-import { createReconciler, type ReconcileSummary } from '../../../src/consumer/reconcile.ts';
+import {
+  createReconciler,
+  type ReconcileSummary,
+} from '../../../src/consumer/reconcile/reconciler.ts';
 import {
   eventually,
   SANDBOX_ADMIN_TOKEN,

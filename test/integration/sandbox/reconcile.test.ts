@@ -2,7 +2,7 @@
 import { pino } from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFileImporter, PermanentImportError } from '../../../src/consumer/importer/index.ts';
-import { createReconciler } from '../../../src/consumer/reconcile.ts';
+import { createReconciler } from '../../../src/consumer/reconcile/reconciler.ts';
 import { SANDBOX_PARTY, type Sandbox, startSandbox } from '../../support/sandbox.ts';
 
 let sandbox: Sandbox;

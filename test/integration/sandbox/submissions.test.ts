@@ -8,7 +8,7 @@
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { StatusSink } from '../../../src/consumer/sink/define-sink.ts';
-import type { StatusNotice } from '../../../src/consumer/sink/status-notice.ts';
+import type { StatusNotice } from '../../../src/consumer/store/status-notice.ts';
 import {
   eventually,
   SANDBOX_ADMIN_TOKEN,

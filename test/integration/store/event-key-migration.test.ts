@@ -4,7 +4,8 @@
  * still a duplicate when redelivered, and the open one is still handled.
  */
 import { describe, expect, it } from 'vitest';
-import type { NewEvent, Store } from '../../../src/consumer/store/store.ts';
+import type { NewEvent } from '../../../src/consumer/store/events.ts';
+import type { Store } from '../../../src/consumer/store/store.ts';
 import { describeWithPostgres } from '../../support/postgres.ts';
 import { newEvent } from '../../support/sqlite.ts';
 import { upgradeOldPostgres, upgradeOldSqlite } from './old-schema.ts';

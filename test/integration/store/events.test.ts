@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { NewEvent, Settlement } from '../../../src/consumer/store/store.ts';
+import type { NewEvent, Settlement } from '../../../src/consumer/store/events.ts';
 import { newEvent } from '../../support/sqlite.ts';
 import { type DisposableStore, describeEachStore } from '../../support/stores.ts';
 

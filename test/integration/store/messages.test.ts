@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { StatusSource } from '../../../src/consumer/store/store.ts';
+import type { StatusSource } from '../../../src/consumer/store/messages.ts';
 import type { StatusKind } from '../../../src/protocol/index.ts';
 import { type DisposableStore, describeEachStore } from '../../support/stores.ts';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { request } from 'undici';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import type { ClaimedEvent } from '../../../src/consumer/store/store.ts';
+import type { ClaimedEvent } from '../../../src/consumer/store/events.ts';
 import { startTestConsumer, TEST_SECRET, type TestConsumer } from '../../support/consumer.ts';
 import {
   createTestDatabase,

@@ -4,14 +4,10 @@
  * dedupe record, open messages and their statuses), and pages that start at their cursor.
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import {
-  type BatchBound,
-  type ClaimedEvent,
-  InvalidCursorError,
-  type MessageKey,
-  type NewEvent,
-  type Settlement,
-} from '../../../src/consumer/store/store.ts';
+import type { ClaimedEvent, NewEvent, Settlement } from '../../../src/consumer/store/events.ts';
+import type { MessageKey } from '../../../src/consumer/store/messages.ts';
+import type { BatchBound } from '../../../src/consumer/store/retention.ts';
+import { InvalidCursorError } from '../../../src/consumer/store/store.ts';
 import { newEvent } from '../../support/sqlite.ts';
 import { type DisposableStore, describeEachStore } from '../../support/stores.ts';
 

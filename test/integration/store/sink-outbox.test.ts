@@ -5,8 +5,8 @@
  * side and kind) at a time, in order, a failing head holding back its own stream only.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { StatusChangeNotice } from '../../../src/consumer/sink/status-notice.ts';
-import type { MessageKey, StatusSource } from '../../../src/consumer/store/store.ts';
+import type { MessageKey, StatusSource } from '../../../src/consumer/store/messages.ts';
+import type { StatusChangeNotice } from '../../../src/consumer/store/status-notice.ts';
 import type { StatusKind } from '../../../src/protocol/index.ts';
 import { type DisposableStore, describeEachStore } from '../../support/stores.ts';
 

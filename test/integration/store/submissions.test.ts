@@ -5,7 +5,7 @@
  * webhook) happens once and queues one notice for the status sink in the same write.
  */
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
-import type { NewSubmission } from '../../../src/consumer/store/store.ts';
+import type { NewSubmission } from '../../../src/consumer/store/submissions.ts';
 import { type DisposableStore, describeEachStore } from '../../support/stores.ts';
 
 const NOW = 1_800_000_000_000;

@@ -1,7 +1,7 @@
 /** Message claims on PostgreSQL (see the contract in ../store.ts). */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { ClaimStore, MessageClaim } from '../store.ts';
+import type { ClaimStore, MessageClaim } from '../claims.ts';
 
 interface ClaimRow {
   message_id: string;

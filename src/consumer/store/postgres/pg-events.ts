@@ -13,7 +13,7 @@ import {
   OPEN_STATES,
   type OpenState,
   type StoredEvent,
-} from '../store.ts';
+} from '../events.ts';
 import { inTransaction } from './pool.ts';
 
 /** Other processes on the database LISTEN here to start new work at once. */

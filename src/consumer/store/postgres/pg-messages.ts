@@ -4,7 +4,6 @@
  */
 import type pg from 'pg';
 import type { StatusKind } from '../../../protocol/index.ts';
-import { STATUS_COLUMNS, STATUS_KINDS } from '../status-columns.ts';
 import type {
   Acknowledgement,
   MessageKey,
@@ -12,7 +11,8 @@ import type {
   MessageStore,
   StatusChangeRecord,
   StatusWrite,
-} from '../store.ts';
+} from '../messages.ts';
+import { STATUS_COLUMNS, STATUS_KINDS } from '../status-columns.ts';
 import { queueNotice } from './pg-sink-outbox.ts';
 import { inTransaction } from './pool.ts';
 

@@ -9,7 +9,7 @@
  * reclaimed by autovacuum, which reuses what the deletes freed.
  */
 import type pg from 'pg';
-import type { BatchBound, ForgottenMessage, PruneBatch, RetentionStore } from '../store.ts';
+import type { BatchBound, ForgottenMessage, PruneBatch, RetentionStore } from '../retention.ts';
 import { PRUNE_DELIVERED } from './pg-sink-outbox.ts';
 import { PRUNE_SETTLED } from './pg-submissions.ts';
 import { inTransaction } from './pool.ts';

@@ -4,9 +4,9 @@
  * heads: the heads are locked with FOR UPDATE SKIP LOCKED and leased in the same statement.
  */
 import type pg from 'pg';
-import type { StatusNotice } from '../../sink/status-notice.ts';
+import type { SinkOutboxStore } from '../sink-outbox.ts';
 import { boundedError, noticeStream, type SinkOutboxColumns, toOutboxRow } from '../sink-outbox.ts';
-import type { SinkOutboxStore } from '../store.ts';
+import type { StatusNotice } from '../status-notice.ts';
 
 /**
  * Queues a notice inside the caller's transaction (a status write's); a notice id queued

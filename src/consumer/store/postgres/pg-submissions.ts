@@ -4,9 +4,9 @@
  * submissions: the due ones are locked with FOR UPDATE SKIP LOCKED and leased in one statement.
  */
 import type pg from 'pg';
-import { submissionNotice } from '../../sink/status-notice.ts';
 import { boundedError } from '../sink-outbox.ts';
-import type { SubmissionStore } from '../store.ts';
+import { submissionNotice } from '../status-notice.ts';
+import type { SubmissionStore } from '../submissions.ts';
 import { type SubmissionColumns, toSubmission } from '../submissions.ts';
 import { queueNotice } from './pg-sink-outbox.ts';
 import { inTransaction } from './pool.ts';

@@ -1,7 +1,7 @@
 /** Message claims on SQLite (see migrations/004_message_claims.sql). */
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { ClaimRequest, MessageClaim } from '../store.ts';
+import type { ClaimRequest, MessageClaim } from '../claims.ts';
 import { CLAIM_SQL } from './queries.ts';
 
 interface ClaimRow {

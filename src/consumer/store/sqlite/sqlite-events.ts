@@ -1,10 +1,10 @@
 /** The inbox table on SQLite. */
 import type Database from 'better-sqlite3';
 import { whyNotReplayed } from '../by-event-id.ts';
+import type { ClaimRequest } from '../claims.ts';
 import { decodeCursor, eventPage, NEWEST } from '../cursor.ts';
 import {
   type ClaimedEvent,
-  type ClaimRequest,
   type DeadEventClosure,
   type EventCursor,
   type EventPage,
@@ -17,7 +17,7 @@ import {
   type ReplayOutcome,
   type Settlement,
   type StoredEvent,
-} from '../store.ts';
+} from '../events.ts';
 import { EVENT_SQL } from './queries.ts';
 import { createClaimStatements } from './sqlite-claims.ts';
 import { bodyDropper } from './sqlite-retention.ts';

@@ -1,7 +1,6 @@
 /** The consumer's per-message view on SQLite (see migrations/002_messages.sql). */
 import type Database from 'better-sqlite3';
 import type { StatusKind } from '../../../protocol/index.ts';
-import { STATUS_KINDS } from '../status-columns.ts';
 import type {
   Acknowledgement,
   MessageKey,
@@ -10,7 +9,8 @@ import type {
   RecordedTransition,
   StatusChangeRecord,
   StatusWrite,
-} from '../store.ts';
+} from '../messages.ts';
+import { STATUS_KINDS } from '../status-columns.ts';
 import { applyStatusSql, MESSAGE_SQL } from './queries.ts';
 import { noticeEnqueuer } from './sqlite-sink-outbox.ts';
 

@@ -14,7 +14,7 @@
  * back only its own pages, inside its own time, where its budget counts them.
  */
 import type Database from 'better-sqlite3';
-import type { BatchBound, DeadCutoffs, ForgottenMessage, PruneBatch } from '../store.ts';
+import type { BatchBound, DeadCutoffs, ForgottenMessage, PruneBatch } from '../retention.ts';
 import { RETENTION_SQL, SINK_OUTBOX_SQL, SUBMISSION_SQL } from './queries.ts';
 
 const BODIES_MARK = 'bodies';

@@ -1,8 +1,8 @@
 /** The status sink's outbox on SQLite (see migrations/010_sink_outbox.sql). */
 import type Database from 'better-sqlite3';
-import type { StatusNotice } from '../../sink/status-notice.ts';
+import type { SinkOutboxRow, SinkOutboxStats } from '../sink-outbox.ts';
 import { boundedError, noticeStream, type SinkOutboxColumns, toOutboxRow } from '../sink-outbox.ts';
-import type { SinkOutboxRow, SinkOutboxStats } from '../store.ts';
+import type { StatusNotice } from '../status-notice.ts';
 import { SINK_OUTBOX_SQL } from './queries.ts';
 
 type StoredRow = Omit<SinkOutboxColumns, 'notice'> & { notice: string };

@@ -1,8 +1,9 @@
 /** The submission outbox on SQLite (see migrations/011_submissions.sql). */
 import type Database from 'better-sqlite3';
-import { submissionNotice } from '../../sink/status-notice.ts';
 import { boundedError } from '../sink-outbox.ts';
-import type { NewSubmission, Submission, SubmissionResolution, SubmissionStats } from '../store.ts';
+import type { SubmissionResolution } from '../status-notice.ts';
+import { submissionNotice } from '../status-notice.ts';
+import type { NewSubmission, Submission, SubmissionStats } from '../submissions.ts';
 import { type SubmissionColumns, toSubmission } from '../submissions.ts';
 import { SUBMISSION_SQL } from './queries.ts';
 import { noticeEnqueuer } from './sqlite-sink-outbox.ts';

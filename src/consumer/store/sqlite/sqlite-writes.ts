@@ -3,7 +3,7 @@
  * and what the main thread may ask for (writer.ts). One name, one atomic call.
  */
 import type Database from 'better-sqlite3';
-import type { NewEvent } from '../store.ts';
+import type { NewEvent } from '../events.ts';
 import { HEALTH_SQL } from './queries.ts';
 import { claimWrites } from './sqlite-claims.ts';
 import { eventWrites } from './sqlite-events.ts';

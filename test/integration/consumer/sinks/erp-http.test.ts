@@ -5,7 +5,7 @@
  * appears in an error.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { StatusChangeNotice } from '../../../../src/consumer/sink/status-notice.ts';
+import type { StatusChangeNotice } from '../../../../src/consumer/store/status-notice.ts';
 import { createErpHttpSink } from '../../../../src/sinks/erp-http.ts';
 import { type ErpStandin, startErpStandin } from '../../../support/erp-standin.ts';
 import { freePort } from '../../../support/free-port.ts';

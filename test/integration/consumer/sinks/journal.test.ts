@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { StatusChangeNotice } from '../../../../src/consumer/sink/status-notice.ts';
+import type { StatusChangeNotice } from '../../../../src/consumer/store/status-notice.ts';
 import journal, { createJournalSink, JOURNAL_TAIL_BYTES } from '../../../../src/sinks/journal.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'journal-sink-'));

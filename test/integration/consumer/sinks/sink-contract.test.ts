@@ -14,7 +14,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { coreVariableNames } from '../../../../src/consumer/config.ts';
 import type { StatusSink } from '../../../../src/consumer/sink/define-sink.ts';
 import { readSink } from '../../../../src/consumer/sink/load-sink.ts';
-import type { StatusChangeNotice } from '../../../../src/consumer/sink/status-notice.ts';
+import type { StatusChangeNotice } from '../../../../src/consumer/store/status-notice.ts';
 import { type ErpStandin, startErpStandin } from '../../../support/erp-standin.ts';
 import { describeSinkContract } from '../../../support/sink-kit.ts';
 

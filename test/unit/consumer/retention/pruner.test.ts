@@ -15,7 +15,7 @@ import type {
   BatchBound,
   PruneBatch,
   RetentionStore,
-} from '../../../../src/consumer/store/store.ts';
+} from '../../../../src/consumer/store/retention.ts';
 
 const NOW = 1_800_000_000_000;
 const logger = pino({ level: 'silent' });

@@ -19,25 +19,21 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
-import { type MessageDescriptor, WEBHOOK_RETRY_WINDOW_MS } from '../protocol/index.ts';
-import type { ApiClient } from './api/index.ts';
-import { type ClaimGuard, holdClaim } from './claims/held-claim.ts';
-import type { Importer } from './importer/index.ts';
-import type {
-  ClaimStore,
-  EventStore,
-  MessageClaim,
-  MessageRecord,
-  MessageStore,
-} from './store/store.ts';
-import { describeError } from './worker/errors.ts';
-import { createInboundDelivery } from './worker/inbound-delivery.ts';
+import { type MessageDescriptor, WEBHOOK_RETRY_WINDOW_MS } from '../../protocol/index.ts';
+import type { ApiClient } from '../api/index.ts';
+import { type ClaimGuard, holdClaim } from '../claims/held-claim.ts';
+import type { Importer } from '../importer/index.ts';
+import type { ClaimStore, MessageClaim } from '../store/claims.ts';
+import type { EventStore } from '../store/events.ts';
+import type { MessageRecord, MessageStore } from '../store/messages.ts';
+import { describeError } from '../worker/errors.ts';
+import { createInboundDelivery } from '../worker/inbound-delivery.ts';
 import {
   descriptorSnapshot,
   fetchedAsOf,
   fetchNoticeId,
   withNotices,
-} from './worker/message-snapshot.ts';
+} from '../worker/message-snapshot.ts';
 
 export interface ReconcileSummary {
   /** Inbound messages the service still lists as pendingdelivery. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { printableText, REMOTE_TEXT_LIMIT } from '../../../src/consumer/error-text.ts';
-import { describeError } from '../../../src/consumer/worker/errors.ts';
+import { printableText, REMOTE_TEXT_LIMIT } from '../../../../src/consumer/text/error-text.ts';
+import { describeError } from '../../../../src/consumer/worker/errors.ts';
 
 describe('printableText', () => {
   it.each([

@@ -9,7 +9,6 @@
  * Only values this repository ships as a default or a placeholder are listed, not every example
  * of the guides: a fork that certifies its image against the simulator chooses its own.
  */
-import type { Config } from './config.ts';
 
 export interface PublicSecret {
   value: string;
@@ -40,9 +39,13 @@ function named(value: string): string | undefined {
  * benchmarks, the container tests and a fork's certification run the production image against
  * it with its token, which gives no one anything (it is the consumer's credential to the API).
  */
-export function publicSecretProblems(
-  config: Pick<Config, 'webhookSecrets' | 'apiToken' | 'apiBaseUrl' | 'adminToken' | 'databaseUrl'>,
-): string[] {
+export function publicSecretProblems(config: {
+  webhookSecrets: readonly string[];
+  apiToken: string;
+  apiBaseUrl: string;
+  adminToken: string | undefined;
+  databaseUrl: string;
+}): string[] {
   const problems: string[] = [];
   config.webhookSecrets.forEach((secret, index) => {
     const name = named(secret);

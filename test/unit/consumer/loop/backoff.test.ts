@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { eventRetryDelay } from '../../../../src/consumer/worker/backoff.ts';
+import { eventRetryDelay } from '../../../../src/consumer/loop/backoff.ts';
 
 describe('eventRetryDelay', () => {
   it('doubles from the base and stops at the cap', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../src/consumer/config.ts';
-import { PUBLIC_SECRETS } from '../../../src/consumer/public-secrets.ts';
-import { DEFAULT_API_TOKEN } from '../../../src/provider/provider.ts';
+import { ConfigError, loadConfig } from '../../../../src/consumer/config.ts';
+import { PUBLIC_SECRETS } from '../../../../src/consumer/settings/public-secrets.ts';
+import { DEFAULT_API_TOKEN } from '../../../../src/provider/provider.ts';
 
 const production = {
   NODE_ENV: 'production',

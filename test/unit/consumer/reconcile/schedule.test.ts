@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   type ReconcileSchedule,
   startReconcileSchedule,
-} from '../../../src/consumer/reconcile-schedule.ts';
+} from '../../../../src/consumer/reconcile/schedule.ts';
 
 // Every second: the shortest pattern cron has, so each test takes a second or two.
 const EVERY_SECOND = '* * * * * *';

@@ -3,13 +3,13 @@
  * resolves; its directory entry is durable only once the directory itself is flushed, which
  * the caller does with `syncDirectory` (after writing every file of a folder, once).
  *
- * They use file descriptors (../file-descriptors.ts) rather than the promise API's FileHandle
+ * They use file descriptors (file-descriptors.ts beside it) rather than the promise API's FileHandle
  * objects: the same system calls, with a fraction of the work on the event loop, which matters
  * at hundreds of imports a second.
  */
 import { copyFile, rename } from 'node:fs';
 import { promisify } from 'node:util';
-import { fsyncFd, withFd, writeAll } from '../file-descriptors.ts';
+import { fsyncFd, withFd, writeAll } from './file-descriptors.ts';
 
 const renamePath = promisify(rename);
 const copyPath = promisify(copyFile);
