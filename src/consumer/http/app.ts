@@ -1,13 +1,13 @@
 /** The consumer's HTTP application. Built here, never listening: the caller decides where. */
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
-import type { Config } from '../config.ts';
 import type { Metrics } from '../metrics.ts';
 import { type Store, StoreError } from '../store/store.ts';
 import { createAdminRouter } from './admin-routes.ts';
 import type { Admission } from './admission.ts';
 import { createHealthRouter, type ReadinessCheck } from './health-routes.ts';
 import { sendProblem } from './problem.ts';
+import type { OperationsSettings, WebhookSettings } from './settings.ts';
 import { createWebhookRouter } from './webhook-route.ts';
 
 /**
@@ -18,7 +18,7 @@ import { createWebhookRouter } from './webhook-route.ts';
 export type AppRoutes = 'all' | 'webhook' | 'operations';
 
 export interface AppDeps {
-  config: Config;
+  config: WebhookSettings & Pick<OperationsSettings, 'adminToken'>;
   store: Store;
   /** Called after an event is committed, to wake the worker. */
   onEventStored?: () => void;

@@ -5,8 +5,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { credentialHeader } from '../../protocol/index.ts';
-import type { Credential } from '../config.ts';
 import { createSecretMatch } from './secret-match.ts';
+import type { Credential } from './settings.ts';
 
 /** Builds a checker; the expected value is computed once, compared in constant time. */
 export function createCredentialCheck(

@@ -39,7 +39,6 @@ import {
   WEBHOOK_JSON_LIMITS,
   type WebhookEnvelope,
 } from '../../protocol/index.ts';
-import type { Config } from '../config.ts';
 import type { Metrics, WebhookOutcome } from '../metrics.ts';
 import { type EventStore, newEvent } from '../store/events.ts';
 import { printableText } from '../text/error-text.ts';
@@ -54,10 +53,11 @@ import {
   discardBody,
   readBody,
 } from './read-body.ts';
+import type { WebhookSettings } from './settings.ts';
 
 export interface WebhookRouteDeps {
   config: Pick<
-    Config,
+    WebhookSettings,
     | 'webhookPath'
     | 'webhookSecrets'
     | 'webhookToleranceSeconds'
