@@ -28,7 +28,7 @@ import { pino } from 'pino';
 import { request } from 'undici';
 import type { ConformanceReport } from '../../src/conformance/report.ts';
 import { runConformance } from '../../src/conformance/runner.ts';
-import { createCredentialCheck } from '../../src/consumer/http/credential.ts';
+import { createCredentialCheck } from '../../src/consumer/http/webhook/credential.ts';
 import {
   createFileImporter,
   type Importer,

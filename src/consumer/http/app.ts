@@ -8,7 +8,7 @@ import type { Admission } from './admission.ts';
 import { createHealthRouter, type ReadinessCheck } from './health-routes.ts';
 import { sendProblem } from './problem.ts';
 import type { OperationsSettings, WebhookSettings } from './settings.ts';
-import { createWebhookRouter } from './webhook-route.ts';
+import { createWebhookRouter } from './webhook/route.ts';
 
 /**
  * Which routes an app serves: `all` on one port (the default), or the split used with

@@ -3,7 +3,7 @@
  * simulator sends exactly the header the consumer expects, for every kind of credential.
  */
 import { describe, expect, it } from 'vitest';
-import { createCredentialCheck } from '../../../src/consumer/http/credential.ts';
+import { createCredentialCheck } from '../../../src/consumer/http/webhook/credential.ts';
 import { credentialHeader, type WebhookCredential } from '../../../src/protocol/index.ts';
 import { credentialHeaders } from '../../../src/provider/webhooks/endpoints.ts';
 

@@ -4,9 +4,9 @@
  * signature and never replaces it: alone it stops neither a modified nor a replayed request.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { credentialHeader } from '../../protocol/index.ts';
-import { createSecretMatch } from './secret-match.ts';
-import type { Credential } from './settings.ts';
+import { credentialHeader } from '../../../protocol/index.ts';
+import { createSecretMatch } from '../secret-match.ts';
+import type { Credential } from '../settings.ts';
 
 /** Builds a checker; the expected value is computed once, compared in constant time. */
 export function createCredentialCheck(

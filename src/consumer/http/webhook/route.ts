@@ -1,0 +1,133 @@
+/**
+ * The webhook endpoint, as a sequence of named steps. Order matters: nothing costly happens
+ * for a request before it has shown it might be authentic, then docs/retries.md#consumer-answer
+ * applies. In turn:
+ *
+ *   1. before the body (before-body.ts): the signature header's form and timestamp (401), a
+ *      Content-Encoding other than identity (415), a declared size over
+ *      WEBHOOK_MAX_BODY_BYTES (413): a request nobody signed recently costs one header;
+ *   2. admission (admit.ts): over the connection limit, or announcing more bytes than the
+ *      in-flight budget has free, refused unread (503 with Retry-After: the service retries);
+ *   3. the bounded read (read.ts): counted on the wire against the limit (413 as soon as it
+ *      passes) and against the in-flight budget (503 as soon as its bytes do not fit);
+ *   4. authentication (authenticate.ts): the signature over those raw bytes, then the
+ *      optional credential (401);
+ *   5. the envelope (decode-envelope.ts): JSON shape, strict UTF-8, JSON, envelope fields
+ *      (400 for each);
+ *   6. the durable insert (store-event.ts): committed to the inbox, or 503;
+ *   7. the answer (answer.ts): 204, with one log line and one metric for every outcome.
+ * Work on the event happens later, in the worker. The whole of it must fit the service's 5 s
+ * (settings/answer-budget.ts).
+ *
+ * Answers (docs/how-it-works.md#answers): 204 stored, duplicate, test event or unknown action;
+ * 401 signature or credential failed; 400 JSON over its shape limits, not UTF-8, not JSON, or
+ * envelope fields missing/mistyped; 413 body too large; 415 compressed body; 405 other
+ * methods; 503 the store could not commit, or the consumer is at its limits (the service
+ * retries either way).
+ */
+import { Router } from 'express';
+import type { Logger } from 'pino';
+import { SIGNATURE_HEADER } from '../../../protocol/index.ts';
+import type { Metrics } from '../../metrics.ts';
+import type { EventStore } from '../../store/events.ts';
+import { type Admission, createAdmission } from '../admission.ts';
+import type { WebhookSettings } from '../settings.ts';
+import { admitBody } from './admit.ts';
+import { createAnswer } from './answer.ts';
+import { createAuthenticate } from './authenticate.ts';
+import { declaredSizeCheck, encodingCheck, signatureHeaderCheck } from './before-body.ts';
+import { decodeEnvelope } from './decode-envelope.ts';
+import { ABORTED, readWithinLimits } from './read.ts';
+import { declaredLength } from './read-body.ts';
+import { Rejection } from './rejection.ts';
+import { storeEvent } from './store-event.ts';
+
+export interface WebhookRouteDeps {
+  config: Pick<
+    WebhookSettings,
+    | 'webhookPath'
+    | 'webhookSecrets'
+    | 'webhookToleranceSeconds'
+    | 'webhookMaxBodyBytes'
+    | 'webhookMaxConnections'
+    | 'webhookMaxInflightBytes'
+    | 'webhookCredential'
+  >;
+  events: EventStore;
+  logger: Logger;
+  metrics: Metrics;
+  now: () => number;
+  onEventStored: () => void;
+  /**
+   * Shared with the listener, which counts its connections into it.
+   * @default a fresh one from config (then only the in-flight byte limit applies)
+   */
+  admission?: Admission;
+}
+
+const METHOD_NOT_ALLOWED = new Rejection(
+  'method_not_allowed',
+  { status: 405, title: 'Method Not Allowed', detail: 'The webhook endpoint accepts POST only.' },
+  { headers: { Allow: 'POST' } },
+);
+
+export function createWebhookRouter(deps: WebhookRouteDeps): Router {
+  const { config, events, logger, now } = deps;
+  const admission =
+    deps.admission ??
+    createAdmission({
+      maxConnections: config.webhookMaxConnections,
+      maxInflightBytes: config.webhookMaxInflightBytes,
+    });
+  const authenticate = createAuthenticate({ config, now });
+  const answer = createAnswer(deps);
+
+  const router = Router();
+  router.all(config.webhookPath, (req, res, next) => {
+    res.locals.started = performance.now();
+    if (req.method === 'POST') return next();
+    answer.refused(req, res, res.locals.started, METHOD_NOT_ALLOWED);
+  });
+
+  router.post(config.webhookPath, async (req, res) => {
+    const started: number = res.locals.started;
+    const refuse = (rejection: Rejection) => answer.refused(req, res, started, rejection);
+    const signatureHeader = req.get(SIGNATURE_HEADER);
+    const declared = declaredLength(req);
+    const early =
+      signatureHeaderCheck({
+        header: signatureHeader,
+        toleranceSeconds: config.webhookToleranceSeconds,
+        now,
+      }) ??
+      encodingCheck(req.get('content-encoding')) ??
+      declaredSizeCheck(declared, config.webhookMaxBodyBytes);
+    if (early !== undefined) return refuse(early);
+
+    const budget = admitBody(admission, declared);
+    if (budget instanceof Rejection) return refuse(budget);
+    // Held until the answer is sent: the body stays in memory until the event is committed.
+    res.once('close', budget.release);
+    const body = await readWithinLimits(req, config.webhookMaxBodyBytes, budget);
+    if (body === ABORTED) return answer.aborted(started);
+    if (body instanceof Rejection) return refuse(body);
+
+    const unauthenticated = authenticate({ signatureHeader, body, headers: req.headers });
+    if (unauthenticated !== undefined) return refuse(unauthenticated);
+    const envelope = decodeEnvelope(body);
+    if (envelope instanceof Rejection) return refuse(envelope);
+
+    const result = await storeEvent({ events, envelope, body, now, logger });
+    if (result instanceof Rejection) return refuse(result);
+    if (result.stored === 'inserted') deps.onEventStored();
+    const { flag } = result.event;
+    answer.accepted(req, res, started, {
+      outcome: result.stored === 'inserted' ? 'stored' : 'duplicate',
+      status: 204,
+      envelope,
+      ...(flag === null ? {} : { reason: flag }),
+    });
+  });
+
+  return router;
+}
