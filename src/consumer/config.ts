@@ -6,7 +6,6 @@
  * one list. A bad value is an error that names the variable; garbage never falls back to a
  * default silently (settings/reader.ts).
  */
-import { type LevelWithSilent, levels } from 'pino';
 import { type ApiSettings, apiWarnings, readApiSettings } from './api/settings.ts';
 import { type ClaimSettings, readClaimSettings } from './claims/settings.ts';
 import {
@@ -23,8 +22,9 @@ import {
 } from './importer/settings.ts';
 import { loadReconcileScheduleConfig } from './reconcile/settings.ts';
 import { type RetentionSettings, readRetentionSettings } from './retention/settings.ts';
+import { type ProcessSettings, readLogLevel, readProcessSettings } from './settings/process.ts';
 import { publicSecretProblems } from './settings/public-secrets.ts';
-import { ConfigError, createReader, type Env, type Reader } from './settings/reader.ts';
+import { ConfigError, createReader, type Env } from './settings/reader.ts';
 import { readSinkSettings, type SinkSettings } from './sink/settings.ts';
 import { readStoreSettings, type StoreConfig } from './store/settings.ts';
 import { readSubmissionSettings, type SubmissionSettings } from './submit/settings.ts';
@@ -45,27 +45,9 @@ export {
 export { spoolDirOf } from './importer/settings.ts';
 export { loadReconcileScheduleConfig, type ReconcileScheduleConfig } from './reconcile/settings.ts';
 export { isLoopbackUrl } from './settings/loopback.ts';
+export type { LogLevel, ProcessSettings, Role } from './settings/process.ts';
 export { ConfigError } from './settings/reader.ts';
 export { loadStoreConfig, type StoreConfig } from './store/settings.ts';
-
-export type LogLevel = LevelWithSilent;
-
-export type Role = 'all' | 'ingress' | 'worker';
-const ROLES: readonly Role[] = ['all', 'ingress', 'worker'];
-
-/** The settings of the process as a whole: what runs in it, its logs, its shutdown. */
-export interface ProcessSettings {
-  /** @default 'info' */
-  logLevel: LogLevel;
-  /** How long shutdown waits for in-flight work before giving up. @default 10000 */
-  shutdownTimeoutMs: number;
-  /**
-   * What this process runs: `all` (webhook ingress and worker), `ingress` (webhooks only, for
-   * replicas that only receive), `worker` (the worker and the operations routes only; it finds
-   * new events by polling). @default 'all'
-   */
-  role: Role;
-}
 
 export type Config = WebhookSettings &
   ApiSettings &
@@ -78,9 +60,6 @@ export type Config = WebhookSettings &
   OperationsSettings &
   ProcessSettings &
   RetentionSettings;
-
-// pino's own names, so the list cannot drift from what the logger accepts.
-const LOG_LEVELS: readonly string[] = [...Object.keys(levels.values), 'silent'];
 
 export interface LoadConfigOptions {
   /**
@@ -104,9 +83,7 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): Readonly<
     ...readSubmissionSettings(read),
     ...readImporterSettings(read),
     ...readSinkSettings(read),
-    logLevel: read.string('LOG_LEVEL', 'info', (v) =>
-      LOG_LEVELS.includes(v) ? undefined : `must be one of ${LOG_LEVELS.join(', ')}`,
-    ) as LogLevel,
+    ...readLogLevel(read),
     ...readOperationsSettings(read, webhook.port),
     ...readProcessSettings(read),
     ...readRetentionSettings(read),
@@ -115,15 +92,6 @@ export function loadConfig(env: Env, options: LoadConfigOptions = {}): Readonly<
   if (read.raw('NODE_ENV') === 'production') problems.push(...publicSecretProblems(config));
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze(config);
-}
-
-function readProcessSettings(read: Reader): Omit<ProcessSettings, 'logLevel'> {
-  return {
-    shutdownTimeoutMs: read.integer('SHUTDOWN_TIMEOUT_MS', 10_000, { min: 0 }),
-    role: read.string('ROLE', 'all', (v) =>
-      (ROLES as readonly string[]).includes(v) ? undefined : `must be one of ${ROLES.join(', ')}`,
-    ) as Role,
-  };
 }
 
 /**

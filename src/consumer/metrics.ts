@@ -3,6 +3,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { isKnownAction } from '../protocol/index.ts';
 import type { EventStore } from './store/events.ts';
 import type { SinkOutboxStore } from './store/sink-outbox.ts';
+import type { Store } from './store/store.ts';
 import type { SubmissionStore } from './store/submissions.ts';
 import type { SubmissionOutcome } from './submit/submission-worker.ts';
 
@@ -43,6 +44,8 @@ export interface Metrics {
   submissionOutcome(outcome: SubmissionOutcome): void;
   /** Gauges of the submission outbox, read on scrape. */
   trackSubmissions(submissions: SubmissionStore): void;
+  /** The three above, read from one store. */
+  trackStore(store: Pick<Store, 'events' | 'sinkOutbox' | 'submissions'>): void;
 }
 
 export interface MetricsOptions {
@@ -111,7 +114,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
-  return {
+  const metrics: Metrics = {
     registry,
     sinkDelivery(outcome, ms) {
       sinkDeliveries.inc({ outcome });
@@ -182,6 +185,11 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       requests.inc({ outcome });
       duration.observe(seconds);
     },
+    trackStore(store) {
+      metrics.trackInbox(store.events);
+      metrics.trackSinkOutbox(store.sinkOutbox);
+      metrics.trackSubmissions(store.submissions);
+    },
     trackInbox(events) {
       const count = sharedReading(() => events.countOpen());
       new Gauge({
@@ -239,6 +247,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       });
     },
   };
+  return metrics;
 }
 
 /**
