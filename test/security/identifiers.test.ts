@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_READ_LIMIT } from '../../src/consumer/api/transport.ts';
+import { ERROR_READ_LIMIT } from '../../src/consumer/api/read-body.ts';
 import type { StoredEvent } from '../../src/consumer/store/events.ts';
 import type { WebhookEnvelope } from '../../src/protocol/index.ts';
 import { startTestConsumer, type TestConsumer } from '../support/consumer.ts';

@@ -1,13 +1,10 @@
 export type { Problem } from './api-error.ts';
 export { ApiDeadlineError, ApiError } from './api-error.ts';
-export type {
-  ApiClient,
-  FetchedDocument,
-  FetchedMessage,
-  ListMessagesQuery,
-  MessagePage,
-} from './client.ts';
+export type { ApiClient } from './client.ts';
 export { createApiClient } from './client.ts';
+export type { FetchedDocument } from './document-calls.ts';
+export type { ListMessagesQuery, MessagePage } from './list-calls.ts';
+export type { FetchedMessage } from './message-calls.ts';
 export type { ApiClientOptions } from './options.ts';
+export { SpoolWriteError } from './read-body.ts';
 export { backoffDelay, parseRetryAfter } from './retry.ts';
-export { SpoolWriteError } from './transport.ts';

@@ -1,152 +1,37 @@
 /**
- * The messaging API client against a real HTTP server on a free port.
- *
- * The server here is a STAND-IN for the messaging API: each test scripts its answers to
- * exercise one rule of the client (auth, retries, timeouts, paging, routes). It is not the
- * provider simulator; the end-to-end tests run the client against that one.
+ * The messaging API client against a real HTTP server on a free port: a stand-in for the
+ * messaging API (test/support/messaging-api-stand-in.ts) whose answers each test scripts to
+ * exercise one rule of the client (auth, retries, timeouts, paging, routes).
  */
 import { createHash } from 'node:crypto';
-import { once } from 'node:events';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type ApiClient,
+  type ApiClientOptions,
   ApiDeadlineError,
-  ApiError,
   createApiClient,
 } from '../../../src/consumer/api/index.ts';
-import type { ApiClientOptions } from '../../../src/consumer/api/options.ts';
-import type { MessageDescriptor } from '../../../src/protocol/index.ts';
+import { freePort } from '../../support/free-port.ts';
+import {
+  drip,
+  exampleDescriptor,
+  hang,
+  json,
+  rejection,
+  type StandIn,
+  startMessagingApiStandIn,
+  status,
+} from '../../support/messaging-api-stand-in.ts';
 
 const TOKEN = 'test-token-1234';
 
-interface RecordedRequest {
-  method: string;
-  url: string;
-  headers: IncomingMessage['headers'];
-  body: string;
-}
-
-/** Answers one request; may leave `res` open to simulate a hang. */
-type Responder = (res: ServerResponse, req: RecordedRequest) => void;
-
-interface StandIn {
-  baseUrl: string;
-  requests: RecordedRequest[];
-  /** Answers in turn; the last one repeats. */
-  script(...responders: Responder[]): void;
-  close(): Promise<void>;
-}
-
-async function startMessagingApiStandIn(): Promise<StandIn> {
-  const requests: RecordedRequest[] = [];
-  let responders: Responder[] = [];
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const recorded: RecordedRequest = {
-      method: req.method ?? '',
-      url: req.url ?? '',
-      headers: req.headers,
-      body: Buffer.concat(chunks).toString('utf8'),
-    };
-    requests.push(recorded);
-    const responder = responders.length > 1 ? responders.shift() : responders[0];
-    if (responder === undefined) {
-      res.writeHead(500).end('no responder scripted');
-      return;
-    }
-    responder(res, recorded);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    requests,
-    script: (...next) => {
-      responders = next;
-    },
-    close: async () => {
-      server.closeAllConnections();
-      server.close();
-      await once(server, 'close');
-    },
-  };
-}
-
-const json =
-  (status: number, body: unknown, headers: Record<string, string> = {}): Responder =>
-  (res) => {
-    res.writeHead(status, { 'content-type': 'application/json', ...headers });
-    res.end(JSON.stringify(body));
-  };
-
-const status =
-  (code: number, headers: Record<string, string> = {}): Responder =>
-  (res) => {
-    res.writeHead(code, headers).end();
-  };
-
-const hang: Responder = () => {};
-
-/**
- * Headers at once, then the body `bytes` at a time every `everyMs`: each wait shorter than any
- * per-wait timeout of the tests below (issue 26).
- */
-const drip =
-  (body: string | Buffer, everyMs: number, bytes = 1): Responder =>
-  (res) => {
-    const whole = Buffer.from(body);
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': whole.length });
-    res.flushHeaders();
-    let sent = 0;
-    const timer = setInterval(() => {
-      if (sent >= whole.length) {
-        clearInterval(timer);
-        res.end();
-        return;
-      }
-      res.write(whole.subarray(sent, sent + bytes));
-      sent += bytes;
-    }, everyMs);
-    res.on('close', () => clearInterval(timer));
-  };
-
-function descriptor(uniqueId: string): MessageDescriptor {
-  const party = { identifier: '0192:999999999', name: 'Sandbox', countryCode: 'NO' };
-  return {
-    uniqueId,
-    timeReceived: '2026-01-05T09:00:00Z',
-    documentNo: `INV-${uniqueId}`,
-    status: 'pendingdelivery',
-    transfer: 'inbound',
-    validationStatus: 'approved',
-    taxReportingStatus: 'none',
-    lifecycleStatus: 'none',
-    importStatus: 'NotSet',
-    action: 'SubmitInvoice',
-    originParty: party,
-    destinationParty: party,
-    documents: [
-      {
-        index: 0,
-        name: 'Invoice',
-        contentType: 'application/xml',
-        attachmentType: 'Core',
-        isTransformed: false,
-      },
-    ],
-  };
-}
-
 let standIn: StandIn | undefined;
+let spoolDir: string | undefined;
 const clients: ApiClient[] = [];
 
 afterEach(async () => {
@@ -157,15 +42,12 @@ afterEach(async () => {
   standIn = undefined;
 });
 
-/** A client whose waits are recorded instead of slept. */
-let spoolDir: string | undefined;
-
-async function setup(options: Partial<ApiClientOptions> = {}) {
-  standIn = await startMessagingApiStandIn();
+/** A client of `baseUrl` whose waits are recorded instead of slept. */
+function clientOf(baseUrl: string, options: Partial<ApiClientOptions> = {}) {
   const delays: number[] = [];
   spoolDir = mkdtempSync(join(tmpdir(), 'api-spool-'));
   const client = createApiClient({
-    baseUrl: standIn.baseUrl,
+    baseUrl,
     token: TOKEN,
     spoolDir,
     random: () => 0.5,
@@ -175,22 +57,24 @@ async function setup(options: Partial<ApiClientOptions> = {}) {
     ...options,
   });
   clients.push(client);
-  return { server: standIn, client, delays };
+  return { client, delays };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
+/** A client of a new stand-in. */
+async function setup(options: Partial<ApiClientOptions> = {}) {
+  standIn = await startMessagingApiStandIn();
+  return { server: standIn, ...clientOf(standIn.baseUrl, options) };
+}
+
+/** A base URL where nothing listens: the connection is refused. */
+async function refusedBaseUrl(): Promise<string> {
+  return `http://127.0.0.1:${await freePort()}`;
 }
 
 describe('messaging API client', () => {
   it('sends the bearer token and fetches a message descriptor', async () => {
     const { server, client } = await setup();
-    server.script(json(200, { ...descriptor('m-1'), futureField: 'kept' }));
+    server.script(json(200, { ...exampleDescriptor('m-1'), futureField: 'kept' }));
 
     const message = await client.getMessage('m-1', { transfer: 'inbound' });
 
@@ -201,8 +85,7 @@ describe('messaging API client', () => {
 
   it('keeps a path prefix of the base URL', async () => {
     standIn = await startMessagingApiStandIn();
-    const client = createApiClient({ baseUrl: `${standIn.baseUrl}/api/`, token: TOKEN });
-    clients.push(client);
+    const { client } = clientOf(`${standIn.baseUrl}/api/`);
     standIn.script(json(200, { status: 'delivered' }));
 
     expect(await client.getMessageStatus('m-1')).toEqual({ status: 'delivered' });
@@ -297,20 +180,7 @@ describe('messaging API client', () => {
   });
 
   it('gives up on a refused connection after maxRetries + 1 attempts, as retryable', async () => {
-    // A port that was free a moment ago: nothing listens there now.
-    const closed = await startMessagingApiStandIn();
-    const baseUrl = closed.baseUrl;
-    await closed.close();
-    const delays: number[] = [];
-    const client = createApiClient({
-      baseUrl,
-      token: TOKEN,
-      maxRetries: 3,
-      sleep: async (ms) => {
-        delays.push(ms);
-      },
-    });
-    clients.push(client);
+    const { client, delays } = clientOf(await refusedBaseUrl(), { maxRetries: 3 });
 
     const error = await rejection(client.getMessage('m-1'));
 
@@ -354,9 +224,9 @@ describe('messaging API client', () => {
   it('follows nextCursor across three pages', async () => {
     const { server, client } = await setup();
     server.script(
-      json(200, { items: [descriptor('a'), descriptor('b')], nextCursor: 'c2' }),
-      json(200, { items: [descriptor('c')], nextCursor: 'c3' }),
-      json(200, { items: [descriptor('d')], nextCursor: null }),
+      json(200, { items: [exampleDescriptor('a'), exampleDescriptor('b')], nextCursor: 'c2' }),
+      json(200, { items: [exampleDescriptor('c')], nextCursor: 'c3' }),
+      json(200, { items: [exampleDescriptor('d')], nextCursor: null }),
     );
 
     const ids: string[] = [];
@@ -378,7 +248,7 @@ describe('messaging API client', () => {
 
   it('stops paging when the service repeats a cursor', async () => {
     const { server, client } = await setup();
-    server.script(json(200, { items: [descriptor('a')], nextCursor: 'same' }));
+    server.script(json(200, { items: [exampleDescriptor('a')], nextCursor: 'same' }));
 
     const seen: string[] = [];
     const error = await rejection(
@@ -393,7 +263,7 @@ describe('messaging API client', () => {
 
   it('rejects an answer of the wrong shape with a clear message', async () => {
     const { server, client } = await setup();
-    server.script(json(200, { ...descriptor('m-1'), transfer: 'sideways' }));
+    server.script(json(200, { ...exampleDescriptor('m-1'), transfer: 'sideways' }));
 
     const error = await rejection(client.getMessage('m-1'));
 
@@ -550,19 +420,7 @@ describe('messaging API client', () => {
   });
 
   it('retries a submit that was refused a connection, since nothing was sent', async () => {
-    const closed = await startMessagingApiStandIn();
-    const baseUrl = closed.baseUrl;
-    await closed.close();
-    const delays: number[] = [];
-    const client = createApiClient({
-      baseUrl,
-      token: TOKEN,
-      maxRetries: 2,
-      sleep: async (ms) => {
-        delays.push(ms);
-      },
-    });
-    clients.push(client);
+    const { client, delays } = clientOf(await refusedBaseUrl(), { maxRetries: 2 });
 
     const error = await rejection(client.submitInvoice({}));
 
