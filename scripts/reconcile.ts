@@ -9,7 +9,7 @@
 import 'dotenv/config';
 import { type ApiClient, createApiClient } from '../src/consumer/api/index.ts';
 import { createClaimHolder } from '../src/consumer/claims/claim-holder.ts';
-import { spoolDirOf } from '../src/consumer/config.ts';
+import { apiClientOptions, spoolDirOf } from '../src/consumer/config.ts';
 import { createLogger } from '../src/consumer/logger.ts';
 import { createReconciler, formatSummary } from '../src/consumer/reconcile/reconciler.ts';
 import { readSetup } from '../src/consumer/setup.ts';
@@ -34,16 +34,7 @@ let store: Store | undefined;
 let api: ApiClient | undefined;
 try {
   store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize, create: false });
-  api = createApiClient({
-    baseUrl: config.apiBaseUrl,
-    token: config.apiToken,
-    timeoutMs: config.apiTimeoutMs,
-    deadlineMs: config.apiDeadlineMs,
-    minBytesPerSecond: config.apiMinBytesPerSecond,
-    maxDocumentBytes: config.apiMaxDocumentBytes,
-    spoolDir: spoolDirOf(config),
-    logger,
-  });
+  api = createApiClient(apiClientOptions(config, { spoolDir: spoolDirOf(config), logger }));
   const reconcile = createReconciler({
     api,
     importer: await chosen.create({ logger, documentsDir: config.documentsDir }),

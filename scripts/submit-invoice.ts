@@ -11,7 +11,7 @@ import 'dotenv/config';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ApiError, createApiClient } from '../src/consumer/api/index.ts';
-import { loadSubmitConfig, readConfig } from '../src/consumer/config.ts';
+import { apiClientOptions, loadSubmitConfig, readConfig } from '../src/consumer/config.ts';
 import { loadProviderConfig, ConfigError as ProviderConfigError } from '../src/provider/config.ts';
 
 const { values, positionals } = parseArgs({
@@ -50,13 +50,7 @@ try {
   console.error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(2);
 }
-const api = createApiClient({
-  baseUrl: config.apiBaseUrl,
-  token: config.apiToken,
-  timeoutMs: config.apiTimeoutMs,
-  deadlineMs: config.apiDeadlineMs,
-  minBytesPerSecond: config.apiMinBytesPerSecond,
-});
+const api = createApiClient(apiClientOptions(config));
 try {
   const { messageId, status } = await api.submitInvoice(invoice, { more: values.more });
   console.log(`submitted: messageId=${messageId} status=${status}`);

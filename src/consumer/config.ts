@@ -33,6 +33,7 @@ import { readWorkerSettings, type WorkerSettings } from './worker/settings.ts';
 // The sections and the loaders of commands that need one section alone, from one front door.
 export {
   type ApiConfig,
+  apiClientOptions,
   type LocalSandbox,
   loadApiConfig,
   loadSubmitConfig,

@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import { type ApiClient, createApiClient } from './api/index.ts';
+import { apiClientOptions } from './api/settings.ts';
 import { type Background, type BackgroundTuning, createBackground } from './background.ts';
 import { type ClaimHolder, createAnonymousHolder } from './claims/claim-holder.ts';
 import { type Config, configWarnings, spoolDirOf } from './config.ts';
@@ -71,16 +72,7 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
   const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize });
   const metrics = createMetrics({ now });
   metrics.trackStore(store);
-  const api = createApiClient({
-    baseUrl: config.apiBaseUrl,
-    token: config.apiToken,
-    timeoutMs: config.apiTimeoutMs,
-    deadlineMs: config.apiDeadlineMs,
-    minBytesPerSecond: config.apiMinBytesPerSecond,
-    maxDocumentBytes: config.apiMaxDocumentBytes,
-    spoolDir: spoolDirOf(config),
-    logger,
-  });
+  const api = createApiClient(apiClientOptions(config, { spoolDir: spoolDirOf(config), logger }));
   const background = createBackground({
     ...options,
     store,

@@ -3,8 +3,10 @@
  * API is, its token, and the bounds of every call. config.ts composes it with the others;
  * `npm run submit-invoice` reads it alone (loadApiConfig).
  */
+import type { Logger } from 'pino';
 import { isLoopbackUrl } from '../settings/loopback.ts';
 import { type Env, loadSection, type Reader } from '../settings/reader.ts';
+import type { ApiClientOptions } from './options.ts';
 
 /** The settings of a command that only calls the API. */
 export interface ApiConfig {
@@ -74,6 +76,28 @@ export function readApiSettings(read: Reader): ApiSettings {
  */
 export function loadApiConfig(env: Env): Readonly<ApiConfig> {
   return loadSection(env, readApiConfig);
+}
+
+/**
+ * The client options these settings stand for: a command that only calls the API passes its
+ * ApiConfig; the consumer and reconciliation, which fetch documents, also the document limit
+ * and where documents are spooled (beside DOCUMENTS_DIR: importer/settings.ts, spoolDirOf).
+ */
+export function apiClientOptions(
+  config: ApiConfig & Partial<Pick<ApiSettings, 'apiMaxDocumentBytes'>>,
+  extras: { spoolDir?: string; logger?: Logger } = {},
+): ApiClientOptions {
+  return {
+    baseUrl: config.apiBaseUrl,
+    token: config.apiToken,
+    timeoutMs: config.apiTimeoutMs,
+    deadlineMs: config.apiDeadlineMs,
+    minBytesPerSecond: config.apiMinBytesPerSecond,
+    ...(config.apiMaxDocumentBytes === undefined
+      ? {}
+      : { maxDocumentBytes: config.apiMaxDocumentBytes }),
+    ...extras,
+  };
 }
 
 /** The local sandbox (`npm run dev`, `npm run provider`): the port and token it answers on. */
