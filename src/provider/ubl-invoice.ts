@@ -10,16 +10,15 @@
  */
 import type { DocumentTransaction } from '../protocol/index.ts';
 import {
-  type BillingAddress,
   type BillingDocument,
   type BillingDocumentType,
-  type BillingLine,
-  type BillingParty,
-  formatCents,
   readBillingDocument,
-  type TaxGroup,
 } from './billing/billing-document.ts';
+import type { BillingLine } from './billing/billing-lines.ts';
+import type { BillingAddress, BillingParty } from './billing/billing-parties.ts';
+import { formatCents } from './billing/cents.ts';
 import { inCodeList } from './billing/codes.ts';
+import type { TaxGroup } from './billing/tax-groups.ts';
 import { CAC, CBC, escapeXml } from './ubl-elements.ts';
 
 export const UBL_INVOICE_NAMESPACE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
