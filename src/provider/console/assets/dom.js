@@ -55,6 +55,22 @@ export function replace(parent, ...children) {
   append(parent, children);
 }
 
+/**
+ * A table's header row, one column header per title: every table of the console has one.
+ * @param {Child[]} titles
+ */
+export function tableHead(titles) {
+  return h(
+    'thead',
+    null,
+    h(
+      'tr',
+      null,
+      titles.map((title) => h('th', { scope: 'col' }, title)),
+    ),
+  );
+}
+
 /** Ids for label/input pairs and aria references. */
 let nextId = 0;
 /** @param {string} prefix */
