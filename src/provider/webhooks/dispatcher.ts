@@ -40,8 +40,10 @@ import type {
   EndpointView,
   Rule,
   RuleInput,
+  TestEventInput,
   TestEventPreview,
   TestEventResult,
+  TestEventSendInput,
 } from './types.ts';
 import { CATEGORIES } from './types.ts';
 
@@ -81,11 +83,7 @@ export interface Dispatcher extends EventPublisher {
    * A test event's exact body before sending it (docs/webhook-endpoints.md#test-events). The category defaults to
    * the first one routed to the endpoint, the action to `created`.
    */
-  previewTestEvent(
-    party: string,
-    endpointId: string,
-    input: { category?: Category; action?: string },
-  ): TestEventPreview;
+  previewTestEvent(party: string, endpointId: string, input: TestEventInput): TestEventPreview;
   /**
    * Sends a test event straight to the endpoint (no routing), signed with its secret and with
    * its credential: the previewed one when `eventId` names a preview of this endpoint, else a
@@ -94,7 +92,7 @@ export interface Dispatcher extends EventPublisher {
   sendTestEvent(
     party: string,
     endpointId: string,
-    input: { category?: Category; action?: string; eventId?: string },
+    input: TestEventSendInput,
   ): Promise<TestEventResult>;
   /** Resolves when no delivery attempt is in flight (tests await this after clock.advance). */
   idle(): Promise<void>;

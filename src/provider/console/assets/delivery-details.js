@@ -3,7 +3,7 @@
  * One event of the delivery log opened: its ids, the endpoint it went to, every attempt with
  * its result, the headers each attempt sent and the body, the same bytes in every attempt.
  */
-import { formatTime, h, replace, tableHead } from './dom.js';
+import { facts, formatTime, h, replace, tableHead } from './dom.js';
 
 /**
  * @typedef {{ at: string, headers: Record<string, string>, statusCode?: number, error?: string,
@@ -26,18 +26,12 @@ export function renderDeliveryDetails(cell, delivery, endpoint) {
   );
   replace(
     cell,
-    h(
-      'dl',
-      { class: 'facts' },
-      h('dt', null, 'Event id'),
-      h('dd', null, h('code', null, delivery.eventId)),
-      h('dt', null, 'Message id'),
-      h('dd', null, h('code', null, delivery.messageId)),
-      h('dt', null, 'Occurred at'),
-      h('dd', null, h('code', null, delivery.occurredAt)),
-      h('dt', null, 'Endpoint'),
-      h('dd', null, endpoint),
-    ),
+    facts([
+      ['Event id', h('code', null, delivery.eventId)],
+      ['Message id', h('code', null, delivery.messageId)],
+      ['Occurred at', h('code', null, delivery.occurredAt)],
+      ['Endpoint', endpoint],
+    ]),
     delivery.attempts.length === 0
       ? h('p', null, 'No attempt: nothing was sent.')
       : h(

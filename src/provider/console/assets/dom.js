@@ -71,6 +71,18 @@ export function tableHead(titles) {
   );
 }
 
+/**
+ * A list of facts, term and value, as the pages of one message and one event show them.
+ * @param {[string, Child][]} pairs
+ */
+export function facts(pairs) {
+  return h(
+    'dl',
+    { class: 'facts' },
+    pairs.flatMap(([term, value]) => [h('dt', null, term), h('dd', null, value)]),
+  );
+}
+
 /** Ids for label/input pairs and aria references. */
 let nextId = 0;
 /** @param {string} prefix */

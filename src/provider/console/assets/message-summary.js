@@ -3,7 +3,7 @@
  * How the console shows a message's state: its delivery status as a badge, its validation
  * findings as a table, and on its own page the facts and both sides' statuses.
  */
-import { h, replace, tableHead } from './dom.js';
+import { facts, h, replace, tableHead } from './dom.js';
 
 /**
  * @typedef {{ status: string, taxReportingStatus: string, lifecycleStatus: string }} Side
@@ -64,18 +64,12 @@ export function statusBadge(status) {
 export function renderMessageSummary(element, message) {
   replace(
     element,
-    h(
-      'dl',
-      { class: 'facts' },
-      h('dt', null, 'Message id'),
-      h('dd', null, h('code', null, message.id)),
-      h('dt', null, 'From'),
-      h('dd', null, `${message.origin.name} (${message.origin.identifier})`),
-      h('dt', null, 'To'),
-      h('dd', null, `${message.destination.name} (${message.destination.identifier})`),
-      h('dt', null, 'Validation'),
-      h('dd', null, message.validationStatus),
-    ),
+    facts([
+      ['Message id', h('code', null, message.id)],
+      ['From', `${message.origin.name} (${message.origin.identifier})`],
+      ['To', `${message.destination.name} (${message.destination.identifier})`],
+      ['Validation', message.validationStatus],
+    ]),
     h(
       'table',
       { class: 'sides' },

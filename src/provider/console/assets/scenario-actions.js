@@ -14,16 +14,17 @@ import { describeEvent } from './message-events.js';
 /**
  * @typedef {{ name: string, label: string, type?: 'text' | 'date', options?: [string, string][], value?: string }} Input
  */
-/** @type {[string, string][]} */
-const SIDE = [
-  ['', 'default'],
-  ['outbound', 'outbound'],
-  ['inbound', 'inbound'],
-];
 /** @type {[string, string]} */
 const OUTBOUND = ['outbound', 'outbound'];
 /** @type {[string, string]} */
 const INBOUND = ['inbound', 'inbound'];
+/**
+ * The side an action applies to; left empty, the sandbox's default for the action.
+ * @type {Input}
+ */
+const SIDE = { name: 'transfer', label: 'Side', options: [['', 'default'], OUTBOUND, INBOUND] };
+/** The text of a failure, as the errorMessage status property carries it. @type {Input} */
+const ERROR_MESSAGE = { name: 'errorMessage', label: 'Error message' };
 
 /**
  * The scenario actions (the admin API's /admin/messages/:mid/<action> routes) and their inputs.
@@ -40,11 +41,7 @@ const ACTIONS = [
     route: 'fail',
     title: 'Fail delivery',
     help: 'A delivery attempt fails: retrying with this error, failed when the retries end.',
-    inputs: [
-      { name: 'errorCode', label: 'Error code' },
-      { name: 'errorMessage', label: 'Error message' },
-      { name: 'transfer', label: 'Side', options: SIDE },
-    ],
+    inputs: [{ name: 'errorCode', label: 'Error code' }, ERROR_MESSAGE, SIDE],
   },
   {
     route: 'park',
@@ -59,19 +56,13 @@ const ACTIONS = [
     route: 'pending-failure',
     title: 'Pending failure',
     help: 'A failing delivery handed to manual handling (not final; retries stop).',
-    inputs: [
-      { name: 'errorMessage', label: 'Error message' },
-      { name: 'transfer', label: 'Side', options: SIDE },
-    ],
+    inputs: [ERROR_MESSAGE, SIDE],
   },
   {
     route: 'conclude-failure',
     title: 'Conclude failure',
     help: 'Manual handling ends and the failure stays: pendingfailure to failed.',
-    inputs: [
-      { name: 'errorMessage', label: 'Error message' },
-      { name: 'transfer', label: 'Side', options: SIDE },
-    ],
+    inputs: [ERROR_MESSAGE, SIDE],
   },
   {
     route: 'retry',
