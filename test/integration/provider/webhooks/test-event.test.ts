@@ -56,7 +56,8 @@ it('goes to the chosen endpoint even when routing would not send it, signed and 
   expect(setup.clock.pendingTimers()).toBe(0);
 });
 
-it('defaults the category to the first one routed to the endpoint and carries status data for status actions', async () => {
+/** Two endpoints on the recording server: `first` gets the inbound category, `second` the outbound. */
+function routeInboundToFirstOutboundToSecond() {
   const first = setup.dispatcher.createEndpoint(PARTY, {
     name: 'first',
     url: setup.endpoint.url,
@@ -67,6 +68,11 @@ it('defaults the category to the first one routed to the endpoint and carries st
   }).endpoint;
   setup.dispatcher.setRules(PARTY, 'inbound', [{ target: first.id }]);
   setup.dispatcher.setRules(PARTY, 'outbound', [{ target: second.id }]);
+  return { first, second };
+}
+
+it('defaults the category to the first one routed to the endpoint and carries status data for status actions', async () => {
+  const { first, second } = routeInboundToFirstOutboundToSecond();
   const result = await setup.dispatcher.sendTestEvent(PARTY, second.id, {
     action: 'lifecycleStatusChanged',
   });
@@ -151,16 +157,7 @@ describe('credentials never shown back (issue 17)', () => {
 
 describe('preview (SPEC.md 4.3: the exact body is shown before sending)', () => {
   it('sends exactly the previewed body, once, and only to the endpoint it was previewed for', async () => {
-    const first = setup.dispatcher.createEndpoint(PARTY, {
-      name: 'first',
-      url: setup.endpoint.url,
-    }).endpoint;
-    const second = setup.dispatcher.createEndpoint(PARTY, {
-      name: 'second',
-      url: setup.endpoint.url,
-    }).endpoint;
-    setup.dispatcher.setRules(PARTY, 'inbound', [{ target: first.id }]);
-    setup.dispatcher.setRules(PARTY, 'outbound', [{ target: second.id }]);
+    const { first, second } = routeInboundToFirstOutboundToSecond();
 
     const preview = setup.dispatcher.previewTestEvent(PARTY, second.id, {});
     expect(preview).toMatchObject({ category: 'outbound', action: 'created' });
