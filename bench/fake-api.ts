@@ -5,10 +5,8 @@
  * a descriptor, a small core document, the transaction JSON, 204 to mark-as-delivered. A fake,
  * named as one: the backlog drain runs against the real simulator.
  */
-import { once } from 'node:events';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serveControl } from './server-control.ts';
+import { serveListening } from './server-control.ts';
 
 const CORE = Buffer.from(
   `<?xml version="1.0" encoding="UTF-8"?>\n<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>INV-1</ID>${'<Note>line</Note>'.repeat(80)}</Invoice>\n`,
@@ -61,9 +59,4 @@ const server = createServer((req, res) => {
   send(404, 'application/json', Buffer.from('{}'));
 });
 server.listen(0, '127.0.0.1');
-await once(server, 'listening');
-const { port } = server.address() as AddressInfo;
-serveControl(`http://127.0.0.1:${port}`, async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+await serveListening(server);

@@ -1,41 +1,11 @@
 /** The webhook event envelope, the body of every webhook request (docs/events.md#envelope). */
 import { z } from 'zod';
 import type { MessageDescriptor } from './descriptor.ts';
+import type { MessageAction, StatusAction } from './event-actions.ts';
 import { identifierProblem } from './identifier.ts';
 import { isPathSegment, UNSAFE_MESSAGE_ID } from './message-id.ts';
 import type { StatusChange } from './status-change.ts';
 import type { Transfer } from './statuses.ts';
-
-export const MESSAGE_ACTIONS = ['created', 'deliveryNotified'] as const;
-export const STATUS_ACTIONS = [
-  'messageStatusChanged',
-  'taxReportingStatusChanged',
-  'lifecycleStatusChanged',
-] as const;
-export type MessageAction = (typeof MESSAGE_ACTIONS)[number];
-export type StatusAction = (typeof STATUS_ACTIONS)[number];
-export type KnownAction = MessageAction | StatusAction;
-
-/** The three statuses that change independently; a consumer orders events per kind. */
-export type StatusKind = 'delivery' | 'taxReporting' | 'lifecycle';
-
-const STATUS_KIND_BY_ACTION: Record<StatusAction, StatusKind> = {
-  messageStatusChanged: 'delivery',
-  taxReportingStatusChanged: 'taxReporting',
-  lifecycleStatusChanged: 'lifecycle',
-};
-
-export function isKnownAction(action: string): action is KnownAction {
-  return (MESSAGE_ACTIONS as readonly string[]).includes(action) || isStatusAction(action);
-}
-
-export function isStatusAction(action: string): action is StatusAction {
-  return (STATUS_ACTIONS as readonly string[]).includes(action);
-}
-
-export function statusKindOf(action: StatusAction): StatusKind {
-  return STATUS_KIND_BY_ACTION[action];
-}
 
 /**
  * The body of every webhook request (docs/events.md#envelope), JSON, signed over its raw bytes.

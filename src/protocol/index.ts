@@ -2,6 +2,7 @@ export * from './api.ts';
 export * from './credential.ts';
 export * from './descriptor.ts';
 export * from './envelope.ts';
+export * from './event-actions.ts';
 export * from './headers.ts';
 export * from './identifier.ts';
 export * from './json-shape.ts';

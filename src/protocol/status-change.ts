@@ -1,6 +1,6 @@
 /** `data` of status events and the validation findings inside it (docs/events.md#status-properties, docs/events.md#validation-results). */
 import { z } from 'zod';
-import type { StatusAction } from './envelope.ts';
+import type { StatusAction } from './event-actions.ts';
 import { parseBoundedJson, WEBHOOK_JSON_LIMITS } from './json-shape.ts';
 
 /**

@@ -8,8 +8,9 @@
  * GET /openapi.json; docs/openapi.json is the same document checked in (a test keeps the two
  * equal; `npm run openapi` rewrites it).
  */
-import { apiPaths } from './openapi/paths.ts';
+import { messagePaths } from './openapi/message-paths.ts';
 import { componentSchemas } from './openapi/schemas.ts';
+import { transactionPaths } from './openapi/transaction-paths.ts';
 import { WEBHOOK_CREDENTIAL_SCHEMES, webhookOperations } from './openapi/webhooks.ts';
 
 /** The version of this document; raised when the simulated API changes. */
@@ -27,7 +28,8 @@ export function createOpenApiDocument(): Record<string, unknown> {
     },
     servers: [{ url: 'http://127.0.0.1:4000', description: 'npm run provider' }],
     security: [{ bearer: [] }],
-    paths: apiPaths(),
+    // Every status each call answers; shapes the specification does not show carry `x-decision`.
+    paths: { ...transactionPaths(), ...messagePaths() },
     webhooks: webhookOperations(),
     components: {
       securitySchemes: {

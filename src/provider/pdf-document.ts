@@ -8,7 +8,8 @@
  * Text is written as Latin-1 (WinAnsiEncoding); characters outside it become `?`.
  */
 import type { SubmitInvoiceBody } from '../protocol/index.ts';
-import { formatCents, readBillingDocument } from './billing/billing-document.ts';
+import { readBillingDocument } from './billing/billing-document.ts';
+import { formatCents } from './billing/cents.ts';
 import { type DocumentParts, FILL_MARK, splitAtFill, wholeDocument } from './document-parts.ts';
 
 /** A PDF string literal: Latin-1 only, with its three special characters escaped. */

@@ -2,32 +2,23 @@
  * Wiring of the provider simulator: model, webhook dispatcher, messaging API and admin API.
  * `createProvider` builds the express app without listening (tests and `npm run dev` mount
  * or listen it themselves); `startProvider` is the listening sandbox that consumer tests use.
- *
- * The boundaries are here and only here: one Host and Origin guard before every route
- * (browser-guard.ts), one token check, one JSON body parser and every admin router under
- * /admin, and one problem mapper (problem.ts) for the whole app. The model and the dispatcher
- * know nothing of HTTP.
+ * The app and its boundaries (guard, admin token, body parser, problem mapper) are
+ * provider-app.ts; the model and the dispatcher know nothing of HTTP.
  */
-import type { Server } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
-import express, { type Express } from 'express';
+import type { Express } from 'express';
 import { type Logger, pino } from 'pino';
-import { createScenarioRouter } from './admin/scenario-router.ts';
-import { createWebhookRouter } from './admin/webhook-router.ts';
-import { createBearerAuth } from './api/bearer-auth.ts';
 import { type CallLog, createCallLog } from './api/call-log.ts';
-import { checkJsonBodyShape } from './api/json-body.ts';
-import { createMessagingRouter } from './api/messaging-router.ts';
-import { createBrowserGuard } from './browser-guard.ts';
 import { type Clock, createSystemClock } from './clock.ts';
-import { createConsoleRouter } from './console/console-router.ts';
 import type { EventPublisher } from './events.ts';
 import { createFaultInjector, type FaultInjector } from './faults.ts';
-import { sampleInvoice } from './invoice.ts';
-import { createProviderModel, DEMO_SUPPLIER, type ProviderModel } from './model/index.ts';
-import { createOpenApiDocument } from './openapi.ts';
-import { createProblemHandler, sendProblem } from './problem.ts';
+import { listen } from './listen.ts';
+import { createProviderModel, type ProviderModel } from './model/index.ts';
+import { createProviderApp } from './provider-app.ts';
 import { createDispatcher, type Dispatcher } from './webhooks/index.ts';
+
+// Entry points (scripts/dev.ts, scripts/provider.ts) catch it from here, beside startProvider.
+export { ProviderListenError } from './listen.ts';
 
 export interface ProviderOptions {
   /** The sandbox participant's identifier. @default '0192:999999999' */
@@ -87,8 +78,6 @@ export interface Provider {
 }
 
 export const DEFAULT_PARTY = '0192:999999999';
-/** Largest admin request body: a scenario's invoice, like a submit-invoice body. */
-const ADMIN_BODY_LIMIT = '25mb';
 export const DEFAULT_API_TOKEN = 'sandbox-token';
 
 export function createProvider(options: ProviderOptions = {}): Provider {
@@ -130,66 +119,17 @@ export function createProvider(options: ProviderOptions = {}): Provider {
     options.callLogCapacity === undefined ? {} : { capacity: options.callLogCapacity },
   );
 
-  const app = express();
-  app.disable('x-powered-by');
-  // Answers are dated by the simulator's clock, the one occurredAt comes from, as the service's
-  // answers and events share its clock; a consumer may use the Date of GET /messages/:mid to
-  // tell which events a fetch already reflects.
-  app.use((_req, res, next) => {
-    res.setHeader('Date', new Date(clock.now()).toUTCString());
-    next();
+  const app = createProviderApp({
+    clock,
+    logger,
+    model,
+    dispatcher,
+    faults,
+    callLog,
+    apiToken: options.apiToken ?? DEFAULT_API_TOKEN,
+    adminToken: options.adminToken,
+    allowedHosts: options.allowedHosts,
   });
-  // Before every route, token or not: a web page must not drive any of them.
-  app.use(
-    createBrowserGuard(
-      options.allowedHosts === undefined ? {} : { allowedHosts: options.allowedHosts },
-    ),
-  );
-  if (options.adminToken !== undefined) {
-    app.use(
-      '/admin',
-      createBearerAuth(
-        options.adminToken,
-        'Send the admin token (PROVIDER_ADMIN_TOKEN) as "Authorization: Bearer <token>".',
-      ),
-    );
-  }
-  // One parser for every admin route: the invoice overrides of a scenario can be large.
-  // Bounded in shape before parsing, as the messaging API's bodies (api/json-body.ts).
-  app.use('/admin', express.json({ limit: ADMIN_BODY_LIMIT, verify: checkJsonBodyShape }));
-  app.use('/admin', createScenarioRouter({ model, clock, faults, callLog }));
-  app.use('/admin', createWebhookRouter(dispatcher));
-  app.use('/admin', (req, res) =>
-    sendProblem(res, 404, `No admin route ${req.method} ${req.path}.`),
-  );
-  // The contract as this simulator implements it; public like the console page.
-  const openApi = createOpenApiDocument();
-  app.get('/openapi.json', (_req, res) => {
-    res.json(openApi);
-  });
-  app.use(
-    createConsoleRouter({
-      party: model.participants.sandbox,
-      adminTokenRequired: options.adminToken !== undefined,
-      exampleInvoice: () =>
-        sampleInvoice({
-          supplier: model.participants.sandbox,
-          customer: DEMO_SUPPLIER,
-          invoiceNo: 'INV-1001',
-          issueDate: new Date(clock.now()).toISOString(),
-        }),
-    }),
-  );
-  app.use(
-    createMessagingRouter({
-      model,
-      apiToken: options.apiToken ?? DEFAULT_API_TOKEN,
-      faults,
-      callLog,
-    }),
-  );
-  app.use((req, res) => sendProblem(res, 404, `No route ${req.method} ${req.path}.`));
-  app.use(createProblemHandler(logger));
 
   return {
     app,
@@ -269,32 +209,4 @@ export async function startProvider(options: StartProviderOptions = {}): Promise
       return closing;
     },
   };
-}
-
-function listen(app: Express, port: number, host: string): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, (error?: Error) =>
-      error ? reject(portError(port, host, error as NodeJS.ErrnoException)) : resolve(server),
-    );
-  });
-}
-
-/**
- * The port could not be taken; the message names PROVIDER_PORT, which sets it in every entry
- * point, so that `npm run dev` twice says what to change instead of printing a stack.
- */
-export class ProviderListenError extends Error {
-  override readonly name = 'ProviderListenError';
-}
-
-function portError(port: number, host: string, cause: NodeJS.ErrnoException): Error {
-  if (cause.code !== 'EADDRINUSE' && cause.code !== 'EACCES') return cause;
-  const why =
-    cause.code === 'EADDRINUSE'
-      ? `is taken: another process listens on ${host}:${port} (a second npm run dev or npm run provider?)`
-      : 'needs privileges this process does not have (ports below 1024)';
-  return new ProviderListenError(
-    `PROVIDER_PORT ${port} ${why}; stop that process or set PROVIDER_PORT to a free port`,
-    { cause },
-  );
 }

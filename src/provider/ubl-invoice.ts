@@ -10,17 +10,15 @@
  */
 import type { DocumentTransaction } from '../protocol/index.ts';
 import {
-  type BillingAddress,
   type BillingDocument,
   type BillingDocumentType,
-  type BillingLine,
-  type BillingParty,
-  formatCents,
   readBillingDocument,
-  type TaxGroup,
 } from './billing/billing-document.ts';
-import { inCodeList } from './billing/codes.ts';
-import { CAC, CBC, escapeXml } from './ubl-elements.ts';
+import type { BillingLine } from './billing/billing-lines.ts';
+import { formatCents } from './billing/cents.ts';
+import { CAC, CBC } from './ubl-elements.ts';
+import { address, el, formatDecimal, group, taxCategory } from './ubl-invoice-elements.ts';
+import { party } from './ubl-invoice-party.ts';
 
 export const UBL_INVOICE_NAMESPACE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
 export const UBL_CREDIT_NOTE_NAMESPACE =
@@ -70,104 +68,13 @@ export interface UblRenderOptions {
   additionalDocumentReference?: string | undefined;
 }
 
-type Attributes = Record<string, string | undefined>;
-
-/** An element, or nothing when its value is missing. */
-function el(name: string, value: string | undefined, attributes: Attributes = {}): string {
-  if (value === undefined) return '';
-  const attrs = Object.entries(attributes)
-    .filter(([, v]) => v !== undefined)
-    .map(([key, v]) => ` ${key}="${escapeXml(v ?? '')}"`)
-    .join('');
-  return `<${name}${attrs}>${escapeXml(value)}</${name}>`;
-}
-
-/** An element of elements, or nothing when all of them are missing. */
-function group(name: string, ...children: string[]): string {
-  const content = children.join('');
-  return content === '' ? '' : `<${name}>${content}</${name}>`;
-}
-
-/** A JSON number as an xs:decimal, never in exponent form (a unit price of 1e-7). */
-export function formatDecimal(value: number | undefined): string | undefined {
-  return value?.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 });
-}
-
 function renderer(doc: BillingDocument, variant: (typeof VARIANTS)[BillingDocumentType]) {
   const currency = doc.currency;
   const money = (name: string, cents: number | undefined) =>
     el(name, cents === undefined ? undefined : formatCents(cents), { currencyID: currency });
   // Not subject to VAT (O): BR-O-02 forbids the seller's and the buyer's VAT identifiers.
   const notSubjectToVat = doc.groups.length > 0 && doc.groups.every((g) => g.categoryCode === 'O');
-
-  const taxCategory = (
-    name: string,
-    code: string | undefined,
-    rate: number | undefined,
-    exemption?: Pick<TaxGroup, 'exemptionCode' | 'exemptionText'>,
-  ) =>
-    group(
-      name,
-      el('cbc:ID', code),
-      code === 'O' ? '' : el('cbc:Percent', formatDecimal(rate)),
-      el('cbc:TaxExemptionReasonCode', exemption?.exemptionCode),
-      el('cbc:TaxExemptionReason', exemption?.exemptionText),
-      group('cac:TaxScheme', el('cbc:ID', 'VAT')),
-    );
-
-  const address = (name: string, a: BillingAddress | undefined) =>
-    a === undefined
-      ? ''
-      : group(
-          name,
-          el('cbc:StreetName', a.street),
-          el('cbc:AdditionalStreetName', a.additionalStreet),
-          el('cbc:CityName', a.city),
-          el('cbc:PostalZone', a.postalZone),
-          el('cbc:CountrySubentity', a.subentity),
-          group('cac:Country', el('cbc:IdentificationCode', a.country)),
-        );
-
-  const party = (p: BillingParty, role: 'supplier' | 'customer') => {
-    const scheme = p.endpoint?.scheme;
-    // The network identifier doubles as the party identifier (BT-29, BT-46) when its scheme
-    // is an ISO 6523 ICD, which most EAS codes are.
-    const identification =
-      scheme !== undefined && inCodeList('IDENTIFIER_SCHEME', scheme) ? p.endpoint : undefined;
-    const vatNumber = notSubjectToVat ? undefined : p.vatNumber;
-    const email = p.contact?.email ?? (role === 'customer' ? doc.buyerEmail : undefined);
-    return group(
-      'cac:Party',
-      el('cbc:EndpointID', p.endpoint?.id, { schemeID: scheme }),
-      group(
-        'cac:PartyIdentification',
-        el('cbc:ID', identification?.id, { schemeID: identification?.scheme }),
-      ),
-      group('cac:PartyName', el('cbc:Name', p.tradingName)),
-      address('cac:PostalAddress', p.address),
-      group(
-        'cac:PartyTaxScheme',
-        el('cbc:CompanyID', vatNumber),
-        vatNumber === undefined ? '' : group('cac:TaxScheme', el('cbc:ID', 'VAT')),
-      ),
-      group(
-        'cac:PartyTaxScheme',
-        el('cbc:CompanyID', p.taxRegistrationId),
-        p.taxRegistrationId === undefined ? '' : group('cac:TaxScheme', el('cbc:ID', 'TAX')),
-      ),
-      group(
-        'cac:PartyLegalEntity',
-        el('cbc:RegistrationName', p.name),
-        el('cbc:CompanyID', p.legalRegistration?.id, { schemeID: p.legalRegistration?.schemeId }),
-      ),
-      group(
-        'cac:Contact',
-        el('cbc:Name', p.contact?.name),
-        el('cbc:Telephone', p.contact?.telephone),
-        el('cbc:ElectronicMail', email),
-      ),
-    );
-  };
+  const parties = { notSubjectToVat, buyerEmail: doc.buyerEmail };
 
   const line = (l: BillingLine) =>
     group(
@@ -216,8 +123,8 @@ function renderer(doc: BillingDocument, variant: (typeof VARIANTS)[BillingDocume
       ),
     ),
     FILL,
-    group('cac:AccountingSupplierParty', party(doc.supplier, 'supplier')),
-    group('cac:AccountingCustomerParty', party(doc.customer, 'customer')),
+    group('cac:AccountingSupplierParty', party(doc.supplier, 'supplier', parties)),
+    group('cac:AccountingCustomerParty', party(doc.customer, 'customer', parties)),
     group(
       'cac:Delivery',
       el('cbc:ActualDeliveryDate', doc.delivery?.date),

@@ -4,8 +4,8 @@
  * own SIM-IL-03 warning.
  */
 import type { ValidationResult } from '../../protocol/index.ts';
-import type { BillingAllowanceCharge, BillingLine } from './billing-document.ts';
-import { taxOf, toCents } from './billing-document.ts';
+import type { BillingAllowanceCharge, BillingLine } from './billing-lines.ts';
+import { taxOf, toCents } from './cents.ts';
 import {
   CATEGORY_RULE_PREFIX,
   inCodeList,

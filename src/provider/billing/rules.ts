@@ -10,17 +10,13 @@
  * (invoice-validation.ts), so a rule whose input is missing stays silent.
  */
 import type { ValidationResult } from '../../protocol/index.ts';
-import type { BillingDocument, BillingParty, TaxGroup } from './billing-document.ts';
-import { taxOf } from './billing-document.ts';
-import {
-  CATEGORY_RULE_PREFIX,
-  IDENTIFIER_CHECKS,
-  inCodeList,
-  ZERO_RATED_CATEGORIES,
-} from './codes.ts';
+import type { BillingDocument } from './billing-document.ts';
+import { checkBreakdown } from './breakdown-rules.ts';
+import { inCodeList } from './codes.ts';
 import { checkAllowanceCharge, checkLine } from './line-rules.ts';
 import { checkNationalRules } from './national-rules.ts';
-import { type Fail, ONE_UNIT, overTwoDecimals } from './rule-helpers.ts';
+import { checkParty } from './party-rules.ts';
+import { overTwoDecimals } from './rule-helpers.ts';
 
 /** Invoice type codes Peppol's billing profile allows (PEPPOL-EN16931-P0100, P0101). */
 const PEPPOL_TYPE_CODES = {
@@ -207,113 +203,4 @@ export function checkBusinessRules(doc: BillingDocument): ValidationResult[] {
 
   checkBreakdown(doc, `${root}/cac:TaxTotal/cac:TaxSubtotal`, fail);
   return results;
-}
-
-function checkParty(party: BillingParty, at: string, role: 'supplier' | 'customer', fail: Fail) {
-  const endpoint = party.endpoint;
-  if (endpoint !== undefined) {
-    if (!inCodeList('ELECTRONIC_ADDRESS_SCHEME', endpoint.scheme)) {
-      fail(
-        'BR-CL-25',
-        `${role}.identifier scheme ${endpoint.scheme} is not an EAS code`,
-        `${at}/cbc:EndpointID/@schemeID`,
-      );
-    }
-    const check = IDENTIFIER_CHECKS[endpoint.scheme];
-    if (check !== undefined && !check.valid(endpoint.id)) {
-      fail(
-        check.rule,
-        `${role}.identifier ${endpoint.scheme}:${endpoint.id} is not a valid number of its scheme`,
-        `${at}/cbc:EndpointID`,
-      );
-    }
-  }
-  const registration = party.legalRegistration;
-  if (registration?.schemeId !== undefined) {
-    if (!inCodeList('IDENTIFIER_SCHEME', registration.schemeId)) {
-      fail(
-        'BR-CL-11',
-        `${role}.legalRegistration scheme ${registration.schemeId} is not an ISO 6523 ICD code`,
-        `${at}/cac:PartyLegalEntity/cbc:CompanyID/@schemeID`,
-      );
-    }
-    const check = IDENTIFIER_CHECKS[registration.schemeId];
-    if (check !== undefined && !check.valid(registration.id)) {
-      fail(
-        check.rule,
-        `${role}.legalRegistration ${registration.id} is not a valid number of scheme ${registration.schemeId}`,
-        `${at}/cac:PartyLegalEntity/cbc:CompanyID`,
-      );
-    }
-  }
-  const country = party.address?.country;
-  if (country !== undefined && !inCodeList('COUNTRY', country)) {
-    fail(
-      'BR-CL-14',
-      `${role}.address.countryCode ${country} is not an ISO 3166-1 alpha-2 code`,
-      `${at}/cac:PostalAddress/cac:Country/cbc:IdentificationCode`,
-    );
-  }
-  const vat = party.vatNumber;
-  if (vat !== undefined && !(inCodeList('COUNTRY', vat.slice(0, 2)) || vat.startsWith('EL'))) {
-    fail(
-      'BR-CO-09',
-      `${role}.vatNumber ${vat} does not start with its country's ISO 3166-1 code`,
-      `${at}/cac:PartyTaxScheme/cbc:CompanyID`,
-    );
-  }
-}
-
-/**
- * The VAT breakdown: the tax the sender's lines add up to must be the category's taxable
- * amount times its rate within one currency unit (BR-CO-17, and BR-S-09 and its kin), or 0
- * for the zero-rated categories; a breakdown the body gives must match the lines (BR-S-08
- * and its kin) and its own rate.
- */
-function checkBreakdown(doc: BillingDocument, at: string, fail: Fail) {
-  const taxRule = (code: string) => `BR-${CATEGORY_RULE_PREFIX[code]}-09`;
-  const checkTax = (g: TaxGroup, taxCents: number, what: string) => {
-    if (ZERO_RATED_CATEGORIES.has(g.categoryCode)) {
-      if (taxCents !== 0)
-        fail(
-          taxRule(g.categoryCode),
-          `Category ${g.categoryCode} has no VAT, but ${what} add up to ${taxCents / 100}`,
-          `${at}/cbc:TaxAmount`,
-        );
-      return;
-    }
-    const expected = taxOf(g.taxableCents, g.rate);
-    if (Math.abs(taxCents - expected) >= ONE_UNIT) {
-      const message = `${what} of category ${g.categoryCode} at ${g.rate}% add up to ${taxCents / 100}, not taxable amount ${g.taxableCents / 100} x rate (${expected / 100})`;
-      fail('BR-CO-17', message, `${at}/cbc:TaxAmount`);
-      if (['S', 'L', 'M'].includes(g.categoryCode))
-        fail(taxRule(g.categoryCode), message, `${at}/cbc:TaxAmount`);
-    }
-  };
-  if (!doc.breakdownGiven) {
-    for (const g of doc.derivedGroups) checkTax(g, g.taxCents, "The lines' tax amounts");
-    return;
-  }
-  for (const g of doc.groups) checkTax(g, g.taxCents, 'The taxBreakdown tax amounts');
-  const key = (g: TaxGroup) => `${g.categoryCode}|${g.rate}`;
-  const given = new Map(doc.groups.map((g) => [key(g), g]));
-  const derived = new Map(doc.derivedGroups.map((g) => [key(g), g]));
-  for (const k of new Set([...given.keys(), ...derived.keys()])) {
-    const g = given.get(k);
-    const d = derived.get(k);
-    const code = (g ?? d)?.categoryCode ?? '';
-    const tolerance = ZERO_RATED_CATEGORIES.has(code) ? 0 : ONE_UNIT - 1;
-    if (
-      g === undefined ||
-      d === undefined ||
-      Math.abs(g.taxableCents - d.taxableCents) > tolerance
-    ) {
-      const rate = (g ?? d)?.rate;
-      fail(
-        `BR-${CATEGORY_RULE_PREFIX[code]}-08`,
-        `taxBreakdown's taxable amount of category ${code} at ${rate}% (${(g?.taxableCents ?? 0) / 100}) is not what its lines, allowances and charges add up to (${(d?.taxableCents ?? 0) / 100})`,
-        `${at}/cbc:TaxableAmount`,
-      );
-    }
-  }
 }

@@ -1,5 +1,6 @@
-/** Building blocks of the OpenAPI document: references, answers and the project's marks. */
+/** Building blocks of the OpenAPI document: references, answers, the project's marks and what the paths share. */
 import { z } from 'zod';
+import { TRANSFERS } from '../../protocol/index.ts';
 
 export type Schema = Record<string, unknown>;
 
@@ -68,4 +69,18 @@ export const UNSUPPORTED_MEDIA_TYPE = {
     'The body is not `application/json` (parameters such as `charset=utf-8` are fine), has no Content-Type, or has a charset or Content-Encoding the simulator does not read; the body is not read. An empty body is not checked.',
   ),
   ...decided('request-content-type'),
+};
+
+/** The messaging API's security requirement: its bearer token. */
+export const bearer = [{ bearer: [] }];
+
+/** The `transfer` query parameter of the calls about one side of a message. */
+export const transferQuery = {
+  name: 'transfer',
+  in: 'query',
+  required: false,
+  description:
+    'An extension of this simulator: picks the side of a message a participant sent itself; inbound by default. A service may ignore it; a consumer applies an answer to the side its `transfer` names.',
+  schema: { type: 'string', enum: [...TRANSFERS] },
+  ...decided('transfer-query'),
 };

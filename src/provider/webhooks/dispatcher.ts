@@ -1,33 +1,15 @@
 /**
  * The provider's webhook dispatcher: endpoints, routing rules, signed delivery with retries,
- * the delivery log, redelivery and test events.
- *
- * Delivery state machine (one record per event in the delivery log):
- *
- *   publish ──route──► exhausted           routing sends it nowhere: no rule in the category,
- *      │                  ▲                no matching filter, target "not sent", or own-change
- *      │                  │                status events switched off. The reason says which;
- *      ▼                  │                nothing goes over the wire (docs/webhook-endpoints.md#routing rule 4).
- *   pending ──attempt──► succeeded         200/201/202/204 within 5 s.
- *      ▲  │
- *      │  └─ failed attempt: retry n (1..9) after WEBHOOK_RETRY_DELAYS_MS[n-1] on the clock;
- *      │     after the 10th failed attempt of a round ──► exhausted.
- *      │
- *   redeliver (exhausted only): routes again under the current rules, so an event that had no
- *   rule can be sent once one is added, and starts a new round of up to 10 attempts. The stored
- *   envelope and its serialized bytes are reused, so eventId and occurredAt never change.
- *
- * Retry delays are counted from the end of the failed attempt. Timers go through the injected
- * Clock so tests (manual clock) and the sandbox (PROVIDER_TIME_SCALE) can compress two hours.
+ * the delivery log, redelivery and test events. The delivery state machine, with its prose
+ * header, is delivery-rounds.ts; test events are test-event-sender.ts.
  */
 import { randomUUID } from 'node:crypto';
 import { getCACertificates } from 'node:tls';
 import type { Logger } from 'pino';
 import { Agent } from 'undici';
-import { WEBHOOK_RETRY_DELAYS_MS, type WebhookEnvelope } from '../../protocol/index.ts';
+import type { WebhookEnvelope } from '../../protocol/index.ts';
 import type { Clock } from '../clock.ts';
 import type { EventPublisher, EventRouting } from '../events.ts';
-import { redactCredentialHeaders, scrubOutcome } from './credential-redaction.ts';
 import {
   createDeliveryLog,
   type DeliveryFilter,
@@ -35,6 +17,7 @@ import {
   toDeliveryDetail,
   toDeliveryView,
 } from './delivery-log.ts';
+import { createDeliveryRounds } from './delivery-rounds.ts';
 import {
   createEndpointRegistry,
   type EndpointInput,
@@ -47,8 +30,8 @@ import {
   EndpointInUseError,
   RoutingRuleError,
 } from './errors.ts';
-import { routeEvent, validateRules } from './routing.ts';
-import { buildWebhookRequest, sendWebhook } from './send-webhook.ts';
+import { validateRules } from './routing.ts';
+import { sendWebhook } from './send-webhook.ts';
 import { createTestEventSender } from './test-event-sender.ts';
 import type {
   Category,
@@ -57,8 +40,10 @@ import type {
   EndpointView,
   Rule,
   RuleInput,
+  TestEventInput,
   TestEventPreview,
   TestEventResult,
+  TestEventSendInput,
 } from './types.ts';
 import { CATEGORIES } from './types.ts';
 
@@ -98,11 +83,7 @@ export interface Dispatcher extends EventPublisher {
    * A test event's exact body before sending it (docs/webhook-endpoints.md#test-events). The category defaults to
    * the first one routed to the endpoint, the action to `created`.
    */
-  previewTestEvent(
-    party: string,
-    endpointId: string,
-    input: { category?: Category; action?: string },
-  ): TestEventPreview;
+  previewTestEvent(party: string, endpointId: string, input: TestEventInput): TestEventPreview;
   /**
    * Sends a test event straight to the endpoint (no routing), signed with its secret and with
    * its credential: the previewed one when `eventId` names a preview of this endpoint, else a
@@ -111,7 +92,7 @@ export interface Dispatcher extends EventPublisher {
   sendTestEvent(
     party: string,
     endpointId: string,
-    input: { category?: Category; action?: string; eventId?: string },
+    input: TestEventSendInput,
   ): Promise<TestEventResult>;
   /** Resolves when no delivery attempt is in flight (tests await this after clock.advance). */
   idle(): Promise<void>;
@@ -136,6 +117,15 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       : { connect: { ca: [...getCACertificates('default'), options.ca] } };
   const agent = new Agent({ connections: 16, ...connect });
   let closed = false;
+  const rounds = createDeliveryRounds({
+    clock,
+    logger,
+    endpoints,
+    rulesOf,
+    send: (request) => sendWebhook(request, { dispatcher: agent }),
+    track,
+    isClosed: () => closed,
+  });
   const testEvents = createTestEventSender({
     endpoints,
     rulesOf: (party) => rulesOf(party),
@@ -169,80 +159,6 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     inFlight.add(tracked);
   }
 
-  /** `expected` for events routing sends nowhere: configuration, not a failure worth a warning. */
-  function exhaust(record: DeliveryRecord, reason: string, expected = false): void {
-    record.state = 'exhausted';
-    record.reason = reason;
-    delete record.nextAttemptAt;
-    delete record.timer;
-    logger[expected ? 'debug' : 'warn'](
-      { eventId: record.envelope.eventId, reason },
-      'webhook event exhausted',
-    );
-  }
-
-  function startRound(record: DeliveryRecord): void {
-    const decision = routeEvent(
-      // `?? []`: a category this dispatcher does not know has no rules, so nothing is sent.
-      rulesOf(record.envelope.party)[record.routing.category] ?? [],
-      record.envelope.action,
-      record.routing,
-    );
-    if (!decision.send) {
-      delete record.endpointId;
-      exhaust(record, decision.reason, true);
-      return;
-    }
-    record.state = 'pending';
-    record.endpointId = decision.endpointId;
-    record.roundAttempts = 0;
-    delete record.reason;
-    track(attempt(record));
-  }
-
-  async function attempt(record: DeliveryRecord): Promise<void> {
-    delete record.timer;
-    delete record.nextAttemptAt;
-    const { party } = record.envelope;
-    const endpointId = record.endpointId ?? '';
-    if (!endpoints.has(party, endpointId)) {
-      exhaust(record, `endpoint ${endpointId} was deleted`);
-      return;
-    }
-    const at = clock.now();
-    const endpoint = endpoints.get(party, endpointId);
-    const request = buildWebhookRequest({
-      envelope: record.envelope,
-      body: record.body,
-      endpoint,
-      nowMs: at,
-    });
-    const sent = await sendWebhook(request, { dispatcher: agent });
-    const { success, ...outcome } = scrubOutcome(sent, endpoint.credential);
-    // What was sent, for the delivery log; never the credential.
-    const headers = redactCredentialHeaders(request.headers, endpoint.credential);
-    record.attempts.push({ at, headers, ...outcome });
-    record.roundAttempts += 1;
-    const context = { eventId: record.envelope.eventId, attempt: record.roundAttempts, ...outcome };
-    if (success) {
-      record.state = 'succeeded';
-      logger.info(context, 'webhook delivered');
-      return;
-    }
-    const delay = WEBHOOK_RETRY_DELAYS_MS[record.roundAttempts - 1];
-    if (delay === undefined) {
-      const last = outcome.error ?? `status ${outcome.statusCode}`;
-      exhaust(record, `all ${record.roundAttempts} attempts failed; last: ${last}`);
-      return;
-    }
-    logger.info({ ...context, retryInMs: delay }, 'webhook attempt failed');
-    if (closed) return;
-    record.nextAttemptAt = clock.now() + delay;
-    record.timer = clock.setTimer(() => {
-      if (!closed) track(attempt(record));
-    }, delay);
-  }
-
   const dispatcher: Dispatcher = {
     publish(envelope: WebhookEnvelope, eventRouting: EventRouting): void {
       if (closed) {
@@ -264,7 +180,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         loggedAt: clock.now(),
       };
       log.add(record);
-      startRound(record);
+      rounds.startRound(record);
     },
 
     createEndpoint(party, input) {
@@ -298,7 +214,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       for (const record of log.pending()) {
         if (record.envelope.party === party && record.endpointId === endpointId && record.timer) {
           record.timer.cancel();
-          exhaust(record, `endpoint ${endpointId} was deleted`);
+          rounds.exhaust(record, `endpoint ${endpointId} was deleted`);
         }
       }
     },
@@ -333,7 +249,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
       if (record === undefined) throw new DeliveryNotFoundError(eventId);
       if (record.state !== 'exhausted') throw new DeliveryStateError(eventId, record.state);
       logger.info({ eventId }, 'redelivering exhausted event');
-      startRound(record);
+      rounds.startRound(record);
     },
 
     previewTestEvent: (party, endpointId, input) => testEvents.preview(party, endpointId, input),

@@ -21,24 +21,18 @@ import {
   CATEGORIES,
   type Category,
   type Rule,
+  type TestEventInput,
   type TestEventPreview,
   type TestEventResult,
+  type TestEventSendInput,
 } from './types.ts';
 
 /** Previews kept for sending; a console previews on every change of its form. */
 const MAX_PREVIEWS = 100;
 
 export interface TestEventSender {
-  preview(
-    party: string,
-    endpointId: string,
-    input: { category?: Category; action?: string },
-  ): TestEventPreview;
-  send(
-    party: string,
-    endpointId: string,
-    input: { category?: Category; action?: string; eventId?: string },
-  ): Promise<TestEventResult>;
+  preview(party: string, endpointId: string, input: TestEventInput): TestEventPreview;
+  send(party: string, endpointId: string, input: TestEventSendInput): Promise<TestEventResult>;
 }
 
 export function createTestEventSender(deps: {
@@ -58,7 +52,7 @@ export function createTestEventSender(deps: {
   function generate(
     party: string,
     endpointId: string,
-    input: { category?: Category; action?: string },
+    input: TestEventInput,
   ): { envelope: WebhookEnvelope; category: Category } {
     endpoints.get(party, endpointId);
     const rules = deps.rulesOf(party);

@@ -22,6 +22,20 @@ export interface EndpointView {
   previousSecretExpiresAt?: string;
 }
 
+/** The test event asked for (docs/webhook-endpoints.md#test-events); every field is optional. */
+export interface TestEventInput {
+  /** @default the first category routed to the endpoint, else inbound */
+  category?: Category;
+  /** @default 'created' */
+  action?: string;
+}
+
+/** A test event to send: a new one as TestEventInput says, or exactly a previewed one. */
+export interface TestEventSendInput extends TestEventInput {
+  /** The eventId of a preview of this endpoint: that event is sent, once. */
+  eventId?: string;
+}
+
 /** A test event as it would be sent: the exact body, before anything goes over the wire. */
 export interface TestEventPreview {
   /** The category used: the one asked for, else the first one routed to the endpoint. */

@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { WEBHOOK_RETRY_WINDOW_MS } from '../../../src/protocol/index.ts';
-import { change, minimalInvoice, SANDBOX, summary, testProviderForEachTest } from './helpers.ts';
+import {
+  change,
+  expectProblem,
+  minimalInvoice,
+  SANDBOX,
+  summary,
+  testProviderForEachTest,
+} from './helpers.ts';
 
 const provider = testProviderForEachTest();
 
 async function submit(receiver: string): Promise<string> {
-  const res = await provider.api('/transactions/submit-invoice', {
-    method: 'POST',
-    body: JSON.stringify(minimalInvoice(receiver)),
-  });
-  const { messageId } = (await res.json()) as { messageId: string };
+  const { messageId } = await provider.submitInvoice(minimalInvoice(receiver));
   provider.settle();
   return messageId;
 }
@@ -125,8 +128,7 @@ describe('acknowledging an inbound message', () => {
     const res = await provider.api(`/messages/${outboundOnly}/mark-as-delivered`, {
       method: 'POST',
     });
-    expect(res.status).toBe(404);
-    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    await expectProblem(res, 404);
   });
 
   it('records every messaging API call', async () => {

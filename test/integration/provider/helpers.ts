@@ -29,7 +29,16 @@ export interface TestProvider extends RunningProvider {
   settle(): void;
   /** An invoice from the demo supplier to the sandbox participant, validated and delivered. */
   inbound(body?: unknown): Promise<string>;
-  eventsOf(messageId: string, filter?: { transfer?: string; party?: string }): WebhookEnvelope[];
+  /**
+   * POST /transactions/submit-invoice as the sandbox participant, expecting 201; the answer.
+   * Validation waits for settle(), as it waits for the service's next tick.
+   */
+  submitInvoice(body: unknown, query?: string): Promise<{ messageId: string; status: string }>;
+  /** The events of a message; `deliveryStatus`: only the changes of its delivery status to it. */
+  eventsOf(
+    messageId: string,
+    filter?: { transfer?: string; party?: string; deliveryStatus?: string },
+  ): WebhookEnvelope[];
 }
 
 export async function startTestProvider(
@@ -49,6 +58,15 @@ export async function startTestProvider(
       headers: { 'content-type': 'application/json' },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${running.url}${path}`, {
+      ...init,
+      headers: {
+        authorization: `Bearer ${TOKEN}`,
+        'content-type': 'application/json',
+        ...init.headers,
+      },
+    });
   return {
     ...running,
     clock,
@@ -61,15 +79,15 @@ export async function startTestProvider(
       clock.advance(0);
       return messageId;
     },
-    api: (path, init = {}) =>
-      fetch(`${running.url}${path}`, {
-        ...init,
-        headers: {
-          authorization: `Bearer ${TOKEN}`,
-          'content-type': 'application/json',
-          ...init.headers,
-        },
-      }),
+    api,
+    async submitInvoice(body, query = '') {
+      const res = await api(`/transactions/submit-invoice${query}`, {
+        method: 'POST',
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(201);
+      return (await res.json()) as { messageId: string; status: string };
+    },
     settle: () => clock.advance(0),
     eventsOf: (messageId, filter = {}) =>
       events
@@ -78,7 +96,10 @@ export async function startTestProvider(
           (e) =>
             e.messageId === messageId &&
             (filter.transfer === undefined || e.transfer === filter.transfer) &&
-            (filter.party === undefined || e.party === filter.party),
+            (filter.party === undefined || e.party === filter.party) &&
+            (filter.deliveryStatus === undefined ||
+              (e.action === 'messageStatusChanged' &&
+                change(e).newValue === filter.deliveryStatus)),
         ),
   };
 }
@@ -153,6 +174,13 @@ export function summary(events: readonly WebhookEnvelope[]): string[] {
       ? `${e.transfer}:${e.action}`
       : `${e.transfer}:${e.action}:${d.formerValue}->${d.newValue}`;
   });
+}
+
+/** Expects an RFC 9457 problem answer with `status`; its body, for what the test checks in it. */
+export async function expectProblem(res: Response, status: number): Promise<unknown> {
+  expect(res.status).toBe(status);
+  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  return res.json();
 }
 
 /** Checks that tags balance and every `&` starts an entity: enough to call the XML well-formed here. */

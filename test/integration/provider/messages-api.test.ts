@@ -18,12 +18,7 @@ interface Page {
 async function submit(invoiceNo: string): Promise<string> {
   const invoice = minimalInvoice(SUPPLIER);
   invoice.invoice.invoiceNo = invoiceNo;
-  const res = await provider.api('/transactions/submit-invoice', {
-    method: 'POST',
-    body: JSON.stringify(invoice),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { messageId: string }).messageId;
+  return (await provider.submitInvoice(invoice)).messageId;
 }
 
 async function list(query: string): Promise<Page> {

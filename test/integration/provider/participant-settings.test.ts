@@ -23,12 +23,7 @@ async function settings(party: string, body: unknown) {
 }
 
 async function submit(invoice: unknown): Promise<string> {
-  const res = await provider.api('/transactions/submit-invoice', {
-    method: 'POST',
-    body: JSON.stringify(invoice),
-  });
-  expect(res.status).toBe(201);
-  const { messageId } = (await res.json()) as { messageId: string };
+  const { messageId } = await provider.submitInvoice(invoice);
   provider.settle();
   return messageId;
 }
@@ -130,11 +125,7 @@ describe('participant settings', () => {
   it('a network that lets documents with errors through: pendingdelivery with the errors, inbound and outbound alike', async () => {
     await settings(SUPPLIER, { deliverDocumentsWithErrors: true });
     const messageId = await provider.inbound({ invoice: { supplier: { name: null } } });
-    const toPending = provider
-      .eventsOf(messageId)
-      .filter(
-        (e) => e.action === 'messageStatusChanged' && change(e).newValue === 'pendingdelivery',
-      );
+    const toPending = provider.eventsOf(messageId, { deliveryStatus: 'pendingdelivery' });
     expect(toPending.map((e) => e.transfer)).toEqual(['outbound', 'inbound']);
     for (const event of toPending) {
       const results = parseValidationResults(change(event).properties?.validationResults);

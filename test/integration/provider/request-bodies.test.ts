@@ -5,7 +5,13 @@
  */
 import { request as httpRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { minimalInvoice, SUPPLIER, TOKEN, testProviderForEachTest } from './helpers.ts';
+import {
+  expectProblem,
+  minimalInvoice,
+  SUPPLIER,
+  TOKEN,
+  testProviderForEachTest,
+} from './helpers.ts';
 
 const provider = testProviderForEachTest();
 
@@ -24,10 +30,8 @@ const call = (
 const bytes = (value: unknown) => Buffer.from(JSON.stringify(value));
 
 async function expectUnsupported(res: Response, detail: string) {
-  expect(res.status).toBe(415);
-  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   // Exactly these members: a 415 is about the whole body, so no `field`.
-  expect(await res.json()).toEqual({
+  expect(await expectProblem(res, 415)).toEqual({
     type: 'about:blank',
     title: 'Unsupported Media Type',
     status: 415,
@@ -129,27 +133,26 @@ describe('submit-invoice takes application/json only', () => {
 });
 
 describe('mark-as-failed and mark-as-delivered', () => {
-  it('mark-as-failed answers 415 for a text/plain body and leaves the message as it was', async () => {
+  /** Posts a text/plain `body` to `action` of a new inbound message: 415, and nothing changed. */
+  async function expectTextRefused(action: string, body: string) {
     const messageId = await provider.inbound();
     const before = await state(messageId);
-    const res = await call(`/messages/${messageId}/mark-as-failed`, {
+    const res = await call(`/messages/${messageId}/${action}`, {
       headers: { 'content-type': 'text/plain' },
-      body: '{"reason": "not parsed"}',
+      body,
     });
     await expectUnsupported(res, 'The request body is text/plain; send it as application/json.');
     expect(await state(messageId)).toEqual(before);
+    return before;
+  }
+
+  it('mark-as-failed answers 415 for a text/plain body and leaves the message as it was', async () => {
+    const before = await expectTextRefused('mark-as-failed', '{"reason": "not parsed"}');
     expect(before.status).toBe('pendingdelivery');
   });
 
   it('mark-as-delivered answers 415 for a body of another type and leaves the message as it was', async () => {
-    const messageId = await provider.inbound();
-    const before = await state(messageId);
-    const res = await call(`/messages/${messageId}/mark-as-delivered`, {
-      headers: { 'content-type': 'text/plain' },
-      body: 'delivered',
-    });
-    await expectUnsupported(res, 'The request body is text/plain; send it as application/json.');
-    expect(await state(messageId)).toEqual(before);
+    await expectTextRefused('mark-as-delivered', 'delivered');
   });
 
   it.each(['mark-as-delivered', 'mark-as-failed'])(
@@ -185,9 +188,7 @@ describe('the mark-as-failed body is closed', () => {
     const messageId = await provider.inbound();
     const before = await state(messageId);
     const res = await markAsFailed(messageId, { reason: 'x', code: 'y' });
-    expect(res.status).toBe(400);
-    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(await res.json()).toEqual({
+    expect(await expectProblem(res, 400)).toEqual({
       type: 'about:blank',
       title: 'Bad Request',
       status: 400,

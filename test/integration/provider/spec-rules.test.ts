@@ -30,11 +30,7 @@ describe('rules of the service', () => {
       { ...line, taxAmount: 8 },
       { ...line, name: undefined },
     ];
-    const res = await provider.api('/transactions/submit-invoice', {
-      method: 'POST',
-      body: JSON.stringify(invoice),
-    });
-    const { messageId } = (await res.json()) as { messageId: string };
+    const { messageId } = await provider.submitInvoice(invoice);
     provider.settle();
     const failed = provider.eventsOf(messageId).at(-1);
     const results = JSON.parse(change(failed).properties?.validationResults ?? '[]') as {

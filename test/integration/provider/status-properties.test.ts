@@ -1,7 +1,7 @@
 /** One test per row of docs/events.md#status-properties "Which properties accompany which event". */
 import { describe, expect, it } from 'vitest';
 import { parseValidationResults, type WebhookEnvelope } from '../../../src/protocol/index.ts';
-import { change, SANDBOX, SUPPLIER, testProviderForEachTest } from './helpers.ts';
+import { change, expectProblem, SANDBOX, SUPPLIER, testProviderForEachTest } from './helpers.ts';
 
 const provider = testProviderForEachTest();
 
@@ -13,14 +13,16 @@ async function act(messageId: string, action: string, body: unknown): Promise<We
 
 const props = (event: WebhookEnvelope | undefined) => change(event).properties ?? {};
 
+/** The events of one change: the sandbox participant's and the demo supplier's. */
+const byParty = (events: readonly WebhookEnvelope[]) => ({
+  mine: events.find((e) => e.party === SANDBOX),
+  supplier: events.find((e) => e.party === SUPPLIER),
+});
+
 describe('properties of status events', () => {
   it('validation warnings: pendingdelivery carries validationResults, inbound and outbound alike', async () => {
     const messageId = await provider.inbound({ warnings: true });
-    const toPending = provider
-      .eventsOf(messageId)
-      .filter(
-        (e) => e.action === 'messageStatusChanged' && change(e).newValue === 'pendingdelivery',
-      );
+    const toPending = provider.eventsOf(messageId, { deliveryStatus: 'pendingdelivery' });
     expect(toPending.map((e) => e.transfer)).toEqual(['outbound', 'inbound']);
     for (const event of toPending) {
       expect(Object.keys(props(event))).toEqual(['validationResults']);
@@ -108,8 +110,7 @@ describe('properties of status events', () => {
       jurisdiction: 'Croatia',
       status: 'electronic',
     });
-    const supplier = events.find((e) => e.party === SUPPLIER);
-    const mine = events.find((e) => e.party === SANDBOX);
+    const { mine, supplier } = byParty(events);
     expect(supplier?.action).toBe('taxReportingStatusChanged');
     expect(change(supplier)).toMatchObject({ formerValue: 'none', newValue: 'electronic' });
     expect(Object.keys(props(supplier))).toEqual([
@@ -135,7 +136,7 @@ describe('properties of status events', () => {
       errorMessage: 'Unknown VAT number',
       role: 'Customer',
     });
-    const mine = events.find((e) => e.party === SANDBOX);
+    const { mine, supplier } = byParty(events);
     expect(change(mine).newValue).toBe('failed');
     expect(Object.keys(props(mine))).toEqual([
       'actionMessageId',
@@ -150,7 +151,7 @@ describe('properties of status events', () => {
       role: 'Customer',
       errorCode: 'SK-E042',
     });
-    expect(props(events.find((e) => e.party === SUPPLIER)).actionMessageId).toBeUndefined();
+    expect(props(supplier).actionMessageId).toBeUndefined();
   });
 
   it('payment: the supplier reports it; paidAmount and paymentDate; no actionMessageId for the customer', async () => {
@@ -159,8 +160,7 @@ describe('properties of status events', () => {
       paidAmount: '375.00',
       paymentDate: '2026-01-20',
     });
-    const supplier = events.find((e) => e.party === SUPPLIER);
-    const mine = events.find((e) => e.party === SANDBOX);
+    const { mine, supplier } = byParty(events);
     expect(mine?.action).toBe('lifecycleStatusChanged');
     expect(change(mine)).toMatchObject({ formerValue: 'none', newValue: 'paid' });
     expect(Object.keys(props(supplier)).slice(0, 2)).toEqual(['actionMessageId', 'actionName']);
@@ -180,7 +180,7 @@ describe('properties of status events', () => {
       rejectionType: 'MismatchAffectingTaxes',
       reason: 'wrong VAT rate',
     });
-    const mine = events.find((e) => e.party === SANDBOX);
+    const { mine, supplier } = byParty(events);
     expect(change(mine)).toMatchObject({ formerValue: 'none', newValue: 'rejected' });
     expect(Object.keys(props(mine)).slice(0, 2)).toEqual(['actionMessageId', 'actionName']);
     expect(props(mine)).toMatchObject({
@@ -192,7 +192,7 @@ describe('properties of status events', () => {
     expect(
       provider.events.find((e) => e.envelope.eventId === mine?.eventId)?.routing.ownChange,
     ).toBe(true);
-    expect(props(events.find((e) => e.party === SUPPLIER)).actionMessageId).toBeUndefined();
+    expect(props(supplier).actionMessageId).toBeUndefined();
     // The same change again is no change: no event.
     expect(await act(messageId, 'rejection', { rejectionType: 'Other', reason: 'x' })).toEqual([]);
   });
@@ -217,8 +217,6 @@ describe('properties of status events', () => {
       jurisdiction: 'Norway',
       status: 'electronic',
     });
-    expect(res.status).toBe(400);
-    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(await res.json()).toMatchObject({ status: 400, field: 'jurisdiction' });
+    expect(await expectProblem(res, 400)).toMatchObject({ status: 400, field: 'jurisdiction' });
   });
 });

@@ -6,6 +6,7 @@ import {
 } from '../../../src/provider/invoice-validation.ts';
 import {
   change,
+  expectProblem,
   minimalInvoice,
   SANDBOX,
   SUPPLIER,
@@ -15,14 +16,7 @@ import {
 
 const provider = testProviderForEachTest();
 
-async function submit(body: unknown, query = ''): Promise<{ messageId: string; status: string }> {
-  const res = await provider.api(`/transactions/submit-invoice${query}`, {
-    method: 'POST',
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBe(201);
-  return (await res.json()) as { messageId: string; status: string };
-}
+const submit = (body: unknown, query = '') => provider.submitInvoice(body, query);
 
 /** Removes the element at a dotted path (lines addressed as invoice.invoiceLines.0.x). */
 function without(path: string): unknown {
@@ -125,9 +119,7 @@ describe('POST /transactions/submit-invoice', () => {
     ['a JSON string', '"invoice"'],
   ])('answers 400 problem when the body is %s', async (_name, body) => {
     const res = await provider.api('/transactions/submit-invoice', { method: 'POST', body });
-    expect(res.status).toBe(400);
-    expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-    expect(await res.json()).toMatchObject({
+    expect(await expectProblem(res, 400)).toMatchObject({
       type: 'about:blank',
       title: 'Bad Request',
       status: 400,
@@ -169,8 +161,7 @@ describe('POST /transactions/submit-invoice', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(body);
     const other = await provider.api(`/transactions/correct-with-credit?messageId=${messageId}`);
-    expect(other.status).toBe(404);
-    expect(other.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    await expectProblem(other, 404);
   });
 
   it('makes a body that says it is a credit note one: its core document is a UBL CreditNote', async () => {

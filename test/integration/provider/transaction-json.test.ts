@@ -10,7 +10,13 @@ import {
   transactionJsonSchemas,
   transactionPath,
 } from '../../../src/protocol/index.ts';
-import { minimalInvoice, SANDBOX, SUPPLIER, testProviderForEachTest } from './helpers.ts';
+import {
+  expectProblem,
+  minimalInvoice,
+  SANDBOX,
+  SUPPLIER,
+  testProviderForEachTest,
+} from './helpers.ts';
 
 const provider = testProviderForEachTest();
 
@@ -47,11 +53,7 @@ it.each([
       { acknowledgementResponse: kind },
       'PUT',
     );
-    const res = await provider.api('/transactions/submit-invoice', {
-      method: 'POST',
-      body: JSON.stringify(minimalInvoice(SUPPLIER)),
-    });
-    const { messageId: invoiceId } = (await res.json()) as { messageId: string };
+    const { messageId: invoiceId } = await provider.submitInvoice(minimalInvoice(SUPPLIER));
     provider.settle();
     const responseId = provider.events.find(
       (e) => e.envelope.party === SANDBOX && e.envelope.messageId !== invoiceId,
@@ -64,19 +66,12 @@ it.each([
 
 /** Submits an invoice as the sandbox participant, to the demo supplier. */
 async function submit(body: unknown): Promise<string> {
-  const res = await provider.api('/transactions/submit-invoice', {
-    method: 'POST',
-    body: JSON.stringify(body),
-  });
-  expect(res.status).toBe(201);
-  return ((await res.json()) as { messageId: string }).messageId;
+  return (await provider.submitInvoice(body)).messageId;
 }
 
 async function expectNoJson(messageId: string) {
   const res = await provider.api(`/transactions/submit-invoice?messageId=${messageId}`);
-  expect(res.status).toBe(409);
-  expect(res.headers.get('content-type')).toMatch(/^application\/problem\+json/);
-  expect(await res.json()).toEqual({
+  expect(await expectProblem(res, 409)).toEqual({
     type: 'about:blank',
     title: 'Conflict',
     status: 409,

@@ -7,15 +7,11 @@
  * rows that changed, so retries are watched live without losing the keyboard's place.
  */
 import { api, explain, party } from './api.js';
-import { every, field, formatTime, h, replace, select, statusRegion } from './dom.js';
+import { renderDeliveryDetails } from './delivery-details.js';
+import { deliveryState } from './delivery-state.js';
+import { every, field, formatTime, h, replace, select, statusRegion, tableHead } from './dom.js';
 
-/**
- * @typedef {{ at: string, headers: Record<string, string>, statusCode?: number, error?: string,
- *   responseTimeMs: number, bodyStart: string }} Attempt
- * @typedef {{ eventId: string, action: string, transfer: string, messageId: string,
- *   occurredAt: string, state: 'pending' | 'succeeded' | 'exhausted', reason?: string,
- *   endpointId?: string, attempts: Attempt[], nextAttemptAt?: string, body?: string }} Delivery
- */
+/** @typedef {import('./delivery-details.js').Delivery} Delivery */
 
 const STATES = /** @type {[string, string][]} */ ([
   ['', 'All'],
@@ -51,17 +47,7 @@ export async function renderDeliveries({ main, params }) {
     'table',
     { class: 'deliveries' },
     h('caption', { class: 'visually-hidden' }, 'Delivery log, newest first'),
-    h(
-      'thead',
-      null,
-      h(
-        'tr',
-        null,
-        ['Occurred', 'Event', 'Message', 'State', 'Attempts', 'Actions'].map((t) =>
-          h('th', { scope: 'col' }, t),
-        ),
-      ),
-    ),
+    tableHead(['Occurred', 'Event', 'Message', 'State', 'Attempts', 'Actions']),
     body,
   );
   const empty = h(
@@ -243,7 +229,7 @@ export async function renderDeliveries({ main, params }) {
           delivery.messageId.slice(0, 8),
         ),
       ),
-      h('td', null, stateOf(delivery)),
+      h('td', null, deliveryState(delivery)),
       h('td', { class: 'number' }, String(delivery.attempts.length)),
       h('td', { class: 'actions' }, toggle, redeliver),
     );
@@ -258,136 +244,15 @@ export async function renderDeliveries({ main, params }) {
     /** @type {Delivery} */
     const delivery = await api.get(`/deliveries/${encodeURIComponent(eventId)}`);
     const cell = /** @type {HTMLTableCellElement} */ (details.firstElementChild);
-    // Headers the user opened stay open when a new attempt redraws the details.
-    const opened = new Set(
-      [...cell.querySelectorAll('details[open] summary')].map((summary) => summary.textContent),
-    );
     const endpoint =
       delivery.endpointId === undefined
         ? 'none (not routed)'
         : (endpointNames.get(delivery.endpointId) ?? delivery.endpointId);
-    replace(
-      cell,
-      h(
-        'dl',
-        { class: 'facts' },
-        h('dt', null, 'Event id'),
-        h('dd', null, h('code', null, delivery.eventId)),
-        h('dt', null, 'Message id'),
-        h('dd', null, h('code', null, delivery.messageId)),
-        h('dt', null, 'Occurred at'),
-        h('dd', null, h('code', null, delivery.occurredAt)),
-        h('dt', null, 'Endpoint'),
-        h('dd', null, endpoint),
-      ),
-      delivery.attempts.length === 0
-        ? h('p', null, 'No attempt: nothing was sent.')
-        : h(
-            'table',
-            { class: 'attempts' },
-            h('caption', null, 'Attempts'),
-            h(
-              'thead',
-              null,
-              h(
-                'tr',
-                null,
-                ['#', 'Time', 'Result', 'Response time', 'Start of the answer'].map((t) =>
-                  h('th', { scope: 'col' }, t),
-                ),
-              ),
-            ),
-            h(
-              'tbody',
-              null,
-              delivery.attempts.map((attempt, index) =>
-                h(
-                  'tr',
-                  null,
-                  h('th', { scope: 'row' }, String(index + 1)),
-                  h('td', null, formatTime(attempt.at)),
-                  h(
-                    'td',
-                    null,
-                    attempt.statusCode === undefined
-                      ? (attempt.error ?? '')
-                      : `status ${attempt.statusCode}`,
-                  ),
-                  h('td', { class: 'number' }, `${attempt.responseTimeMs} ms`),
-                  h(
-                    'td',
-                    null,
-                    h(
-                      'code',
-                      { class: 'body-start' },
-                      attempt.bodyStart === '' ? '(empty)' : attempt.bodyStart,
-                    ),
-                  ),
-                ),
-              ),
-            ),
-          ),
-      delivery.attempts.map((attempt, index) =>
-        h(
-          'details',
-          { open: opened.has(`Headers sent in attempt ${index + 1}`) },
-          h('summary', null, `Headers sent in attempt ${index + 1}`),
-          h(
-            'pre',
-            null,
-            Object.entries(attempt.headers)
-              .map(([name, value]) => `${name}: ${value}`)
-              .join('\n'),
-          ),
-        ),
-      ),
-      h('h3', null, 'Body sent (the same bytes in every attempt)'),
-      h('pre', { class: 'body' }, delivery.body ?? ''),
-    );
+    renderDeliveryDetails(cell, delivery, endpoint);
     details.hidden = false;
   }
 
   await refresh();
   const poll = every(refresh, POLL_MS);
   return () => poll.stop();
-}
-
-/** @param {Delivery} delivery */
-function stateOf(delivery) {
-  const last = delivery.attempts.at(-1);
-  const lastResult =
-    last === undefined
-      ? ''
-      : last.statusCode === undefined
-        ? (last.error ?? '')
-        : `last: status ${last.statusCode}`;
-  switch (delivery.state) {
-    case 'succeeded':
-      return [
-        h('span', { class: 'badge ok' }, 'Delivered'),
-        ' ',
-        h(
-          'span',
-          { class: 'hint' },
-          last === undefined ? '' : `status ${last.statusCode} in ${last.responseTimeMs} ms`,
-        ),
-      ];
-    case 'exhausted':
-      return [
-        h('span', { class: 'badge bad' }, 'Exhausted'),
-        ' ',
-        h('span', { class: 'reason' }, delivery.reason ?? ''),
-      ];
-    default:
-      if (delivery.nextAttemptAt === undefined) return h('span', { class: 'badge' }, 'Sending');
-      return [
-        h('span', { class: 'badge warn' }, 'Retrying'),
-        ' ',
-        h(
-          'span',
-          { class: 'hint' },
-          `next attempt ${formatTime(delivery.nextAttemptAt)}; ${lastResult}`,
-        ),
-      ];
-  }
 }

@@ -55,6 +55,34 @@ export function replace(parent, ...children) {
   append(parent, children);
 }
 
+/**
+ * A table's header row, one column header per title: every table of the console has one.
+ * @param {Child[]} titles
+ */
+export function tableHead(titles) {
+  return h(
+    'thead',
+    null,
+    h(
+      'tr',
+      null,
+      titles.map((title) => h('th', { scope: 'col' }, title)),
+    ),
+  );
+}
+
+/**
+ * A list of facts, term and value, as the pages of one message and one event show them.
+ * @param {[string, Child][]} pairs
+ */
+export function facts(pairs) {
+  return h(
+    'dl',
+    { class: 'facts' },
+    pairs.flatMap(([term, value]) => [h('dt', null, term), h('dd', null, value)]),
+  );
+}
+
 /** Ids for label/input pairs and aria references. */
 let nextId = 0;
 /** @param {string} prefix */

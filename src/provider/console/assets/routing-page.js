@@ -6,7 +6,7 @@
  * name rules by number, are shown next to those rules.
  */
 import { ApiError, api, explain, party } from './api.js';
-import { h, replace, select, statusRegion, uid } from './dom.js';
+import { h, replace, select, statusRegion, tableHead, uid } from './dom.js';
 
 /**
  * @typedef {{ filter?: string, target: string | null, statusEventsForOwnChanges: boolean }} Rule
@@ -202,19 +202,13 @@ function categoryForm(category, title, description, saved, endpoints) {
     h(
       'table',
       { class: 'rules' },
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          h('th', { scope: 'col' }, 'Rule'),
-          h('th', { scope: 'col' }, 'Filter'),
-          h('th', { scope: 'col' }, 'Target'),
-          h('th', { scope: 'col' }, 'Status events for own changes'),
-          h('th', { scope: 'col' }, h('span', { class: 'visually-hidden' }, 'Remove')),
-        ),
-      ),
+      tableHead([
+        'Rule',
+        'Filter',
+        'Target',
+        'Status events for own changes',
+        h('span', { class: 'visually-hidden' }, 'Remove'),
+      ]),
       body,
     ),
     h(

@@ -1,44 +1,31 @@
 /** Test events (docs/webhook-endpoints.md#test-events): straight to the chosen endpoint, routing not applied. */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifySignature } from '../../../../src/protocol/index.ts';
-import type { ManualClock } from '../../../../src/provider/clock.ts';
 import { BODY_WITHHELD } from '../../../../src/provider/webhooks/credential-redaction.ts';
-import type { Dispatcher } from '../../../../src/provider/webhooks/index.ts';
-import { makeDispatcher, makeEnvelope, makeRouting, PARTY } from './fixtures.ts';
-import { type RecordingEndpoint, startRecordingEndpoint } from './recording-endpoint.ts';
+import { dispatcherForEachTest, makeEnvelope, makeRouting, PARTY } from './fixtures.ts';
 
-let endpoint: RecordingEndpoint;
-let dispatcher: Dispatcher;
-let clock: ManualClock;
-
-beforeEach(async () => {
-  endpoint = await startRecordingEndpoint({ status: 202, body: 'queued for processing' });
-  ({ dispatcher, clock } = makeDispatcher());
-});
-
-afterEach(async () => {
-  dispatcher.close();
-  await endpoint.close();
-});
+const setup = dispatcherForEachTest({ status: 202, body: 'queued for processing' });
 
 it('goes to the chosen endpoint even when routing would not send it, signed and with test=true', async () => {
-  dispatcher.createEndpoint(PARTY, { name: 'first', url: `${endpoint.url}/first` });
-  const { endpoint: chosen, secret } = dispatcher.createEndpoint(PARTY, {
+  setup.dispatcher.createEndpoint(PARTY, { name: 'first', url: `${setup.endpoint.url}/first` });
+  const { endpoint: chosen, secret } = setup.dispatcher.createEndpoint(PARTY, {
     name: 'second',
-    url: endpoint.url,
+    url: setup.endpoint.url,
     credential: { type: 'bearer', token: 'tok' },
   });
-  dispatcher.setRules(PARTY, 'inbound', [{ target: null }]);
-  dispatcher.setRules(PARTY, 'outbound', []);
+  setup.dispatcher.setRules(PARTY, 'inbound', [{ target: null }]);
+  setup.dispatcher.setRules(PARTY, 'outbound', []);
 
-  const result = await dispatcher.sendTestEvent(PARTY, chosen.id, { action: 'deliveryNotified' });
+  const result = await setup.dispatcher.sendTestEvent(PARTY, chosen.id, {
+    action: 'deliveryNotified',
+  });
 
   // The endpoint has a credential, so the start of its answer is withheld (issue 26); an
   // endpoint without one shows it (below).
   expect(result).toMatchObject({ statusCode: 202, success: true, bodyStart: BODY_WITHHELD });
   expect(result.responseTimeMs).toBeGreaterThanOrEqual(0);
-  expect(endpoint.requests).toHaveLength(1);
-  const request = endpoint.requests[0];
+  expect(setup.endpoint.requests).toHaveLength(1);
+  const request = setup.endpoint.requests[0];
   expect(request?.path).toBe('/webhooks');
   expect(request?.headers.authorization).toBe('Bearer tok');
   expect(request?.body.toString('utf8')).toBe(result.request.body);
@@ -47,7 +34,7 @@ it('goes to the chosen endpoint even when routing would not send it, signed and 
     body: request?.body ?? '',
     secrets: [secret],
     toleranceSeconds: 300,
-    now: () => clock.now(),
+    now: () => setup.clock.now(),
   });
   const body = JSON.parse(result.request.body);
   expect(body).toMatchObject({
@@ -65,38 +52,55 @@ it('goes to the chosen endpoint even when routing would not send it, signed and 
   expect(body.data.destinationParty.identifier).toBe(PARTY);
   expect(result.request.headers['svc-webhook-event-id']).toBe(body.eventId);
   // Test events are not part of the delivery log and are never retried.
-  expect(dispatcher.deliveries(PARTY)).toEqual([]);
-  expect(clock.pendingTimers()).toBe(0);
+  expect(setup.dispatcher.deliveries(PARTY)).toEqual([]);
+  expect(setup.clock.pendingTimers()).toBe(0);
 });
 
+/** Two endpoints on the recording server: `first` gets the inbound category, `second` the outbound. */
+function routeInboundToFirstOutboundToSecond() {
+  const first = setup.dispatcher.createEndpoint(PARTY, {
+    name: 'first',
+    url: setup.endpoint.url,
+  }).endpoint;
+  const second = setup.dispatcher.createEndpoint(PARTY, {
+    name: 'second',
+    url: setup.endpoint.url,
+  }).endpoint;
+  setup.dispatcher.setRules(PARTY, 'inbound', [{ target: first.id }]);
+  setup.dispatcher.setRules(PARTY, 'outbound', [{ target: second.id }]);
+  return { first, second };
+}
+
 it('defaults the category to the first one routed to the endpoint and carries status data for status actions', async () => {
-  const first = dispatcher.createEndpoint(PARTY, { name: 'first', url: endpoint.url }).endpoint;
-  const second = dispatcher.createEndpoint(PARTY, { name: 'second', url: endpoint.url }).endpoint;
-  dispatcher.setRules(PARTY, 'inbound', [{ target: first.id }]);
-  dispatcher.setRules(PARTY, 'outbound', [{ target: second.id }]);
-  const result = await dispatcher.sendTestEvent(PARTY, second.id, {
+  const { first, second } = routeInboundToFirstOutboundToSecond();
+  const result = await setup.dispatcher.sendTestEvent(PARTY, second.id, {
     action: 'lifecycleStatusChanged',
   });
   const body = JSON.parse(result.request.body);
   expect(body.transfer).toBe('outbound');
   expect(body.data).toEqual({ formerValue: 'none', newValue: 'paid' });
-  const created = JSON.parse((await dispatcher.sendTestEvent(PARTY, first.id, {})).request.body);
+  const created = JSON.parse(
+    (await setup.dispatcher.sendTestEvent(PARTY, first.id, {})).request.body,
+  );
   expect(created).toMatchObject({ action: 'created', transfer: 'inbound' });
 });
 
 it('reports a failure without retrying, and rejects actions outside the category', async () => {
-  endpoint.answer({ status: 401, body: 'bad signature' });
-  const { endpoint: view } = dispatcher.createEndpoint(PARTY, { name: 'e', url: endpoint.url });
-  const result = await dispatcher.sendTestEvent(PARTY, view.id, { category: 'outbound' });
+  setup.endpoint.answer({ status: 401, body: 'bad signature' });
+  const { endpoint: view } = setup.dispatcher.createEndpoint(PARTY, {
+    name: 'e',
+    url: setup.endpoint.url,
+  });
+  const result = await setup.dispatcher.sendTestEvent(PARTY, view.id, { category: 'outbound' });
   expect(result).toMatchObject({ statusCode: 401, success: false, bodyStart: 'bad signature' });
-  expect(clock.pendingTimers()).toBe(0);
+  expect(setup.clock.pendingTimers()).toBe(0);
   await expect(
-    dispatcher.sendTestEvent(PARTY, view.id, { action: 'invoiceEaten' }),
+    setup.dispatcher.sendTestEvent(PARTY, view.id, { action: 'invoiceEaten' }),
   ).rejects.toMatchObject({
     name: 'TestEventError',
     field: 'action',
   });
-  await expect(dispatcher.sendTestEvent(PARTY, 'nope', {})).rejects.toMatchObject({
+  await expect(setup.dispatcher.sendTestEvent(PARTY, 'nope', {})).rejects.toMatchObject({
     name: 'EndpointNotFoundError',
   });
 });
@@ -123,16 +127,16 @@ describe('credentials never shown back (issue 17)', () => {
   ] as const)(
     '%s: not in the test-event result, not in the delivery log',
     async (_n, credential, secrets) => {
-      endpoint.answer(echo);
-      const { endpoint: target } = dispatcher.createEndpoint(PARTY, {
+      setup.endpoint.answer(echo);
+      const { endpoint: target } = setup.dispatcher.createEndpoint(PARTY, {
         name: 'echo',
-        url: endpoint.url,
+        url: setup.endpoint.url,
         credential: { ...credential },
       });
 
-      const result = await dispatcher.sendTestEvent(PARTY, target.id, {});
+      const result = await setup.dispatcher.sendTestEvent(PARTY, target.id, {});
       // It was sent (the first value is what goes on the wire), and the endpoint echoed it...
-      const received = JSON.stringify(endpoint.requests[0]?.headers);
+      const received = JSON.stringify(setup.endpoint.requests[0]?.headers);
       for (const secret of secrets.slice(0, 1)) expect(received).toContain(secret);
       // ...but the result shows neither the header nor the echo of it.
       const shown = JSON.stringify(result);
@@ -141,9 +145,9 @@ describe('credentials never shown back (issue 17)', () => {
       expect(result.request.headers[header]).toBe('[redacted]');
       expect(result.bodyStart).toBe(BODY_WITHHELD);
 
-      dispatcher.publish(makeEnvelope(), makeRouting());
-      await dispatcher.idle();
-      const log = JSON.stringify(dispatcher.deliveries(PARTY));
+      setup.dispatcher.publish(makeEnvelope(), makeRouting());
+      await setup.dispatcher.idle();
+      const log = JSON.stringify(setup.dispatcher.deliveries(PARTY));
       expect(log).toContain('"statusCode":200');
       expect(log).toContain(JSON.stringify(BODY_WITHHELD));
       for (const secret of secrets) expect(log).not.toContain(secret);
@@ -153,25 +157,24 @@ describe('credentials never shown back (issue 17)', () => {
 
 describe('preview (SPEC.md 4.3: the exact body is shown before sending)', () => {
   it('sends exactly the previewed body, once, and only to the endpoint it was previewed for', async () => {
-    const first = dispatcher.createEndpoint(PARTY, { name: 'first', url: endpoint.url }).endpoint;
-    const second = dispatcher.createEndpoint(PARTY, { name: 'second', url: endpoint.url }).endpoint;
-    dispatcher.setRules(PARTY, 'inbound', [{ target: first.id }]);
-    dispatcher.setRules(PARTY, 'outbound', [{ target: second.id }]);
+    const { first, second } = routeInboundToFirstOutboundToSecond();
 
-    const preview = dispatcher.previewTestEvent(PARTY, second.id, {});
+    const preview = setup.dispatcher.previewTestEvent(PARTY, second.id, {});
     expect(preview).toMatchObject({ category: 'outbound', action: 'created' });
     expect(preview.actions).toContain('lifecycleStatusChanged');
     expect(JSON.parse(preview.body)).toMatchObject({ eventId: preview.eventId, test: true });
-    expect(endpoint.requests).toHaveLength(0);
+    expect(setup.endpoint.requests).toHaveLength(0);
 
     await expect(
-      dispatcher.sendTestEvent(PARTY, first.id, { eventId: preview.eventId }),
+      setup.dispatcher.sendTestEvent(PARTY, first.id, { eventId: preview.eventId }),
     ).rejects.toMatchObject({ name: 'TestEventError', field: 'eventId' });
-    const result = await dispatcher.sendTestEvent(PARTY, second.id, { eventId: preview.eventId });
+    const result = await setup.dispatcher.sendTestEvent(PARTY, second.id, {
+      eventId: preview.eventId,
+    });
     expect(result.request.body).toBe(preview.body);
-    expect(endpoint.requests[0]?.body.toString('utf8')).toBe(preview.body);
+    expect(setup.endpoint.requests[0]?.body.toString('utf8')).toBe(preview.body);
     await expect(
-      dispatcher.sendTestEvent(PARTY, second.id, { eventId: preview.eventId }),
+      setup.dispatcher.sendTestEvent(PARTY, second.id, { eventId: preview.eventId }),
     ).rejects.toMatchObject({ field: 'eventId' });
   });
 });
@@ -182,16 +185,22 @@ describe('hints (SPEC.md 7.2)', () => {
     [403, 'signature verification'],
     [404, 'Wrong URL'],
   ])('explains %i', async (status, hint) => {
-    endpoint.answer({ status });
-    const { endpoint: view } = dispatcher.createEndpoint(PARTY, { name: 'e', url: endpoint.url });
-    const result = await dispatcher.sendTestEvent(PARTY, view.id, {});
+    setup.endpoint.answer({ status });
+    const { endpoint: view } = setup.dispatcher.createEndpoint(PARTY, {
+      name: 'e',
+      url: setup.endpoint.url,
+    });
+    const result = await setup.dispatcher.sendTestEvent(PARTY, view.id, {});
     expect(result.hint).toContain(hint);
   });
 
   it('gives none for a success or a failure SPEC.md has no advice for', async () => {
-    const { endpoint: view } = dispatcher.createEndpoint(PARTY, { name: 'e', url: endpoint.url });
-    expect((await dispatcher.sendTestEvent(PARTY, view.id, {})).hint).toBeUndefined();
-    endpoint.answer({ status: 500 });
-    expect((await dispatcher.sendTestEvent(PARTY, view.id, {})).hint).toBeUndefined();
+    const { endpoint: view } = setup.dispatcher.createEndpoint(PARTY, {
+      name: 'e',
+      url: setup.endpoint.url,
+    });
+    expect((await setup.dispatcher.sendTestEvent(PARTY, view.id, {})).hint).toBeUndefined();
+    setup.endpoint.answer({ status: 500 });
+    expect((await setup.dispatcher.sendTestEvent(PARTY, view.id, {})).hint).toBeUndefined();
   });
 });

@@ -5,11 +5,20 @@ import { createManualClock } from '../../../../src/provider/clock.ts';
 import {
   createEndpointRegistry,
   credentialHeaders,
+  type EndpointInput,
   generateSecret,
   validSecrets,
 } from '../../../../src/provider/webhooks/endpoints.ts';
+import type { Credential } from '../../../../src/provider/webhooks/types.ts';
 
 const PARTY = '0192:999999999';
+
+/** An otherwise valid endpoint with `credential`: each row below breaks one of its fields. */
+const withCredential = (credential: Credential): EndpointInput => ({
+  name: 'a',
+  url: 'https://x',
+  credential,
+});
 
 function setup() {
   const clock = createManualClock();
@@ -33,42 +42,11 @@ describe('endpoint registry', () => {
     [{ name: ' ', url: 'https://x' }, 'name'],
     [{ name: 'a', url: 'mailto:a@b' }, 'url'],
     [{ name: 'a', url: 'https://x', secret: '' }, 'secret'],
-    [
-      { name: 'a', url: 'https://x', credential: { type: 'bearer', token: '' } as const },
-      'credential.token',
-    ],
-    [
-      {
-        name: 'a',
-        url: 'https://x',
-        credential: { type: 'basic', username: 'a:b', password: '' } as const,
-      },
-      'credential.username',
-    ],
-    [
-      {
-        name: 'a',
-        url: 'https://x',
-        credential: { type: 'header', name: 'Bad Name', value: 'v' } as const,
-      },
-      'credential.name',
-    ],
-    [
-      {
-        name: 'a',
-        url: 'https://x',
-        credential: { type: 'header', name: 'SVC-Webhook-Action', value: 'v' } as const,
-      },
-      'credential.name',
-    ],
-    [
-      {
-        name: 'a',
-        url: 'https://x',
-        credential: { type: 'header', name: 'X-K', value: 'a\r\nb' } as const,
-      },
-      'credential',
-    ],
+    [withCredential({ type: 'bearer', token: '' }), 'credential.token'],
+    [withCredential({ type: 'basic', username: 'a:b', password: '' }), 'credential.username'],
+    [withCredential({ type: 'header', name: 'Bad Name', value: 'v' }), 'credential.name'],
+    [withCredential({ type: 'header', name: 'SVC-Webhook-Action', value: 'v' }), 'credential.name'],
+    [withCredential({ type: 'header', name: 'X-K', value: 'a\r\nb' }), 'credential'],
   ])('rejects %o on field %s', (input, field) => {
     const { registry } = setup();
     expect(() => registry.create(PARTY, input)).toThrow(

@@ -1,24 +1,14 @@
 /** Routing rules of docs/webhook-endpoints.md#routing as pure functions. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { EventRouting } from '../../../../src/provider/events.ts';
 import {
   parseFilter,
   routeEvent,
   validateRules,
 } from '../../../../src/provider/webhooks/routing.ts';
+import { makeRouting } from '../../../support/event-routing.ts';
 
 const ENDPOINTS = new Set(['a', 'b', 'c']);
-
-function routing(overrides: Partial<EventRouting> = {}): EventRouting {
-  return {
-    category: 'inbound',
-    documentType: 'Invoice',
-    format: 'XML',
-    ownChange: false,
-    ...overrides,
-  };
-}
 
 describe('parseFilter', () => {
   it('reads comma-separated pairs, trims, and upper-cases formats', () => {
@@ -139,36 +129,40 @@ describe('routeEvent', () => {
 
   it('sends everything to a lone rule, whatever its filter says (rule 1)', () => {
     const lone = validateRules([{ filter: 'Order/EDI', target: 'b' }], ENDPOINTS).rules;
-    expect(routeEvent(lone, 'created', routing())).toEqual({ send: true, endpointId: 'b' });
+    expect(routeEvent(lone, 'created', makeRouting())).toEqual({ send: true, endpointId: 'b' });
   });
 
   it('has no fallback (rule 4)', () => {
-    expect(routeEvent([], 'created', routing())).toEqual({
+    expect(routeEvent([], 'created', makeRouting())).toEqual({
       send: false,
       reason: 'not sent: the inbound category has no routing rules',
     });
-    expect(routeEvent(two, 'created', routing({ documentType: 'CreditNote' }))).toEqual({
+    expect(routeEvent(two, 'created', makeRouting({ documentType: 'CreditNote' }))).toEqual({
       send: false,
       reason: 'not sent: no inbound routing rule matches CreditNote/XML',
     });
   });
 
   it('drops own-change status events only where switched off, and only status events (rule 6)', () => {
-    expect(routeEvent(two, 'messageStatusChanged', routing({ ownChange: true }))).toMatchObject({
-      send: false,
-    });
-    expect(routeEvent(two, 'messageStatusChanged', routing())).toEqual({
+    expect(routeEvent(two, 'messageStatusChanged', makeRouting({ ownChange: true }))).toMatchObject(
+      {
+        send: false,
+      },
+    );
+    expect(routeEvent(two, 'messageStatusChanged', makeRouting())).toEqual({
       send: true,
       endpointId: 'a',
     });
-    expect(routeEvent(two, 'created', routing({ ownChange: true }))).toEqual({
+    expect(routeEvent(two, 'created', makeRouting({ ownChange: true }))).toEqual({
       send: true,
       endpointId: 'a',
     });
   });
 
   it('honours "not sent"', () => {
-    expect(routeEvent(two, 'created', routing({ documentType: 'order', format: 'PDF' }))).toEqual({
+    expect(
+      routeEvent(two, 'created', makeRouting({ documentType: 'order', format: 'PDF' })),
+    ).toEqual({
       send: false,
       reason: 'not sent: inbound rule 2 targets "not sent"',
     });
