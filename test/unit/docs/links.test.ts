@@ -10,7 +10,9 @@ import { describe, expect, it } from 'vitest';
 const ROOT = join(import.meta.dirname, '../../..');
 
 function markdownFiles(): string[] {
-  const found = ['README.md', 'SECURITY.md', 'BENCHMARKS.md', 'CHANGELOG.md'].map((f) => join(ROOT, f));
+  const found = ['README.md', 'SECURITY.md', 'BENCHMARKS.md', 'CHANGELOG.md'].map((f) =>
+    join(ROOT, f),
+  );
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
       const path = join(dir, name);
