@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { ClaimRequest, MessageClaim } from '../claims.ts';
-import { CLAIM_SQL } from './queries.ts';
+import { CLAIM_SQL } from './claims-queries.ts';
 
 interface ClaimRow {
   message_id: string;

@@ -18,7 +18,7 @@ import {
   type Settlement,
   type StoredEvent,
 } from '../events.ts';
-import { EVENT_SQL } from './queries.ts';
+import { EVENT_SQL } from './events-queries.ts';
 import { createClaimStatements } from './sqlite-claims.ts';
 import { bodyDropper } from './sqlite-retention.ts';
 

@@ -11,7 +11,7 @@ import type {
   StatusWrite,
 } from '../messages.ts';
 import { STATUS_KINDS } from '../status-columns.ts';
-import { applyStatusSql, MESSAGE_SQL } from './queries.ts';
+import { applyStatusSql, MESSAGE_SQL } from './messages-queries.ts';
 import { noticeEnqueuer } from './sqlite-sink-outbox.ts';
 
 interface MessageRow {

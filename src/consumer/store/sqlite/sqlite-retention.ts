@@ -15,7 +15,9 @@
  */
 import type Database from 'better-sqlite3';
 import type { BatchBound, DeadCutoffs, ForgottenMessage, PruneBatch } from '../retention.ts';
-import { RETENTION_SQL, SINK_OUTBOX_SQL, SUBMISSION_SQL } from './queries.ts';
+import { RETENTION_SQL } from './retention-queries.ts';
+import { SINK_OUTBOX_SQL } from './sink-outbox-queries.ts';
+import { SUBMISSION_SQL } from './submissions-queries.ts';
 
 const BODIES_MARK = 'bodies';
 const FINISHED = ['done', 'skipped'] as const;

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import type { SinkOutboxRow, SinkOutboxStats } from '../sink-outbox.ts';
 import { boundedError, noticeStream, type SinkOutboxColumns, toOutboxRow } from '../sink-outbox.ts';
 import type { StatusNotice } from '../status-notice.ts';
-import { SINK_OUTBOX_SQL } from './queries.ts';
+import { SINK_OUTBOX_SQL } from './sink-outbox-queries.ts';
 
 type StoredRow = Omit<SinkOutboxColumns, 'notice'> & { notice: string };
 

@@ -5,8 +5,8 @@ import type { SubmissionResolution } from '../status-notice.ts';
 import { submissionNotice } from '../status-notice.ts';
 import type { NewSubmission, Submission, SubmissionStats } from '../submissions.ts';
 import { type SubmissionColumns, toSubmission } from '../submissions.ts';
-import { SUBMISSION_SQL } from './queries.ts';
 import { noticeEnqueuer } from './sqlite-sink-outbox.ts';
+import { SUBMISSION_SQL } from './submissions-queries.ts';
 
 /** Submission writes, for the writer thread; each call runs atomically there. */
 export function submissionWrites(db: Database.Database) {
