@@ -1,22 +1,8 @@
 /** Message claims on SQLite (see migrations/004_message_claims.sql). */
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { ClaimRequest, MessageClaim } from '../claims.ts';
+import { type ClaimColumns, type ClaimRequest, type MessageClaim, toClaim } from '../claims.ts';
 import { CLAIM_SQL } from './claims-queries.ts';
-
-interface ClaimRow {
-  message_id: string;
-  holder: string;
-  token: string;
-  lease_until: number;
-}
-
-const toClaim = (row: ClaimRow): MessageClaim => ({
-  messageId: row.message_id,
-  holder: row.holder,
-  token: row.token,
-  leaseUntil: row.lease_until,
-});
 
 /**
  * The statements, shared with the event store, whose claimDue takes claims inside its own
@@ -53,6 +39,8 @@ export function createClaimStatements(db: Database.Database) {
   };
 }
 
+export type ClaimStatements = ReturnType<typeof createClaimStatements>;
+
 /** Claim writes, for the writer thread. */
 export function claimWrites(db: Database.Database) {
   const statements = createClaimStatements(db);
@@ -72,7 +60,7 @@ export function claimWrites(db: Database.Database) {
 
 /** Claim reads, for the main thread. */
 export function claimReads(db: Database.Database) {
-  const getRow = db.prepare<[string], ClaimRow>(CLAIM_SQL.get);
+  const getRow = db.prepare<[string], ClaimColumns>(CLAIM_SQL.get);
   const liveHolders = db.prepare<[number], { holder: string }>(CLAIM_SQL.liveHolders);
   return {
     get(messageId: string): MessageClaim | undefined {
