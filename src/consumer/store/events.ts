@@ -188,26 +188,10 @@ export interface EventStore {
 
 // What both implementations share: how a stored row reads back, and the counts of countOpen.
 
-/** The events table's columns that make a StoredEvent, in the order of the table. */
-export const EVENT_COLUMNS = [
-  'event_id',
-  'action',
-  'transfer',
-  'message_id',
-  'party',
-  'occurred_at',
-  'test',
-  'flag',
-  'body',
-  'received_at',
-  'state',
-  'attempts',
-  'next_attempt_at',
-  'locked_until',
-  'last_error',
-  'resolution',
-  'updated_at',
-] as const satisfies readonly (keyof EventColumns)[];
+/** The columns of EventColumns, for a statement that names them (PostgreSQL's). */
+export const EVENT_COLUMNS =
+  'event_id, action, transfer, message_id, party, occurred_at, test, flag, body, received_at, ' +
+  'state, attempts, next_attempt_at, locked_until, last_error, resolution, updated_at';
 
 /** A row of the events table, as both stores read it (SQLite's 0 or 1 `test` made boolean). */
 export interface EventColumns {

@@ -47,7 +47,9 @@ const MARK_CLAIMED = `
          locked_until = $4, updated_at = $5
     FROM unnest($1::text[], $2::text[], $3::text[]) AS c(occurred_at, event_id, token)
    WHERE e.occurred_at = c.occurred_at AND e.event_id = c.event_id
-  RETURNING ${EVENT_COLUMNS.map((column) => `e.${column}`).join(', ')}, e.claim_token`;
+  RETURNING ${EVENT_COLUMNS.split(', ')
+    .map((column) => `e.${column}`)
+    .join(', ')}, e.claim_token`;
 
 // The claim row is locked first, so a takeover committing meanwhile is seen: the event is
 // then left alone (its new holder settles it).

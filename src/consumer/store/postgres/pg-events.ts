@@ -19,14 +19,12 @@ import {
 import { claimDueEvents, settleEvent } from './pg-events-claim.ts';
 import { createInsertBatcher } from './pg-events-insert.ts';
 
-const COLUMNS = EVENT_COLUMNS.join(', ');
-
 // Keyset pagination: each page starts at the cursor's place in the index.
 const LIST_ALL = `
-  SELECT ${COLUMNS}, seq FROM events WHERE (received_at, seq) < ($1, $2)
+  SELECT ${EVENT_COLUMNS}, seq FROM events WHERE (received_at, seq) < ($1, $2)
    ORDER BY received_at DESC, seq DESC LIMIT $3`;
 const LIST_BY_STATE = `
-  SELECT ${COLUMNS}, seq FROM events
+  SELECT ${EVENT_COLUMNS}, seq FROM events
    WHERE state = $1 AND (received_at, seq) < ($2, $3)
    ORDER BY received_at DESC, seq DESC LIMIT $4`;
 
@@ -56,7 +54,7 @@ export function createPostgresEventStore(pool: pg.Pool): EventStore {
     insert: createInsertBatcher(pool),
 
     async get(eventId) {
-      const { rows } = await pool.query<EventColumns>(byEventIdSql(COLUMNS, '$1'), [eventId]);
+      const { rows } = await pool.query<EventColumns>(byEventIdSql(EVENT_COLUMNS, '$1'), [eventId]);
       return rows[0] === undefined ? undefined : toStoredEvent(rows[0]);
     },
 

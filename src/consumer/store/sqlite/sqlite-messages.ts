@@ -1,85 +1,52 @@
 /** The consumer's per-message view on SQLite (see migrations/002_messages.sql). */
 import type Database from 'better-sqlite3';
 import type { StatusKind } from '../../../protocol/index.ts';
-import type {
-  Acknowledgement,
-  MessageKey,
-  MessageRecord,
-  MessageSnapshot,
-  RecordedTransition,
-  StatusChangeRecord,
-  StatusWrite,
+import {
+  type Acknowledgement,
+  asJson,
+  type MessageColumns,
+  type MessageKey,
+  type MessageRecord,
+  type MessageSnapshot,
+  type RecordedTransition,
+  type StatusChangeColumns,
+  type StatusChangeRecord,
+  type StatusWrite,
+  snapshotWrites,
+  type TransitionColumns,
+  toMessageRecord,
+  toStatusChange,
+  toTransition,
 } from '../messages.ts';
 import { STATUS_KINDS } from '../status-columns.ts';
 import { applyStatusSql, MESSAGE_SQL } from './messages-queries.ts';
 import { noticeEnqueuer } from './sqlite-sink-outbox.ts';
 
-interface MessageRow {
-  message_id: string;
-  transfer: 'inbound' | 'outbound';
-  document_no: string | null;
-  business_action: string | null;
-  validation_status: string | null;
-  delivery_status: string | null;
-  delivery_at: number | null;
-  delivery_confirmed: number;
-  tax_reporting_status: string | null;
-  tax_reporting_at: number | null;
-  tax_reporting_confirmed: number;
-  lifecycle_status: string | null;
-  lifecycle_at: number | null;
-  lifecycle_confirmed: number;
-  import_started_at: number | null;
-  import_attempts: number;
-  import_error: string | null;
-  imported_at: number | null;
-  import_location: string | null;
-  acknowledged_at: number | null;
-  acknowledgement: Acknowledgement | null;
-  failure_reason: string | null;
-  last_event_at: number;
-}
+type Confirmed = 'delivery_confirmed' | 'tax_reporting_confirmed' | 'lifecycle_confirmed';
 
-interface StatusChangeRow {
-  event_id: string;
-  message_id: string;
-  transfer: 'inbound' | 'outbound';
-  kind: StatusKind;
-  former_value: string;
-  new_value: string;
-  occurred_at: number;
+/** A messages row as SQLite returns it: the confirmed flags are the integers 0 and 1. */
+type MessageRow = Omit<MessageColumns, Confirmed> & Record<Confirmed, number>;
+
+const fromRow = (row: MessageRow): MessageRecord =>
+  toMessageRecord({
+    ...row,
+    delivery_confirmed: row.delivery_confirmed === 1,
+    tax_reporting_confirmed: row.tax_reporting_confirmed === 1,
+    lifecycle_confirmed: row.lifecycle_confirmed === 1,
+  });
+
+/** A status_changes row as SQLite returns it: properties and validation results as JSON text. */
+type StatusChangeRow = Omit<StatusChangeColumns, 'properties' | 'validation_results'> & {
   properties: string | null;
   validation_results: string | null;
-  outcome: StatusChangeRecord['outcome'];
-}
+};
 
-function toRecord(row: MessageRow): MessageRecord {
-  return {
-    messageId: row.message_id,
-    transfer: row.transfer,
-    documentNo: row.document_no,
-    businessAction: row.business_action,
-    validationStatus: row.validation_status,
-    deliveryStatus: row.delivery_status,
-    deliveryAt: row.delivery_at,
-    deliveryConfirmed: row.delivery_confirmed === 1,
-    taxReportingStatus: row.tax_reporting_status,
-    taxReportingAt: row.tax_reporting_at,
-    taxReportingConfirmed: row.tax_reporting_confirmed === 1,
-    lifecycleStatus: row.lifecycle_status,
-    lifecycleAt: row.lifecycle_at,
-    lifecycleConfirmed: row.lifecycle_confirmed === 1,
-    importStartedAt: row.import_started_at,
-    importAttempts: row.import_attempts,
-    importError: row.import_error,
-    importedAt: row.imported_at,
-    importLocation: row.import_location,
-    acknowledgedAt: row.acknowledged_at,
-    acknowledgement: row.acknowledgement,
-    failureReason: row.failure_reason,
-    lastEventAt: row.last_event_at,
-  };
-}
+const fromChangeRow = (row: StatusChangeRow): StatusChangeRecord =>
+  toStatusChange({
+    ...row,
+    properties: row.properties === null ? null : JSON.parse(row.properties),
+    validation_results: row.validation_results === null ? null : JSON.parse(row.validation_results),
+  });
 
 /** Message writes, for the writer thread; each call runs atomically there (a savepoint). */
 export function messageWrites(db: Database.Database) {
@@ -90,28 +57,7 @@ export function messageWrites(db: Database.Database) {
     MESSAGE_SQL.ensure,
   );
   const keepFields = db.prepare(MESSAGE_SQL.keepFields);
-  // What a value may replace, by its source (StatusSource in store.ts), in one statement so a
-  // concurrent writer can never move a status backwards. The same-millisecond rule itself is
-  // the caller's (worker/status-order.ts); the store only refuses what no rule allows.
-  const applyKind = Object.fromEntries(
-    STATUS_KINDS.map((kind) => [kind, db.prepare(applyStatusSql(kind))]),
-  ) as Record<StatusKind, Database.Statement>;
-  const enqueueNotice = noticeEnqueuer(db);
-  // The value, and its notice for the status sink only if the value was stored, in the
-  // caller's transaction (one writer call).
-  const writeStatus = (key: MessageKey, write: StatusWrite, now: number): boolean => {
-    const stored =
-      applyKind[write.kind].run({
-        ...key,
-        value: write.value,
-        at: write.at,
-        fetched: write.source === 'fetch' ? 1 : 0,
-        change: write.source === 'change' ? 1 : 0,
-        now,
-      }).changes === 1;
-    if (stored && write.notice !== undefined) enqueueNotice(write.notice, now);
-    return stored;
-  };
+  const writeStatus = statusWriter(db);
   const insertChange = db.prepare(MESSAGE_SQL.insertChange);
   const importStarted = db.prepare(MESSAGE_SQL.importStarted);
   const importFailed = db.prepare(MESSAGE_SQL.importFailed);
@@ -129,22 +75,7 @@ export function messageWrites(db: Database.Database) {
         businessAction: snapshot.businessAction ?? null,
         validationStatus: snapshot.validationStatus ?? null,
       });
-      for (const kind of STATUS_KINDS) {
-        const value = snapshot.statuses[kind];
-        if (value === undefined) continue;
-        const notice = snapshot.notices?.[kind];
-        writeStatus(
-          key,
-          {
-            kind,
-            value,
-            at: snapshot.at,
-            source: snapshot.source,
-            ...(notice === undefined ? {} : { notice }),
-          },
-          now,
-        );
-      }
+      for (const write of snapshotWrites(snapshot)) writeStatus(key, write, now);
     },
     applyStatus(key: MessageKey, write: StatusWrite, now: number): boolean {
       touch.run({ ...keyOf(key), now });
@@ -153,9 +84,8 @@ export function messageWrites(db: Database.Database) {
     recordStatusChange(change: StatusChangeRecord, now: number): void {
       insertChange.run({
         ...change,
-        properties: change.properties === null ? null : JSON.stringify(change.properties),
-        validationResults:
-          change.validationResults === null ? null : JSON.stringify(change.validationResults),
+        properties: asJson(change.properties),
+        validationResults: asJson(change.validationResults),
         now,
       });
     },
@@ -183,52 +113,62 @@ export function messageWrites(db: Database.Database) {
   };
 }
 
+/**
+ * Stores a status value, and its notice for the status sink only if the value was stored, in
+ * the caller's transaction (one writer call); true if stored. What a value may replace, by its
+ * source (StatusSource in ../messages.ts), is one statement, so a concurrent writer can never
+ * move a status backwards. The same-millisecond rule itself is the caller's
+ * (worker/status-order.ts); the store only refuses what no rule allows.
+ */
+function statusWriter(db: Database.Database) {
+  const applyKind = Object.fromEntries(
+    STATUS_KINDS.map((kind) => [kind, db.prepare(applyStatusSql(kind))]),
+  ) as Record<StatusKind, Database.Statement>;
+  const enqueueNotice = noticeEnqueuer(db);
+  return (key: MessageKey, write: StatusWrite, now: number): boolean => {
+    const stored =
+      applyKind[write.kind].run({
+        ...key,
+        value: write.value,
+        at: write.at,
+        fetched: write.source === 'fetch' ? 1 : 0,
+        change: write.source === 'change' ? 1 : 0,
+        now,
+      }).changes === 1;
+    if (stored && write.notice !== undefined) enqueueNotice(write.notice, now);
+    return stored;
+  };
+}
+
 /** Message reads, for the main thread. */
 export function messageReads(db: Database.Database) {
   const getRow = db.prepare<[string, string], MessageRow>(MESSAGE_SQL.get);
   const sides = db.prepare<[string], MessageRow>(MESSAGE_SQL.sides);
   const changes = db.prepare<[string, string], StatusChangeRow>(MESSAGE_SQL.changes);
-  const transitions = db.prepare<
-    [string, string, string, number],
-    { event_id: string; former_value: string; new_value: string }
-  >(MESSAGE_SQL.transitions);
+  const transitions = db.prepare<[string, string, string, number], TransitionColumns>(
+    MESSAGE_SQL.transitions,
+  );
   const stale = db.prepare<[number, number], MessageRow>(MESSAGE_SQL.stale);
   return {
     get({ messageId, transfer }: MessageKey): MessageRecord | undefined {
       const row = getRow.get(messageId, transfer);
-      return row === undefined ? undefined : toRecord(row);
+      return row === undefined ? undefined : fromRow(row);
     },
     listSides(messageId: string): MessageRecord[] {
-      return sides.all(messageId).map(toRecord);
+      return sides.all(messageId).map(fromRow);
     },
     transitionsAt(
       { messageId, transfer }: MessageKey,
       kind: StatusKind,
       at: number,
     ): RecordedTransition[] {
-      return transitions.all(messageId, transfer, kind, at).map((row) => ({
-        eventId: row.event_id,
-        formerValue: row.former_value,
-        newValue: row.new_value,
-      }));
+      return transitions.all(messageId, transfer, kind, at).map(toTransition);
     },
     statusChanges({ messageId, transfer }: MessageKey): StatusChangeRecord[] {
-      return changes.all(messageId, transfer).map((row) => ({
-        eventId: row.event_id,
-        messageId: row.message_id,
-        transfer: row.transfer,
-        kind: row.kind,
-        formerValue: row.former_value,
-        newValue: row.new_value,
-        occurredAt: row.occurred_at,
-        properties: row.properties === null ? null : JSON.parse(row.properties),
-        validationResults:
-          row.validation_results === null ? null : JSON.parse(row.validation_results),
-        outcome: row.outcome,
-      }));
+      return changes.all(messageId, transfer).map(fromChangeRow);
     },
     listStale(before: number, limit: number): MessageRecord[] {
-      return stale.all(before, limit).map(toRecord);
+      return stale.all(before, limit).map(fromRow);
     },
   };
 }
