@@ -7,9 +7,8 @@ import {
   type ClaimedEvent,
   type DeadEventClosure,
   type EventColumns,
-  type EventCursor,
-  type EventPage,
   type EventState,
+  type EventStore,
   type InsertOutcome,
   type NewEvent,
   type OldestOpen,
@@ -23,6 +22,7 @@ import {
 import { EVENT_SQL } from './events-queries.ts';
 import { type ClaimStatements, createClaimStatements } from './sqlite-claims.ts';
 import { bodyDropper } from './sqlite-retention.ts';
+import type { Synchronous } from './synchronous.ts';
 
 /** An events row as SQLite returns it: `test` is the integer 0 or 1 (SQLite has no boolean). */
 type EventRow = Omit<EventColumns, 'test'> & { test: number };
@@ -142,7 +142,9 @@ function dueClaimer(db: Database.Database, claims: ClaimStatements) {
 type ListParameters = { at: number; id: number; limit: number };
 
 /** The inbox's reads: run on the main thread's connection, which a write never blocks (WAL). */
-export function eventReads(db: Database.Database) {
+export function eventReads(
+  db: Database.Database,
+): Synchronous<Pick<EventStore, 'get' | 'list' | 'countOpen' | 'oldestOpen'>> {
   const getRow = db.prepare<{ eventId: string }, EventRow>(EVENT_SQL.get);
   const listAll = db.prepare<ListParameters, EventRow & { position: number }>(EVENT_SQL.listAll);
   const listByState = db.prepare<
@@ -152,19 +154,11 @@ export function eventReads(db: Database.Database) {
   const countStates = db.prepare<[], { state: OpenState; n: number }>(EVENT_SQL.countOpen);
   const oldest = db.prepare<[], OldestOpen>(EVENT_SQL.oldestOpen);
   return {
-    get(eventId: string): StoredEvent | undefined {
+    get(eventId) {
       const row = getRow.get({ eventId });
       return row === undefined ? undefined : fromRow(row);
     },
-    list({
-      state,
-      limit,
-      after,
-    }: {
-      state?: EventState | undefined;
-      limit: number;
-      after?: EventCursor | undefined;
-    }): EventPage {
+    list({ state, limit, after }) {
       const from = { ...(after === undefined ? NEWEST : decodeCursor(after)), limit };
       const rows = state === undefined ? listAll.all(from) : listByState.all({ ...from, state });
       return eventPage(rows, limit, fromRow, (row) => ({
@@ -172,10 +166,10 @@ export function eventReads(db: Database.Database) {
         id: row.position,
       }));
     },
-    oldestOpen(): OldestOpen {
+    oldestOpen() {
       return oldest.get() ?? { pending: null, processing: null };
     },
-    countOpen(): Record<OpenState, number> {
+    countOpen() {
       return openCounts(countStates.all());
     },
   };

@@ -2,13 +2,11 @@
 import type Database from 'better-sqlite3';
 import type { StatusKind } from '../../../protocol/index.ts';
 import {
-  type Acknowledgement,
   asJson,
   type MessageColumns,
   type MessageKey,
   type MessageRecord,
-  type MessageSnapshot,
-  type RecordedTransition,
+  type MessageStore,
   type StatusChangeColumns,
   type StatusChangeRecord,
   type StatusWrite,
@@ -21,6 +19,13 @@ import {
 import { STATUS_KINDS } from '../status-columns.ts';
 import { applyStatusSql, MESSAGE_SQL } from './messages-queries.ts';
 import { noticeEnqueuer } from './sqlite-sink-outbox.ts';
+import type { Synchronous } from './synchronous.ts';
+
+/** What the main thread reads; the rest of MessageStore is written on the writer thread. */
+type MessageReads = Pick<
+  MessageStore,
+  'get' | 'listSides' | 'transitionsAt' | 'statusChanges' | 'listStale'
+>;
 
 type Confirmed = 'delivery_confirmed' | 'tax_reporting_confirmed' | 'lifecycle_confirmed';
 
@@ -49,7 +54,9 @@ const fromChangeRow = (row: StatusChangeRow): StatusChangeRecord =>
   });
 
 /** Message writes, for the writer thread; each call runs atomically there (a savepoint). */
-export function messageWrites(db: Database.Database) {
+export function messageWrites(
+  db: Database.Database,
+): Synchronous<Omit<MessageStore, keyof MessageReads>> {
   // last_event_at moves with news about the message (an event, a fresh descriptor), not with
   // the consumer's own import and acknowledgement, so reconciliation can find silent ones.
   const touch = db.prepare<{ messageId: string; transfer: string; now: number }>(MESSAGE_SQL.touch);
@@ -66,7 +73,7 @@ export function messageWrites(db: Database.Database) {
 
   const keyOf = (key: MessageKey) => ({ messageId: key.messageId, transfer: key.transfer });
   return {
-    recordSnapshot(snapshot: MessageSnapshot, now: number): void {
+    recordSnapshot(snapshot, now) {
       const key = keyOf(snapshot);
       touch.run({ ...key, now });
       keepFields.run({
@@ -77,11 +84,11 @@ export function messageWrites(db: Database.Database) {
       });
       for (const write of snapshotWrites(snapshot)) writeStatus(key, write, now);
     },
-    applyStatus(key: MessageKey, write: StatusWrite, now: number): boolean {
+    applyStatus(key, write, now) {
       touch.run({ ...keyOf(key), now });
       return writeStatus(keyOf(key), write, now);
     },
-    recordStatusChange(change: StatusChangeRecord, now: number): void {
+    recordStatusChange(change, now) {
       insertChange.run({
         ...change,
         properties: asJson(change.properties),
@@ -89,24 +96,19 @@ export function messageWrites(db: Database.Database) {
         now,
       });
     },
-    markImportStarted(key: MessageKey, now: number): void {
+    markImportStarted(key, now) {
       ensure.run({ ...keyOf(key), now });
       importStarted.run({ ...keyOf(key), now });
     },
-    markImportFailed(key: MessageKey, error: string, now: number): void {
+    markImportFailed(key, error, now) {
       ensure.run({ ...keyOf(key), now });
       importFailed.run({ ...keyOf(key), error, now });
     },
-    markImported(key: MessageKey, location: string, now: number): void {
+    markImported(key, location, now) {
       ensure.run({ ...keyOf(key), now });
       imported.run({ ...keyOf(key), location, now });
     },
-    markAcknowledged(
-      key: MessageKey,
-      acknowledgement: Acknowledgement,
-      reason: string | null,
-      now: number,
-    ): void {
+    markAcknowledged(key, acknowledgement, reason, now) {
       ensure.run({ ...keyOf(key), now });
       acknowledged.run({ ...keyOf(key), acknowledgement, reason, now });
     },
@@ -141,7 +143,7 @@ function statusWriter(db: Database.Database) {
 }
 
 /** Message reads, for the main thread. */
-export function messageReads(db: Database.Database) {
+export function messageReads(db: Database.Database): Synchronous<MessageReads> {
   const getRow = db.prepare<[string, string], MessageRow>(MESSAGE_SQL.get);
   const sides = db.prepare<[string], MessageRow>(MESSAGE_SQL.sides);
   const changes = db.prepare<[string, string], StatusChangeRow>(MESSAGE_SQL.changes);
@@ -150,24 +152,20 @@ export function messageReads(db: Database.Database) {
   );
   const stale = db.prepare<[number, number], MessageRow>(MESSAGE_SQL.stale);
   return {
-    get({ messageId, transfer }: MessageKey): MessageRecord | undefined {
+    get({ messageId, transfer }) {
       const row = getRow.get(messageId, transfer);
       return row === undefined ? undefined : fromRow(row);
     },
-    listSides(messageId: string): MessageRecord[] {
+    listSides(messageId) {
       return sides.all(messageId).map(fromRow);
     },
-    transitionsAt(
-      { messageId, transfer }: MessageKey,
-      kind: StatusKind,
-      at: number,
-    ): RecordedTransition[] {
+    transitionsAt({ messageId, transfer }, kind, at) {
       return transitions.all(messageId, transfer, kind, at).map(toTransition);
     },
-    statusChanges({ messageId, transfer }: MessageKey): StatusChangeRecord[] {
+    statusChanges({ messageId, transfer }) {
       return changes.all(messageId, transfer).map(fromChangeRow);
     },
-    listStale(before: number, limit: number): MessageRecord[] {
+    listStale(before, limit) {
       return stale.all(before, limit).map(fromRow);
     },
   };
