@@ -94,7 +94,7 @@ export function toOutboxRow(row: SinkOutboxColumns): SinkOutboxRow {
   };
 }
 
-/** The row of a stats statement, as both stores read it (`oldest`: createdAt of the oldest pending). */
+/** A stats statement's row, as both stores read it (`oldest`: the oldest pending's createdAt). */
 export interface SinkOutboxStatsColumns {
   pending: number;
   failing: number;

@@ -145,7 +145,7 @@ export function toSubmission(row: SubmissionColumns): Submission {
   };
 }
 
-/** The row of a stats statement, as both stores read it (`oldest`: createdAt of the oldest open). */
+/** The row of a stats statement, as both stores read it (`oldest`: the oldest open's createdAt). */
 export interface SubmissionStatsColumns {
   queued: number;
   sending: number;

@@ -7,9 +7,9 @@
  * or sort costs what is waiting, like the due events.
  *
  * SQLite: every statement of the src/consumer/store/sqlite/<concern>-queries.ts files, which the
- * store prepares and nothing else. PostgreSQL: every statement a workload of the whole contract executes, captured
- * from the pool, explained with sequential scans and sorts disabled: a plan that still scans or
- * sorts has no index to serve it.
+ * store prepares and nothing else. PostgreSQL: every statement a workload of the whole contract
+ * executes, captured from the pool, explained with sequential scans and sorts disabled: a plan
+ * that still scans or sorts has no index to serve it.
  */
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

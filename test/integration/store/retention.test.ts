@@ -1,7 +1,8 @@
 /**
  * Retention and listing on both stores (the RetentionStore and EventStore.list contracts in
- * src/consumer/store/store.ts): what each batch removes, what it must keep (open events, the
- * dedupe record, open messages and their statuses), and pages that start at their cursor.
+ * src/consumer/store/retention.ts and events.ts): what each batch removes, what it must keep
+ * (open events, the dedupe record, open messages and their statuses), and pages that start at
+ * their cursor.
  */
 import { expect, it } from 'vitest';
 import type { ClaimedEvent, NewEvent, Settlement } from '../../../src/consumer/store/events.ts';

@@ -1,8 +1,8 @@
 /**
- * The status sink's outbox on both stores (SinkOutboxStore, StatusWrite.notice and
- * MessageSnapshot.notices in src/consumer/store/store.ts): a notice is queued with the status
- * write that stored its value and only then, once per id, and handed out one stream (message
- * side and kind) at a time, in order, a failing head holding back its own stream only.
+ * The status sink's outbox on both stores (SinkOutboxStore in src/consumer/store/sink-outbox.ts,
+ * StatusWrite.notice and MessageSnapshot.notices in messages.ts): a notice is queued with the
+ * status write that stored its value and only then, once per id, and handed out one stream
+ * (message side and kind) at a time, in order, a failing head holding back its own stream only.
  */
 import { describe, expect, it } from 'vitest';
 import type { MessageKey, StatusSource } from '../../../src/consumer/store/messages.ts';

@@ -1,5 +1,5 @@
 /**
- * The submission outbox on both stores (SubmissionStore in src/consumer/store/store.ts): an
+ * The submission outbox on both stores (SubmissionStore in src/consumer/store/submissions.ts): an
  * invoice number is stored once, an attempt is recorded before it leaves, a submitter holds an
  * invoice alone while its lease runs, and settling (by the reply, a lookup or the created
  * webhook) happens once and queues one notice for the status sink in the same write.

@@ -1,4 +1,4 @@
-/** Message claims on PostgreSQL (see the contract in ../store.ts). */
+/** Message claims on PostgreSQL (see the contract in ../claims.ts). */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { type ClaimColumns, type ClaimStore, toClaim } from '../claims.ts';

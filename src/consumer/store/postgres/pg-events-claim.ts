@@ -75,7 +75,7 @@ const SETTLE = `
 
 type Candidate = { occurred_at: string; event_id: string; message_id: string };
 
-/** EventStore.claimDue: candidates, then their messages' claims, then the events, in one transaction. */
+/** EventStore.claimDue: candidates, their messages' claims, then the events; one transaction. */
 export function claimDueEvents(
   pool: pg.Pool,
   { now, limit, leaseMs, holder }: ClaimRequest & { limit: number },

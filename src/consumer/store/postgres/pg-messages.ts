@@ -94,7 +94,7 @@ const STALE = `
      AND (delivery_status IS NULL OR delivery_status NOT IN ('delivered', 'failed', 'parked'))
    ORDER BY last_event_at LIMIT $2`;
 
-/** Stores a status value if its source allows, and its notice only then, in `client`'s transaction. */
+/** Stores a value if its source allows, and its notice only then, in `client`'s transaction. */
 async function writeStatus(
   client: pg.PoolClient,
   key: MessageKey,

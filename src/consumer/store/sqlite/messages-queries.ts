@@ -65,8 +65,8 @@ export const MESSAGE_SQL = {
 } as const;
 
 /**
- * What a status value may replace, by its source (StatusSource in store.ts), in one statement
- * so a concurrent writer can never move a status backwards.
+ * What a status value may replace, by its source (StatusSource in ../messages.ts), in one
+ * statement so a concurrent writer can never move a status backwards.
  */
 export function applyStatusSql(kind: StatusKind): string {
   const { value, at, confirmed } = STATUS_COLUMNS[kind];

@@ -2,8 +2,8 @@
  * Retention on SQLite: each call is one batch, which the writer thread runs alone, outside its
  * group transaction (STANDALONE_OPERATIONS in sqlite-writes.ts): its own IMMEDIATE
  * transaction, row by row until its limit or its time budget (see BatchBound and RetentionStore
- * in store.ts, and src/consumer/retention/README.md), then the commit, then a checkpoint of what
- * it wrote. Its `ms` is all of that: how long the webhooks queued behind it waited.
+ * in ../retention.ts, and src/consumer/retention/README.md), then the commit, then a checkpoint
+ * of what it wrote. Its `ms` is all of that: how long the webhooks queued behind it waited.
  *
  * Why each batch checkpoints: SQLite copies the WAL back into the database file in the commit
  * that takes the WAL past 1,000 pages (wal_autocheckpoint), whoever's commit that is. A batch
