@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type pg from 'pg';
-import { describe } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe } from 'vitest';
 import { createPostgresRetentionStore } from '../../src/consumer/store/postgres/pg-retention.ts';
 import { openPostgresStore } from '../../src/consumer/store/postgres/pg-store.ts';
 import type { RetentionStore } from '../../src/consumer/store/retention.ts';
@@ -129,4 +129,23 @@ export function describeEachStore(name: string, body: (kind: StoreKind) => void)
     POSTGRES_URL === '' ? POSTGRES_MISSING : undefined,
     () => body(POSTGRES),
   );
+}
+
+/**
+ * Gives each test of a suite an empty store of `kind`: one store, opened before the first test
+ * and emptied before each (cheaper than opening one per test), disposed of after the last.
+ * `assign` receives it once open, for the suite's tests and helpers to reach.
+ */
+export function useEmptyStore(kind: StoreKind, assign: (store: DisposableStore) => void): void {
+  let store: DisposableStore;
+  beforeAll(async () => {
+    store = await kind.open();
+    assign(store);
+  });
+  beforeEach(async () => {
+    await store.reset();
+  });
+  afterAll(async () => {
+    await store.dispose();
+  });
 }

@@ -40,3 +40,22 @@ export interface ClaimStore {
   /** Ends every claim of `holder` at once (its process is known to be gone); returns how many. */
   releaseHolder(holder: string): Promise<number>;
 }
+
+// What both implementations share: how a stored row reads back.
+
+/** A row of the message_claims table, as both stores read it. */
+export interface ClaimColumns {
+  message_id: string;
+  holder: string;
+  token: string;
+  lease_until: number;
+}
+
+export function toClaim(row: ClaimColumns): MessageClaim {
+  return {
+    messageId: row.message_id,
+    holder: row.holder,
+    token: row.token,
+    leaseUntil: row.lease_until,
+  };
+}

@@ -1,3 +1,9 @@
+/**
+ * The commit deadline both stores put on the writes a caller must not wait on for long: a
+ * webhook's insert (its 204 or 503 is due before the service gives up) and the readiness
+ * probe.
+ */
+import type { InsertOutcome, NewEvent } from './events.ts';
 import { StoreError } from './store.ts';
 
 /**
@@ -17,4 +23,21 @@ export function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   // The write may still fail after the deadline; nobody waits for that answer any more.
   promise.catch(() => {});
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The inbox's insert as the webhook route calls it: `insert` within withDeadline, and any
+ * failure a StoreError naming the event (the HTTP layer answers 503, the service retries).
+ */
+export function insertWithDeadline(
+  insert: (event: NewEvent) => Promise<InsertOutcome>,
+  ms: number,
+): (event: NewEvent) => Promise<InsertOutcome> {
+  return async (event) => {
+    try {
+      return await withDeadline(insert(event), ms);
+    } catch (error) {
+      throw new StoreError(`Could not store event ${event.eventId}`, { cause: error });
+    }
+  };
 }

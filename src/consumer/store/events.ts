@@ -185,3 +185,62 @@ export interface EventStore {
    */
   closeDead(closure: DeadEventClosure): Promise<string[]>;
 }
+
+// What both implementations share: how a stored row reads back, and the counts of countOpen.
+
+/** The columns of EventColumns, for a statement that names them (PostgreSQL's). */
+export const EVENT_COLUMNS =
+  'event_id, action, transfer, message_id, party, occurred_at, test, flag, body, received_at, ' +
+  'state, attempts, next_attempt_at, locked_until, last_error, resolution, updated_at';
+
+/** A row of the events table, as both stores read it (SQLite's 0 or 1 `test` made boolean). */
+export interface EventColumns {
+  event_id: string;
+  action: string;
+  transfer: 'inbound' | 'outbound';
+  message_id: string;
+  party: string;
+  occurred_at: string;
+  test: boolean;
+  flag: EventFlag | null;
+  body: Buffer;
+  received_at: number;
+  state: EventState;
+  attempts: number;
+  next_attempt_at: number;
+  locked_until: number | null;
+  last_error: string | null;
+  resolution: string | null;
+  updated_at: number;
+}
+
+export function toStoredEvent(row: EventColumns): StoredEvent {
+  return {
+    eventId: row.event_id,
+    action: row.action,
+    transfer: row.transfer,
+    messageId: row.message_id,
+    party: row.party,
+    occurredAt: row.occurred_at,
+    test: row.test,
+    flag: row.flag,
+    body: row.body,
+    receivedAt: row.received_at,
+    state: row.state,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    lockedUntil: row.locked_until,
+    lastError: row.last_error,
+    resolution: row.resolution,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** countOpen's answer from the counts of the states that have events (the others count 0). */
+export function openCounts(
+  rows: Iterable<{ state: OpenState; n: number }>,
+): Record<OpenState, number> {
+  const counts = Object.fromEntries(OPEN_STATES.map((s) => [s, 0])) as Record<OpenState, number>;
+  for (const { state, n } of rows) counts[state] = n;
+  return counts;
+}

@@ -5,6 +5,7 @@
  * (sink-outbox.ts) in the same transaction.
  */
 import type { StatusKind } from '../../protocol/index.ts';
+import { STATUS_KINDS } from './status-columns.ts';
 import type { StatusChangeNotice } from './status-notice.ts';
 
 export type Acknowledgement = 'delivered' | 'failed';
@@ -141,4 +142,123 @@ export interface MessageStore {
   ): Promise<void>;
   /** Sides whose last event is older than `before` and whose delivery status is not final. */
   listStale(before: number, limit: number): Promise<MessageRecord[]>;
+}
+
+// What both implementations share: how stored rows read back, and the writes of a snapshot.
+
+/** A row of the messages table, as both stores read it (SQLite's 0/1 flags made boolean). */
+export interface MessageColumns {
+  message_id: string;
+  transfer: 'inbound' | 'outbound';
+  document_no: string | null;
+  business_action: string | null;
+  validation_status: string | null;
+  delivery_status: string | null;
+  delivery_at: number | null;
+  delivery_confirmed: boolean;
+  tax_reporting_status: string | null;
+  tax_reporting_at: number | null;
+  tax_reporting_confirmed: boolean;
+  lifecycle_status: string | null;
+  lifecycle_at: number | null;
+  lifecycle_confirmed: boolean;
+  import_started_at: number | null;
+  import_attempts: number;
+  import_error: string | null;
+  imported_at: number | null;
+  import_location: string | null;
+  acknowledged_at: number | null;
+  acknowledgement: Acknowledgement | null;
+  failure_reason: string | null;
+  last_event_at: number;
+}
+
+export function toMessageRecord(row: MessageColumns): MessageRecord {
+  return {
+    messageId: row.message_id,
+    transfer: row.transfer,
+    documentNo: row.document_no,
+    businessAction: row.business_action,
+    validationStatus: row.validation_status,
+    deliveryStatus: row.delivery_status,
+    deliveryAt: row.delivery_at,
+    deliveryConfirmed: row.delivery_confirmed,
+    taxReportingStatus: row.tax_reporting_status,
+    taxReportingAt: row.tax_reporting_at,
+    taxReportingConfirmed: row.tax_reporting_confirmed,
+    lifecycleStatus: row.lifecycle_status,
+    lifecycleAt: row.lifecycle_at,
+    lifecycleConfirmed: row.lifecycle_confirmed,
+    importStartedAt: row.import_started_at,
+    importAttempts: row.import_attempts,
+    importError: row.import_error,
+    importedAt: row.imported_at,
+    importLocation: row.import_location,
+    acknowledgedAt: row.acknowledged_at,
+    acknowledgement: row.acknowledgement,
+    failureReason: row.failure_reason,
+    lastEventAt: row.last_event_at,
+  };
+}
+
+/** A row of the status_changes table, as both stores read it (SQLite's JSON text parsed). */
+export interface StatusChangeColumns {
+  event_id: string;
+  message_id: string;
+  transfer: 'inbound' | 'outbound';
+  kind: StatusKind;
+  former_value: string;
+  new_value: string;
+  occurred_at: number;
+  properties: Record<string, string> | null;
+  validation_results: unknown[] | null;
+  outcome: StatusChangeRecord['outcome'];
+}
+
+export function toStatusChange(row: StatusChangeColumns): StatusChangeRecord {
+  return {
+    eventId: row.event_id,
+    messageId: row.message_id,
+    transfer: row.transfer,
+    kind: row.kind,
+    formerValue: row.former_value,
+    newValue: row.new_value,
+    occurredAt: row.occurred_at,
+    properties: row.properties,
+    validationResults: row.validation_results,
+    outcome: row.outcome,
+  };
+}
+
+/** A change's properties or validation results as stored: JSON text, or null. */
+export function asJson(value: Record<string, string> | unknown[] | null): string | null {
+  return value === null ? null : JSON.stringify(value);
+}
+
+/** The columns of status_changes that transitionsAt reads. */
+export type TransitionColumns = Pick<
+  StatusChangeColumns,
+  'event_id' | 'former_value' | 'new_value'
+>;
+
+export function toTransition(row: TransitionColumns): RecordedTransition {
+  return { eventId: row.event_id, formerValue: row.former_value, newValue: row.new_value };
+}
+
+/** The status writes of a snapshot: one per status it carries, each with its notice if any. */
+export function snapshotWrites(snapshot: MessageSnapshot): StatusWrite[] {
+  return STATUS_KINDS.flatMap((kind): StatusWrite[] => {
+    const value = snapshot.statuses[kind];
+    if (value === undefined) return [];
+    const notice = snapshot.notices?.[kind];
+    return [
+      {
+        kind,
+        value,
+        at: snapshot.at,
+        source: snapshot.source,
+        ...(notice === undefined ? {} : { notice }),
+      },
+    ];
+  });
 }

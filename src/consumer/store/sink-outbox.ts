@@ -93,3 +93,16 @@ export function toOutboxRow(row: SinkOutboxColumns): SinkOutboxRow {
     lastError: row.last_error,
   };
 }
+
+/** A stats statement's row, as both stores read it (`oldest`: the oldest pending's createdAt). */
+export interface SinkOutboxStatsColumns {
+  pending: number;
+  failing: number;
+  oldest: number | null;
+}
+
+/** SinkOutboxStats from the stats row (none: nothing pending). */
+export function toOutboxStats(row: SinkOutboxStatsColumns | undefined): SinkOutboxStats {
+  const stats = row ?? { pending: 0, failing: 0, oldest: null };
+  return { pending: stats.pending, failing: stats.failing, oldestPendingAt: stats.oldest };
+}

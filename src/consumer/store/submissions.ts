@@ -144,3 +144,22 @@ export function toSubmission(row: SubmissionColumns): Submission {
     settledAt: row.settled_at,
   };
 }
+
+/** The row of a stats statement, as both stores read it (`oldest`: the oldest open's createdAt). */
+export interface SubmissionStatsColumns {
+  queued: number;
+  sending: number;
+  unknown: number;
+  oldest: number | null;
+}
+
+/** SubmissionStats from the stats row (none: nothing open). */
+export function toSubmissionStats(row: SubmissionStatsColumns | undefined): SubmissionStats {
+  const stats = row ?? { queued: 0, sending: 0, unknown: 0, oldest: null };
+  return {
+    queued: stats.queued,
+    sending: stats.sending,
+    unknown: stats.unknown,
+    oldestOpenAt: stats.oldest,
+  };
+}

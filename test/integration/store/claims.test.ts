@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type DisposableStore, describeEachStore } from '../../support/stores.ts';
+import { describe, expect, it } from 'vitest';
+import { type DisposableStore, describeEachStore, useEmptyStore } from '../../support/stores.ts';
 
 const NOW = 1_800_000_000_000;
 let store: DisposableStore;
@@ -7,14 +7,8 @@ let store: DisposableStore;
 const request = (holder: string, now = NOW, leaseMs = 1000) => ({ holder, now, leaseMs });
 
 describeEachStore('message claims', (kind) => {
-  beforeAll(async () => {
-    store = await kind.open();
-  });
-  beforeEach(async () => {
-    await store.reset();
-  });
-  afterAll(async () => {
-    await store.dispose();
+  useEmptyStore(kind, (opened) => {
+    store = opened;
   });
 
   describe('message claims', () => {

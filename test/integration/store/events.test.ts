@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { NewEvent, Settlement } from '../../../src/consumer/store/events.ts';
 import { newEvent } from '../../support/sqlite.ts';
-import { type DisposableStore, describeEachStore } from '../../support/stores.ts';
+import { type DisposableStore, describeEachStore, useEmptyStore } from '../../support/stores.ts';
 
 const NOW = 1_800_000_000_000;
 let store: DisposableStore;
@@ -10,14 +10,8 @@ const claimDue = (limit: number, now = NOW, holder = 'worker-a', leaseMs = 1000)
   store.events.claimDue({ now, limit, leaseMs, holder });
 
 describeEachStore('the inbox', (kind) => {
-  beforeAll(async () => {
-    store = await kind.open();
-  });
-  beforeEach(async () => {
-    await store.reset();
-  });
-  afterAll(async () => {
-    await store.dispose();
+  useEmptyStore(kind, (opened) => {
+    store = opened;
   });
 
   describe('the oldest open events (inbox_oldest_event_age_seconds)', () => {

@@ -1,22 +1,16 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StatusSource } from '../../../src/consumer/store/messages.ts';
 import type { StatusKind } from '../../../src/protocol/index.ts';
-import { type DisposableStore, describeEachStore } from '../../support/stores.ts';
+import { type DisposableStore, describeEachStore, useEmptyStore } from '../../support/stores.ts';
 
 let store: DisposableStore;
 
 const key = { messageId: 'm-1', transfer: 'inbound' as const };
 
 describeEachStore('message statuses', (kind) => {
-  beforeAll(async () => {
-    store = await kind.open();
-  });
-  beforeEach(async () => {
-    await store.reset();
-  });
-  afterAll(async () => {
-    await store.dispose();
+  useEmptyStore(kind, (opened) => {
+    store = opened;
   });
 
   describe('message statuses', () => {

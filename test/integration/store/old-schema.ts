@@ -3,11 +3,12 @@
  * applied and recorded, as that version's start-up would have. For the upgrade tests, which
  * put old rows in it and then open the store of today on it.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { migrationFiles } from '../../../src/consumer/store/migration-files.ts';
 import {
   openPostgresStore,
   type PostgresStore,
@@ -18,16 +19,10 @@ import {
 } from '../../../src/consumer/store/sqlite/sqlite-store.ts';
 import { createTestDatabase } from '../../support/postgres.ts';
 
-/** The migration files numbered up to `last`, in order, as [version, name, sql]. */
+/** The migration files numbered up to `last`, in order. */
 export function migrationsThrough(store: 'sqlite' | 'postgres', last: number) {
   const dir = new URL(`../../../src/consumer/store/${store}/migrations/`, import.meta.url);
-  return readdirSync(dir)
-    .filter((file) => /^\d+_.+\.sql$/.test(file) && Number.parseInt(file, 10) <= last)
-    .sort()
-    .map(
-      (file) =>
-        [Number.parseInt(file, 10), file, readFileSync(new URL(file, dir), 'utf8')] as const,
-    );
+  return migrationFiles(dir).filter((file) => file.version <= last);
 }
 
 /** A new SQLite file at `path` migrated up to `last`; the caller closes it. */
@@ -36,9 +31,9 @@ function oldSqlite(path: string, last: number): Database.Database {
   db.exec(
     'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT',
   );
-  for (const [version, name, sql] of migrationsThrough('sqlite', last)) {
-    db.exec(sql);
-    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(version, name);
+  for (const file of migrationsThrough('sqlite', last)) {
+    db.exec(file.read());
+    db.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(file.version, file.name);
   }
   return db;
 }
@@ -50,9 +45,12 @@ async function oldPostgres(url: string, last: number): Promise<pg.Client> {
   await client.query(
     'CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at bigint NOT NULL)',
   );
-  for (const [version, name, sql] of migrationsThrough('postgres', last)) {
-    await client.query(sql);
-    await client.query('INSERT INTO schema_migrations VALUES ($1, $2, 0)', [version, name]);
+  for (const file of migrationsThrough('postgres', last)) {
+    await client.query(file.read());
+    await client.query('INSERT INTO schema_migrations VALUES ($1, $2, 0)', [
+      file.version,
+      file.name,
+    ]);
   }
   return client;
 }

@@ -6,24 +6,24 @@
  * does the sink outbox's partial index of undelivered notices (sink_outbox_pending), whose walk
  * or sort costs what is waiting, like the due events.
  *
- * SQLite: every statement of src/consumer/store/sqlite/queries.ts, which the store prepares and
- * nothing else. PostgreSQL: every statement a workload of the whole contract executes, captured
- * from the pool, explained with sequential scans and sorts disabled: a plan that still scans or
- * sorts has no index to serve it.
+ * SQLite: every statement of the src/consumer/store/sqlite/<concern>-queries.ts files, which the
+ * store prepares and nothing else. PostgreSQL: every statement a workload of the whole contract
+ * executes, captured from the pool, explained with sequential scans and sorts disabled: a plan
+ * that still scans or sorts has no index to serve it.
  */
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLAIM_SQL } from '../../../src/consumer/store/sqlite/claims-queries.ts';
+import { EVENT_SQL } from '../../../src/consumer/store/sqlite/events-queries.ts';
+import { HEALTH_SQL } from '../../../src/consumer/store/sqlite/health-queries.ts';
 import {
   applyStatusSql,
-  CLAIM_SQL,
-  EVENT_SQL,
-  HEALTH_SQL,
   MESSAGE_SQL,
-  RETENTION_SQL,
-  SINK_OUTBOX_SQL,
-  SUBMISSION_SQL,
-} from '../../../src/consumer/store/sqlite/queries.ts';
+} from '../../../src/consumer/store/sqlite/messages-queries.ts';
+import { RETENTION_SQL } from '../../../src/consumer/store/sqlite/retention-queries.ts';
+import { SINK_OUTBOX_SQL } from '../../../src/consumer/store/sqlite/sink-outbox-queries.ts';
 import type { SqliteStore } from '../../../src/consumer/store/sqlite/sqlite-store.ts';
+import { SUBMISSION_SQL } from '../../../src/consumer/store/sqlite/submissions-queries.ts';
 import type { Store } from '../../../src/consumer/store/store.ts';
 import type { StatusKind } from '../../../src/protocol/index.ts';
 import { describeWithPostgres } from '../../support/postgres.ts';

@@ -1,15 +1,16 @@
 /**
  * Retention and listing on both stores (the RetentionStore and EventStore.list contracts in
- * src/consumer/store/store.ts): what each batch removes, what it must keep (open events, the
- * dedupe record, open messages and their statuses), and pages that start at their cursor.
+ * src/consumer/store/retention.ts and events.ts): what each batch removes, what it must keep
+ * (open events, the dedupe record, open messages and their statuses), and pages that start at
+ * their cursor.
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ClaimedEvent, NewEvent, Settlement } from '../../../src/consumer/store/events.ts';
 import type { MessageKey } from '../../../src/consumer/store/messages.ts';
 import type { BatchBound } from '../../../src/consumer/store/retention.ts';
 import { InvalidCursorError } from '../../../src/consumer/store/store.ts';
 import { newEvent } from '../../support/sqlite.ts';
-import { type DisposableStore, describeEachStore } from '../../support/stores.ts';
+import { type DisposableStore, describeEachStore, useEmptyStore } from '../../support/stores.ts';
 
 const DAY = 86_400_000;
 const NOW = 1_800_000_000_000;
@@ -47,14 +48,8 @@ async function drain(batch: (bound: BatchBound) => Promise<{ count: number; more
 const inbound = (messageId: string): MessageKey => ({ messageId, transfer: 'inbound' });
 
 describeEachStore('retention', (kind) => {
-  beforeAll(async () => {
-    store = await kind.open();
-  });
-  beforeEach(async () => {
-    await store.reset();
-  });
-  afterAll(async () => {
-    await store.dispose();
+  useEmptyStore(kind, (opened) => {
+    store = opened;
   });
 
   it('drops the bodies of finished events before the cut-off, and only those', async () => {

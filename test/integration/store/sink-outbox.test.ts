@@ -1,14 +1,14 @@
 /**
- * The status sink's outbox on both stores (SinkOutboxStore, StatusWrite.notice and
- * MessageSnapshot.notices in src/consumer/store/store.ts): a notice is queued with the status
- * write that stored its value and only then, once per id, and handed out one stream (message
- * side and kind) at a time, in order, a failing head holding back its own stream only.
+ * The status sink's outbox on both stores (SinkOutboxStore in src/consumer/store/sink-outbox.ts,
+ * StatusWrite.notice and MessageSnapshot.notices in messages.ts): a notice is queued with the
+ * status write that stored its value and only then, once per id, and handed out one stream
+ * (message side and kind) at a time, in order, a failing head holding back its own stream only.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MessageKey, StatusSource } from '../../../src/consumer/store/messages.ts';
 import type { StatusChangeNotice } from '../../../src/consumer/store/status-notice.ts';
 import type { StatusKind } from '../../../src/protocol/index.ts';
-import { type DisposableStore, describeEachStore } from '../../support/stores.ts';
+import { type DisposableStore, describeEachStore, useEmptyStore } from '../../support/stores.ts';
 
 const NOW = 1_800_000_000_000;
 const LEASE = 30_000;
@@ -48,14 +48,8 @@ const write = (n: StatusChangeNotice, at: number, source: StatusSource = 'change
 const ids = (rows: { notice: { id: string } }[]) => rows.map((row) => row.notice.id);
 
 describeEachStore('status sink outbox', (kind) => {
-  beforeAll(async () => {
-    store = await kind.open();
-  });
-  beforeEach(async () => {
-    await store.reset();
-  });
-  afterAll(async () => {
-    await store.dispose();
+  useEmptyStore(kind, (opened) => {
+    store = opened;
   });
 
   describe('queuing', () => {

@@ -1,12 +1,12 @@
 /**
- * The submission outbox on both stores (SubmissionStore in src/consumer/store/store.ts): an
+ * The submission outbox on both stores (SubmissionStore in src/consumer/store/submissions.ts): an
  * invoice number is stored once, an attempt is recorded before it leaves, a submitter holds an
  * invoice alone while its lease runs, and settling (by the reply, a lookup or the created
  * webhook) happens once and queues one notice for the status sink in the same write.
  */
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { NewSubmission } from '../../../src/consumer/store/submissions.ts';
-import { type DisposableStore, describeEachStore } from '../../support/stores.ts';
+import { type DisposableStore, describeEachStore, useEmptyStore } from '../../support/stores.ts';
 
 const NOW = 1_800_000_000_000;
 const LEASE = 30_000;
@@ -24,14 +24,8 @@ async function notices() {
 }
 
 describeEachStore('submission outbox', (kind) => {
-  beforeAll(async () => {
-    store = await kind.open();
-  });
-  beforeEach(async () => {
-    await store.reset();
-  });
-  afterAll(async () => {
-    await store.dispose();
+  useEmptyStore(kind, (opened) => {
+    store = opened;
   });
 
   it('stores an invoice number once, keeping the first body', async () => {

@@ -1,11 +1,11 @@
 /**
- * LISTEN on the inbox channel (pg-events.ts notifies it when events are stored), on a
+ * LISTEN on the inbox channel (pg-events-insert.ts notifies it when events are stored), on a
  * connection of its own, so a worker starts on events another replica received within
  * milliseconds. The connection is reopened after a failure (a restart, a failover), every
  * 100 ms at first, then less often up to every 5 s; polling covers the gap.
  */
 import pg from 'pg';
-import { INBOX_CHANNEL } from './pg-events.ts';
+import { INBOX_CHANNEL } from './pg-events-insert.ts';
 import { clientConfig } from './pool.ts';
 
 export interface InboxListener {

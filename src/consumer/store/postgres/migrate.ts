@@ -8,9 +8,8 @@
  * It runs on a connection of its own, opened for it and closed after: its statements may take
  * long (an index built on a large table), longer than the pool lets a query run (pool.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
-import { MigrationError } from '../store.ts';
+import { migrationFiles, migrationsToApply } from '../migration-files.ts';
 import { clientConfig } from './pool.ts';
 
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
@@ -18,10 +17,7 @@ const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 const MIGRATION_LOCK = 4_242_001;
 
 export async function migrate(connectionString: string): Promise<number[]> {
-  const files = readdirSync(MIGRATIONS_DIR)
-    .filter((f) => /^\d+_.+\.sql$/.test(f))
-    .sort();
-  const known = Math.max(0, ...files.map((file) => Number.parseInt(file, 10)));
+  const files = migrationFiles(MIGRATIONS_DIR);
   const client = new pg.Client(clientConfig(connectionString));
   // A connection the server drops between two statements emits 'error', which would end the
   // process unheard; the failure reaches this code as the next query's rejection instead.
@@ -38,32 +34,21 @@ export async function migrate(connectionString: string): Promise<number[]> {
       const { rows } = await client.query<{ version: number; name: string }>(
         'SELECT version, name FROM schema_migrations ORDER BY version',
       );
-      const newest = rows.at(-1);
-      if (newest !== undefined && newest.version > known) {
-        throw new MigrationError(
-          `the database was migrated by a newer version of this program (migration ` +
-            `${newest.name}; this one knows up to ${known}): run that version, or restore a ` +
-            'backup taken before it',
-        );
-      }
-      const done = new Set(rows.map((row) => row.version));
       const applied: number[] = [];
-      for (const file of files) {
-        const version = Number.parseInt(file, 10);
-        if (done.has(version)) continue;
+      for (const file of migrationsToApply(files, rows)) {
         await client.query('BEGIN');
         try {
-          await client.query(readFileSync(new URL(file, MIGRATIONS_DIR), 'utf8'));
+          await client.query(file.read());
           await client.query(
             'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
-            [version, file, Date.now()],
+            [file.version, file.name, Date.now()],
           );
           await client.query('COMMIT');
         } catch (error) {
           await client.query('ROLLBACK').catch(() => {});
           throw error;
         }
-        applied.push(version);
+        applied.push(file.version);
       }
       return applied;
     } finally {

@@ -1,28 +1,14 @@
-/** Message claims on PostgreSQL (see the contract in ../store.ts). */
+/** Message claims on PostgreSQL (see the contract in ../claims.ts). */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { ClaimStore, MessageClaim } from '../claims.ts';
-
-interface ClaimRow {
-  message_id: string;
-  holder: string;
-  token: string;
-  lease_until: number;
-}
-
-const toClaim = (row: ClaimRow): MessageClaim => ({
-  messageId: row.message_id,
-  holder: row.holder,
-  token: row.token,
-  leaseUntil: row.lease_until,
-});
+import { type ClaimColumns, type ClaimStore, toClaim } from '../claims.ts';
 
 export function createPostgresClaimStore(pool: pg.Pool): ClaimStore {
   return {
     // Free, or held past its lease: take it. One statement: a process racing for the same
     // message waits for the other's commit, then finds the claim live and gets nothing.
     async acquire(messageId, { holder, now, leaseMs }) {
-      const { rows } = await pool.query<ClaimRow>(
+      const { rows } = await pool.query<ClaimColumns>(
         `INSERT INTO message_claims (message_id, holder, token, lease_until, acquired_at)
          VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (message_id) DO UPDATE
@@ -36,7 +22,7 @@ export function createPostgresClaimStore(pool: pg.Pool): ClaimStore {
     },
     // Still ours as long as nobody replaced the token, even if the lease ran out unnoticed.
     async renew(claim, { now, leaseMs }) {
-      const { rows } = await pool.query<ClaimRow>(
+      const { rows } = await pool.query<ClaimColumns>(
         `UPDATE message_claims SET lease_until = $3 WHERE message_id = $1 AND token = $2
          RETURNING message_id, holder, token, lease_until`,
         [claim.messageId, claim.token, now + leaseMs],
@@ -50,7 +36,7 @@ export function createPostgresClaimStore(pool: pg.Pool): ClaimStore {
       ]);
     },
     async get(messageId) {
-      const { rows } = await pool.query<ClaimRow>(
+      const { rows } = await pool.query<ClaimColumns>(
         'SELECT message_id, holder, token, lease_until FROM message_claims WHERE message_id = $1',
         [messageId],
       );

@@ -4,8 +4,15 @@
  * heads: the heads are locked with FOR UPDATE SKIP LOCKED and leased in the same statement.
  */
 import type pg from 'pg';
-import type { SinkOutboxStore } from '../sink-outbox.ts';
-import { boundedError, noticeStream, type SinkOutboxColumns, toOutboxRow } from '../sink-outbox.ts';
+import {
+  boundedError,
+  noticeStream,
+  type SinkOutboxColumns,
+  type SinkOutboxStatsColumns,
+  type SinkOutboxStore,
+  toOutboxRow,
+  toOutboxStats,
+} from '../sink-outbox.ts';
 import type { StatusNotice } from '../status-notice.ts';
 
 /**
@@ -50,6 +57,12 @@ export const PRUNE_DELIVERED = `
     SELECT seq FROM sink_outbox WHERE delivered_at IS NOT NULL AND delivered_at < $1
      ORDER BY delivered_at LIMIT $2)`;
 
+// The backlog only (sink_outbox_pending), not history.
+const STATS = `
+  SELECT count(*)::int AS pending, count(*) FILTER (WHERE attempts > 0)::int AS failing,
+         min(created_at) AS oldest
+    FROM sink_outbox WHERE delivered_at IS NULL`;
+
 const LISTS = {
   all: 'SELECT * FROM sink_outbox ORDER BY seq DESC LIMIT $1',
   pending: 'SELECT * FROM sink_outbox WHERE delivered_at IS NULL ORDER BY seq DESC LIMIT $1',
@@ -81,17 +94,8 @@ export function createPostgresSinkOutboxStore(pool: pg.Pool): SinkOutboxStore {
       );
     },
     async stats() {
-      const { rows } = await pool.query<{
-        pending: number;
-        failing: number;
-        oldest: number | null;
-      }>(
-        `SELECT count(*)::int AS pending, count(*) FILTER (WHERE attempts > 0)::int AS failing,
-                min(created_at) AS oldest
-           FROM sink_outbox WHERE delivered_at IS NULL`,
-      );
-      const row = rows[0] ?? { pending: 0, failing: 0, oldest: null };
-      return { pending: row.pending, failing: row.failing, oldestPendingAt: row.oldest };
+      const { rows } = await pool.query<SinkOutboxStatsColumns>(STATS);
+      return toOutboxStats(rows[0]);
     },
     async list({ limit, state }) {
       const { rows } = await pool.query<SinkOutboxColumns>(LISTS[state ?? 'all'], [limit]);

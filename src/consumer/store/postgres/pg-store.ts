@@ -10,8 +10,8 @@
  * readiness recover by themselves (pool.ts, inbox-listener.ts).
  */
 import type pg from 'pg';
-import { withDeadline } from '../deadline.ts';
-import { type Store, StoreError } from '../store.ts';
+import { insertWithDeadline, withDeadline } from '../deadline.ts';
+import type { Store } from '../store.ts';
 import { createInboxListener } from './inbox-listener.ts';
 import { migrate } from './migrate.ts';
 import { createPostgresClaimStore } from './pg-claims.ts';
@@ -54,16 +54,7 @@ export async function openPostgresStore(
   return {
     kind: 'postgres',
     pool,
-    events: {
-      ...events,
-      async insert(event) {
-        try {
-          return await withDeadline(events.insert(event), commitTimeoutMs);
-        } catch (error) {
-          throw new StoreError(`Could not store event ${event.eventId}`, { cause: error });
-        }
-      },
-    },
+    events: { ...events, insert: insertWithDeadline(events.insert, commitTimeoutMs) },
     claims: reportingUnavailable(createPostgresClaimStore(pool)),
     messages: reportingUnavailable(createPostgresMessageStore(pool)),
     retention: reportingUnavailable(createPostgresRetentionStore(pool)),

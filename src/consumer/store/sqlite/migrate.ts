@@ -8,9 +8,8 @@
  * to do. A database that holds a migration newer than this code (a deployment rolled back after
  * a newer version ran) is refused with a clear error rather than used half-understood.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { MigrationError } from '../store.ts';
+import { migrationFiles, migrationsToApply } from '../migration-files.ts';
 
 const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 
@@ -18,10 +17,7 @@ const MIGRATIONS_DIR = new URL('./migrations/', import.meta.url);
 const MIGRATION_BUSY_TIMEOUT_MS = 60_000;
 
 export function migrate(db: Database.Database): number[] {
-  const files = readdirSync(MIGRATIONS_DIR)
-    .filter((f) => /^\d+_.+\.sql$/.test(f))
-    .sort();
-  const known = Math.max(0, ...files.map((file) => Number.parseInt(file, 10)));
+  const files = migrationFiles(MIGRATIONS_DIR);
   const busyTimeout = db.pragma('busy_timeout', { simple: true }) as number;
   db.pragma(`busy_timeout = ${MIGRATION_BUSY_TIMEOUT_MS}`);
   try {
@@ -37,24 +33,13 @@ export function migrate(db: Database.Database): number[] {
             'SELECT version, name FROM schema_migrations ORDER BY version',
           )
           .all();
-        const newest = applied.at(-1);
-        if (newest !== undefined && newest.version > known) {
-          throw new MigrationError(
-            `the database was migrated by a newer version of this program (migration ` +
-              `${newest.name}; this one knows up to ${known}): run that version, or restore a ` +
-              'backup taken before it',
-          );
-        }
-        const done = new Set(applied.map((row) => row.version));
         const newlyApplied: number[] = [];
-        for (const file of files) {
-          const version = Number.parseInt(file, 10);
-          if (done.has(version)) continue;
-          db.exec(readFileSync(new URL(file, MIGRATIONS_DIR), 'utf8'));
+        for (const file of migrationsToApply(files, applied)) {
+          db.exec(file.read());
           db.prepare(
             'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
-          ).run(version, file, Date.now());
-          newlyApplied.push(version);
+          ).run(file.version, file.name, Date.now());
+          newlyApplied.push(file.version);
         }
         return newlyApplied;
       })

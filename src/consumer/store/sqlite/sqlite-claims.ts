@@ -1,22 +1,15 @@
 /** Message claims on SQLite (see migrations/004_message_claims.sql). */
 import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { ClaimRequest, MessageClaim } from '../claims.ts';
-import { CLAIM_SQL } from './queries.ts';
-
-interface ClaimRow {
-  message_id: string;
-  holder: string;
-  token: string;
-  lease_until: number;
-}
-
-const toClaim = (row: ClaimRow): MessageClaim => ({
-  messageId: row.message_id,
-  holder: row.holder,
-  token: row.token,
-  leaseUntil: row.lease_until,
-});
+import {
+  type ClaimColumns,
+  type ClaimRequest,
+  type ClaimStore,
+  type MessageClaim,
+  toClaim,
+} from '../claims.ts';
+import { CLAIM_SQL } from './claims-queries.ts';
+import type { Synchronous } from './synchronous.ts';
 
 /**
  * The statements, shared with the event store, whose claimDue takes claims inside its own
@@ -53,33 +46,39 @@ export function createClaimStatements(db: Database.Database) {
   };
 }
 
+export type ClaimStatements = ReturnType<typeof createClaimStatements>;
+
 /** Claim writes, for the writer thread. */
-export function claimWrites(db: Database.Database) {
+export function claimWrites(
+  db: Database.Database,
+): Synchronous<Omit<ClaimStore, 'get' | 'holders'>> {
   const statements = createClaimStatements(db);
   const dropHolder = db.prepare<[string]>(CLAIM_SQL.dropHolder);
   return {
     acquire: statements.acquire,
-    renew(claim: MessageClaim, { now, leaseMs }: { now: number; leaseMs: number }) {
+    renew(claim, { now, leaseMs }) {
       const leaseUntil = now + leaseMs;
       return statements.extend(claim, leaseUntil) ? { ...claim, leaseUntil } : undefined;
     },
     release: statements.release,
-    releaseHolder(holder: string): number {
+    releaseHolder(holder) {
       return dropHolder.run(holder).changes;
     },
   };
 }
 
 /** Claim reads, for the main thread. */
-export function claimReads(db: Database.Database) {
-  const getRow = db.prepare<[string], ClaimRow>(CLAIM_SQL.get);
+export function claimReads(
+  db: Database.Database,
+): Synchronous<Pick<ClaimStore, 'get' | 'holders'>> {
+  const getRow = db.prepare<[string], ClaimColumns>(CLAIM_SQL.get);
   const liveHolders = db.prepare<[number], { holder: string }>(CLAIM_SQL.liveHolders);
   return {
-    get(messageId: string): MessageClaim | undefined {
+    get(messageId) {
       const row = getRow.get(messageId);
       return row === undefined ? undefined : toClaim(row);
     },
-    holders(now: number): string[] {
+    holders(now) {
       return liveHolders.all(now).map((row) => row.holder);
     },
   };

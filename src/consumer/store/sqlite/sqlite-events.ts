@@ -1,4 +1,4 @@
-/** The inbox table on SQLite. */
+/** The inbox table on SQLite (the contract is in ../events.ts). */
 import type Database from 'better-sqlite3';
 import { whyNotReplayed } from '../by-event-id.ts';
 import type { ClaimRequest } from '../claims.ts';
@@ -6,82 +6,33 @@ import { decodeCursor, eventPage, NEWEST } from '../cursor.ts';
 import {
   type ClaimedEvent,
   type DeadEventClosure,
-  type EventCursor,
-  type EventPage,
+  type EventColumns,
   type EventState,
+  type EventStore,
   type InsertOutcome,
   type NewEvent,
   type OldestOpen,
-  OPEN_STATES,
   type OpenState,
+  openCounts,
   type ReplayOutcome,
   type Settlement,
   type StoredEvent,
+  toStoredEvent,
 } from '../events.ts';
-import { EVENT_SQL } from './queries.ts';
-import { createClaimStatements } from './sqlite-claims.ts';
+import { EVENT_SQL } from './events-queries.ts';
+import { type ClaimStatements, createClaimStatements } from './sqlite-claims.ts';
 import { bodyDropper } from './sqlite-retention.ts';
+import type { Synchronous } from './synchronous.ts';
 
-interface EventRow {
-  event_id: string;
-  action: string;
-  transfer: 'inbound' | 'outbound';
-  message_id: string;
-  party: string;
-  occurred_at: string;
-  test: number;
-  flag: 'test' | 'unknown_action' | null;
-  body: Buffer;
-  received_at: number;
-  state: EventState;
-  attempts: number;
-  next_attempt_at: number;
-  locked_until: number | null;
-  last_error: string | null;
-  resolution: string | null;
-  updated_at: number;
-}
+/** An events row as SQLite returns it: `test` is the integer 0 or 1 (SQLite has no boolean). */
+type EventRow = Omit<EventColumns, 'test'> & { test: number };
 
-export function toStoredEvent(row: EventRow): StoredEvent {
-  return {
-    eventId: row.event_id,
-    action: row.action,
-    transfer: row.transfer,
-    messageId: row.message_id,
-    party: row.party,
-    occurredAt: row.occurred_at,
-    test: row.test === 1,
-    flag: row.flag,
-    body: row.body,
-    receivedAt: row.received_at,
-    state: row.state,
-    attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at,
-    lockedUntil: row.locked_until,
-    lastError: row.last_error,
-    resolution: row.resolution,
-    updatedAt: row.updated_at,
-  };
-}
+const fromRow = (row: EventRow): StoredEvent => toStoredEvent({ ...row, test: row.test === 1 });
 
 /** The inbox's writes: run on the writer thread (writer-thread.ts), one call per operation. */
 export function eventWrites(db: Database.Database) {
   const claims = createClaimStatements(db);
   const insertRow = db.prepare<NewEvent & { testInt: number }>(EVENT_SQL.insert);
-
-  // Candidates for claimDue, each cheap whatever the backlog: due pending events in due order
-  // from the events_due index, skipping messages whose claim is live (a primary-key probe per
-  // row), and events a dead holder left in processing (there are few: at most what the
-  // handlers had in hand).
-  type Candidate = EventRow & { position: number };
-  const duePending = db.prepare<{ now: number; window: number }, Candidate>(EVENT_SQL.duePending);
-  const abandoned = db.prepare<{ now: number; window: number }, Candidate>(EVENT_SQL.abandoned);
-  const markClaimed = db.prepare<{
-    position: number;
-    token: string;
-    leaseUntil: number;
-    now: number;
-  }>(EVENT_SQL.markClaimed);
   const settleRow = db.prepare<{
     occurredAt: string;
     eventId: string;
@@ -105,37 +56,7 @@ export function eventWrites(db: Database.Database) {
         ? 'inserted'
         : 'duplicate';
     },
-    claimDue({ now, limit, leaseMs, holder }: ClaimRequest & { limit: number }): ClaimedEvent[] {
-      // The scan, the claims and the event updates run in one transaction of the writer, so
-      // they are atomic against every other process on the file. The window is wider than
-      // `limit` because several candidates may belong to one message.
-      const window = limit * 4 + 16;
-      const candidates = [...abandoned.all({ now, window }), ...duePending.all({ now, window })];
-      const taken = new Set<string>();
-      const claimed: ClaimedEvent[] = [];
-      for (const row of candidates) {
-        if (claimed.length >= limit) break;
-        if (taken.has(row.message_id)) continue;
-        taken.add(row.message_id);
-        const claim = claims.acquire(row.message_id, { holder, now, leaseMs });
-        if (claim === undefined) continue;
-        markClaimed.run({
-          position: row.position,
-          token: claim.token,
-          leaseUntil: claim.leaseUntil,
-          now,
-        });
-        claimed.push({
-          ...toStoredEvent(row),
-          state: 'processing',
-          attempts: row.attempts + 1,
-          lockedUntil: claim.leaseUntil,
-          updatedAt: now,
-          claim,
-        });
-      }
-      return claimed;
-    },
+    claimDue: dueClaimer(db, claims),
     settle(
       event: Pick<ClaimedEvent, 'occurredAt' | 'eventId' | 'messageId' | 'claim'>,
       settlement: Settlement,
@@ -168,10 +89,62 @@ export function eventWrites(db: Database.Database) {
   };
 }
 
+/**
+ * claimDue on the writer thread. Candidates, each cheap whatever the backlog: due pending
+ * events in due order from the events_due index, skipping messages whose claim is live (a
+ * primary-key probe per row), and events a dead holder left in processing (there are few: at
+ * most what the handlers had in hand).
+ */
+function dueClaimer(db: Database.Database, claims: ClaimStatements) {
+  type Candidate = EventRow & { position: number };
+  const duePending = db.prepare<{ now: number; window: number }, Candidate>(EVENT_SQL.duePending);
+  const abandoned = db.prepare<{ now: number; window: number }, Candidate>(EVENT_SQL.abandoned);
+  const markClaimed = db.prepare<{
+    position: number;
+    token: string;
+    leaseUntil: number;
+    now: number;
+  }>(EVENT_SQL.markClaimed);
+
+  return ({ now, limit, leaseMs, holder }: ClaimRequest & { limit: number }): ClaimedEvent[] => {
+    // The scan, the claims and the event updates run in one transaction of the writer, so
+    // they are atomic against every other process on the file. The window is wider than
+    // `limit` because several candidates may belong to one message.
+    const window = limit * 4 + 16;
+    const candidates = [...abandoned.all({ now, window }), ...duePending.all({ now, window })];
+    const taken = new Set<string>();
+    const claimed: ClaimedEvent[] = [];
+    for (const row of candidates) {
+      if (claimed.length >= limit) break;
+      if (taken.has(row.message_id)) continue;
+      taken.add(row.message_id);
+      const claim = claims.acquire(row.message_id, { holder, now, leaseMs });
+      if (claim === undefined) continue;
+      markClaimed.run({
+        position: row.position,
+        token: claim.token,
+        leaseUntil: claim.leaseUntil,
+        now,
+      });
+      claimed.push({
+        ...fromRow(row),
+        state: 'processing',
+        attempts: row.attempts + 1,
+        lockedUntil: claim.leaseUntil,
+        updatedAt: now,
+        claim,
+      });
+    }
+    return claimed;
+  };
+}
+
 type ListParameters = { at: number; id: number; limit: number };
 
 /** The inbox's reads: run on the main thread's connection, which a write never blocks (WAL). */
-export function eventReads(db: Database.Database) {
+export function eventReads(
+  db: Database.Database,
+): Synchronous<Pick<EventStore, 'get' | 'list' | 'countOpen' | 'oldestOpen'>> {
   const getRow = db.prepare<{ eventId: string }, EventRow>(EVENT_SQL.get);
   const listAll = db.prepare<ListParameters, EventRow & { position: number }>(EVENT_SQL.listAll);
   const listByState = db.prepare<
@@ -181,36 +154,23 @@ export function eventReads(db: Database.Database) {
   const countStates = db.prepare<[], { state: OpenState; n: number }>(EVENT_SQL.countOpen);
   const oldest = db.prepare<[], OldestOpen>(EVENT_SQL.oldestOpen);
   return {
-    get(eventId: string): StoredEvent | undefined {
+    get(eventId) {
       const row = getRow.get({ eventId });
-      return row === undefined ? undefined : toStoredEvent(row);
+      return row === undefined ? undefined : fromRow(row);
     },
-    list({
-      state,
-      limit,
-      after,
-    }: {
-      state?: EventState | undefined;
-      limit: number;
-      after?: EventCursor | undefined;
-    }): EventPage {
+    list({ state, limit, after }) {
       const from = { ...(after === undefined ? NEWEST : decodeCursor(after)), limit };
       const rows = state === undefined ? listAll.all(from) : listByState.all({ ...from, state });
-      return eventPage(rows, limit, toStoredEvent, (row) => ({
+      return eventPage(rows, limit, fromRow, (row) => ({
         at: row.received_at,
         id: row.position,
       }));
     },
-    oldestOpen(): OldestOpen {
+    oldestOpen() {
       return oldest.get() ?? { pending: null, processing: null };
     },
-    countOpen(): Record<OpenState, number> {
-      const counts = Object.fromEntries(OPEN_STATES.map((s) => [s, 0])) as Record<
-        OpenState,
-        number
-      >;
-      for (const { state, n } of countStates.all()) counts[state] = n;
-      return counts;
+    countOpen() {
+      return openCounts(countStates.all());
     },
   };
 }

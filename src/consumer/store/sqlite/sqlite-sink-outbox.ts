@@ -1,9 +1,18 @@
 /** The status sink's outbox on SQLite (see migrations/010_sink_outbox.sql). */
 import type Database from 'better-sqlite3';
-import type { SinkOutboxRow, SinkOutboxStats } from '../sink-outbox.ts';
-import { boundedError, noticeStream, type SinkOutboxColumns, toOutboxRow } from '../sink-outbox.ts';
+import {
+  boundedError,
+  noticeStream,
+  type SinkOutboxColumns,
+  type SinkOutboxRow,
+  type SinkOutboxStatsColumns,
+  type SinkOutboxStore,
+  toOutboxRow,
+  toOutboxStats,
+} from '../sink-outbox.ts';
 import type { StatusNotice } from '../status-notice.ts';
-import { SINK_OUTBOX_SQL } from './queries.ts';
+import { SINK_OUTBOX_SQL } from './sink-outbox-queries.ts';
+import type { Synchronous } from './synchronous.ts';
 
 type StoredRow = Omit<SinkOutboxColumns, 'notice'> & { notice: string };
 
@@ -27,7 +36,9 @@ export function noticeEnqueuer(db: Database.Database): (notice: StatusNotice, no
 }
 
 /** Outbox writes, for the writer thread; each call runs atomically there. */
-export function sinkOutboxWrites(db: Database.Database) {
+export function sinkOutboxWrites(
+  db: Database.Database,
+): Synchronous<Omit<SinkOutboxStore, 'stats' | 'list'>> {
   const due = db.prepare<{ now: number; limit: number }, StoredRow>(SINK_OUTBOX_SQL.due);
   const lease = db.prepare<{ seq: number; lockedUntil: number }>(SINK_OUTBOX_SQL.lease);
   const delivered = db.prepare<{ seq: number; now: number }>(SINK_OUTBOX_SQL.delivered);
@@ -38,39 +49,38 @@ export function sinkOutboxWrites(db: Database.Database) {
   return {
     // Selected and leased in one writer transaction (IMMEDIATE: another process's writer
     // waits), so no two deliveries hold the same notice.
-    claimDue(now: number, limit: number, leaseMs: number): SinkOutboxRow[] {
+    claimDue(now, limit, leaseMs) {
       const rows = due.all({ now, limit });
       for (const row of rows) lease.run({ seq: row.seq, lockedUntil: now + leaseMs });
       return rows.map(fromStored);
     },
-    markDelivered(seq: number, now: number): void {
+    markDelivered(seq, now) {
       delivered.run({ seq, now });
     },
-    markFailed(seq: number, error: string, nextAttemptAt: number, _now: number): void {
+    markFailed(seq, error, nextAttemptAt) {
       failed.run({ seq, error: boundedError(error), nextAttemptAt });
     },
-    pruneDelivered(before: number, limit: number): number {
+    pruneDelivered(before, limit) {
       return prune.run(before, limit).changes;
     },
   };
 }
 
 /** Outbox reads, for the main thread. */
-export function sinkOutboxReads(db: Database.Database) {
-  const stats = db.prepare<[], { pending: number; failing: number; oldest: number | null }>(
-    SINK_OUTBOX_SQL.stats,
-  );
+export function sinkOutboxReads(
+  db: Database.Database,
+): Synchronous<Pick<SinkOutboxStore, 'stats' | 'list'>> {
+  const stats = db.prepare<[], SinkOutboxStatsColumns>(SINK_OUTBOX_SQL.stats);
   const lists = {
     all: db.prepare<[number], StoredRow>(SINK_OUTBOX_SQL.listAll),
     pending: db.prepare<[number], StoredRow>(SINK_OUTBOX_SQL.listPending),
     failing: db.prepare<[number], StoredRow>(SINK_OUTBOX_SQL.listFailing),
   };
   return {
-    stats(): SinkOutboxStats {
-      const row = stats.get() ?? { pending: 0, failing: 0, oldest: null };
-      return { pending: row.pending, failing: row.failing, oldestPendingAt: row.oldest };
+    stats() {
+      return toOutboxStats(stats.get());
     },
-    list(options: { limit: number; state?: 'pending' | 'failing' }): SinkOutboxRow[] {
+    list(options) {
       return lists[options.state ?? 'all'].all(options.limit).map(fromStored);
     },
   };

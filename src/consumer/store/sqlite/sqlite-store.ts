@@ -15,15 +15,21 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
-import { withDeadline } from '../deadline.ts';
-import { type Store, StoreError } from '../store.ts';
+import type { ClaimStore } from '../claims.ts';
+import { insertWithDeadline, withDeadline } from '../deadline.ts';
+import type { EventStore } from '../events.ts';
+import type { MessageStore } from '../messages.ts';
+import type { RetentionStore } from '../retention.ts';
+import type { SinkOutboxStore } from '../sink-outbox.ts';
+import type { Store } from '../store.ts';
+import type { SubmissionStore } from '../submissions.ts';
 import { claimReads } from './sqlite-claims.ts';
 import { eventReads } from './sqlite-events.ts';
 import { messageReads } from './sqlite-messages.ts';
 import { sinkOutboxReads } from './sqlite-sink-outbox.ts';
 import { submissionReads } from './sqlite-submissions.ts';
 import { asBuffer } from './sqlite-writes.ts';
-import { startWriter } from './writer.ts';
+import { type SqliteWriter, startWriter } from './writer.ts';
 
 export interface SqliteStore extends Store {
   readonly kind: 'sqlite';
@@ -58,114 +64,142 @@ export async function openSqliteStore(
   const writer = await startWriter(file);
   const db = new Database(file);
   db.pragma('busy_timeout = 5000');
-  const events = eventReads(db);
-  const claims = claimReads(db);
-  const messages = messageReads(db);
-  const sinkOutbox = sinkOutboxReads(db);
-  const submissions = submissionReads(db);
 
   return {
     kind: 'sqlite',
     db,
-    events: {
-      async insert(event) {
-        try {
-          return await withDeadline(writer.call('events.insert', event), commitTimeoutMs);
-        } catch (error) {
-          throw new StoreError(`Could not store event ${event.eventId}`, { cause: error });
-        }
-      },
-      get: async (eventId) => events.get(eventId),
-      list: async (query) => events.list(query),
-      countOpen: async () => events.countOpen(),
-      oldestOpen: async () => events.oldestOpen(),
-      async claimDue(request) {
-        const claimed = await writer.call('events.claimDue', request);
-        return claimed.map((event) => ({ ...event, body: asBuffer(event.body) }));
-      },
-      // Only what the settlement needs crosses to the writer, not the event's body.
-      settle: (event, settlement, now) =>
-        writer.call(
-          'events.settle',
-          {
-            occurredAt: event.occurredAt,
-            eventId: event.eventId,
-            messageId: event.messageId,
-            claim: event.claim,
-          },
-          settlement,
-          now,
-        ),
-      replay: (eventId, now) => writer.call('events.replay', eventId, now),
-      closeDead: (closure) => writer.call('events.closeDead', closure),
-    },
-    claims: {
-      acquire: (messageId, request) => writer.call('claims.acquire', messageId, request),
-      renew: (claim, request) => writer.call('claims.renew', claim, request),
-      release: (claim) => writer.call('claims.release', claim),
-      get: async (messageId) => claims.get(messageId),
-      holders: async (now) => claims.holders(now),
-      releaseHolder: (holder) => writer.call('claims.releaseHolder', holder),
-    },
-    messages: {
-      get: async (key) => messages.get(key),
-      listSides: async (messageId) => messages.listSides(messageId),
-      recordSnapshot: (snapshot, now) => writer.call('messages.recordSnapshot', snapshot, now),
-      applyStatus: (key, write, now) => writer.call('messages.applyStatus', key, write, now),
-      recordStatusChange: (change, now) => writer.call('messages.recordStatusChange', change, now),
-      statusChanges: async (key) => messages.statusChanges(key),
-      transitionsAt: async (key, kind, at) => messages.transitionsAt(key, kind, at),
-      markImportStarted: (key, now) => writer.call('messages.markImportStarted', key, now),
-      markImportFailed: (key, error, now) =>
-        writer.call('messages.markImportFailed', key, error, now),
-      markImported: (key, location, now) =>
-        writer.call('messages.markImported', key, location, now),
-      markAcknowledged: (key, acknowledgement, reason, now) =>
-        writer.call('messages.markAcknowledged', key, acknowledgement, reason, now),
-      listStale: async (before, limit) => messages.listStale(before, limit),
-    },
-    retention: {
-      dropBodies: (before, bound) => writer.call('retention.dropBodies', before, bound),
-      pruneEvents: (before, bound, options) =>
-        writer.call('retention.pruneEvents', before, bound, options),
-      pruneDeadEvents: (cutoffs, bound, options) =>
-        writer.call('retention.pruneDeadEvents', cutoffs, bound, options),
-      forgetEventIds: (before, bound) => writer.call('retention.forgetEventIds', before, bound),
-      pruneMessages: (before, bound) => writer.call('retention.pruneMessages', before, bound),
-      pruneNotices: (before, bound) => writer.call('retention.pruneNotices', before, bound),
-      pruneSubmissions: (before, bound) => writer.call('retention.pruneSubmissions', before, bound),
-      reclaim: (bound) => writer.call('retention.reclaim', bound),
-    },
-    sinkOutbox: {
-      claimDue: (now, limit, leaseMs) => writer.call('sinkOutbox.claimDue', now, limit, leaseMs),
-      markDelivered: (seq, now) => writer.call('sinkOutbox.markDelivered', seq, now),
-      markFailed: (seq, error, nextAttemptAt, now) =>
-        writer.call('sinkOutbox.markFailed', seq, error, nextAttemptAt, now),
-      stats: async () => sinkOutbox.stats(),
-      list: async (options) => sinkOutbox.list(options),
-      pruneDelivered: (before, limit) => writer.call('sinkOutbox.pruneDelivered', before, limit),
-    },
-    submissions: {
-      add: (submission, now) => writer.call('submissions.add', submission, now),
-      get: async (invoiceNo) => submissions.get(invoiceNo),
-      list: async (options) => submissions.list(options),
-      stats: async () => submissions.stats(),
-      claimDue: (now, limit, leaseMs) => writer.call('submissions.claimDue', now, limit, leaseMs),
-      markSending: (invoiceNo, now) => writer.call('submissions.markSending', invoiceNo, now),
-      markSubmitted: (invoiceNo, messageId, resolvedBy, now) =>
-        writer.call('submissions.markSubmitted', invoiceNo, messageId, resolvedBy, now),
-      markRefused: (invoiceNo, reason, now) =>
-        writer.call('submissions.markRefused', invoiceNo, reason, now),
-      markRetry: (invoiceNo, state, error, nextAttemptAt) =>
-        writer.call('submissions.markRetry', invoiceNo, state, error, nextAttemptAt),
-      linkCreated: (documentNo, messageId, timeReceived, slackMs, now) =>
-        writer.call('submissions.linkCreated', documentNo, messageId, timeReceived, slackMs, now),
-    },
+    events: eventStore(writer, eventReads(db), commitTimeoutMs),
+    claims: claimStore(writer, claimReads(db)),
+    messages: messageStore(writer, messageReads(db)),
+    retention: retentionStore(writer),
+    sinkOutbox: sinkOutboxStore(writer, sinkOutboxReads(db)),
+    submissions: submissionStore(writer, submissionReads(db)),
     checkWritable: () => withDeadline(writer.call('health.touch', Date.now()), commitTimeoutMs),
     async close() {
       await writer.close();
       if (db.open) db.close();
       if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
     },
+  };
+}
+
+// Each concern: its writes are calls to the writer thread, its reads run on the main thread's
+// connection.
+
+function eventStore(
+  writer: SqliteWriter,
+  events: ReturnType<typeof eventReads>,
+  commitTimeoutMs: number,
+): EventStore {
+  return {
+    insert: insertWithDeadline((event) => writer.call('events.insert', event), commitTimeoutMs),
+    get: async (eventId) => events.get(eventId),
+    list: async (query) => events.list(query),
+    countOpen: async () => events.countOpen(),
+    oldestOpen: async () => events.oldestOpen(),
+    async claimDue(request) {
+      const claimed = await writer.call('events.claimDue', request);
+      return claimed.map((event) => ({ ...event, body: asBuffer(event.body) }));
+    },
+    // Only what the settlement needs crosses to the writer, not the event's body.
+    settle: (event, settlement, now) =>
+      writer.call(
+        'events.settle',
+        {
+          occurredAt: event.occurredAt,
+          eventId: event.eventId,
+          messageId: event.messageId,
+          claim: event.claim,
+        },
+        settlement,
+        now,
+      ),
+    replay: (eventId, now) => writer.call('events.replay', eventId, now),
+    closeDead: (closure) => writer.call('events.closeDead', closure),
+  };
+}
+
+function claimStore(writer: SqliteWriter, claims: ReturnType<typeof claimReads>): ClaimStore {
+  return {
+    acquire: (messageId, request) => writer.call('claims.acquire', messageId, request),
+    renew: (claim, request) => writer.call('claims.renew', claim, request),
+    release: (claim) => writer.call('claims.release', claim),
+    get: async (messageId) => claims.get(messageId),
+    holders: async (now) => claims.holders(now),
+    releaseHolder: (holder) => writer.call('claims.releaseHolder', holder),
+  };
+}
+
+function messageStore(
+  writer: SqliteWriter,
+  messages: ReturnType<typeof messageReads>,
+): MessageStore {
+  return {
+    get: async (key) => messages.get(key),
+    listSides: async (messageId) => messages.listSides(messageId),
+    recordSnapshot: (snapshot, now) => writer.call('messages.recordSnapshot', snapshot, now),
+    applyStatus: (key, write, now) => writer.call('messages.applyStatus', key, write, now),
+    recordStatusChange: (change, now) => writer.call('messages.recordStatusChange', change, now),
+    statusChanges: async (key) => messages.statusChanges(key),
+    transitionsAt: async (key, kind, at) => messages.transitionsAt(key, kind, at),
+    markImportStarted: (key, now) => writer.call('messages.markImportStarted', key, now),
+    markImportFailed: (key, error, now) =>
+      writer.call('messages.markImportFailed', key, error, now),
+    markImported: (key, location, now) => writer.call('messages.markImported', key, location, now),
+    markAcknowledged: (key, acknowledgement, reason, now) =>
+      writer.call('messages.markAcknowledged', key, acknowledgement, reason, now),
+    listStale: async (before, limit) => messages.listStale(before, limit),
+  };
+}
+
+function retentionStore(writer: SqliteWriter): RetentionStore {
+  return {
+    dropBodies: (before, bound) => writer.call('retention.dropBodies', before, bound),
+    pruneEvents: (before, bound, options) =>
+      writer.call('retention.pruneEvents', before, bound, options),
+    pruneDeadEvents: (cutoffs, bound, options) =>
+      writer.call('retention.pruneDeadEvents', cutoffs, bound, options),
+    forgetEventIds: (before, bound) => writer.call('retention.forgetEventIds', before, bound),
+    pruneMessages: (before, bound) => writer.call('retention.pruneMessages', before, bound),
+    pruneNotices: (before, bound) => writer.call('retention.pruneNotices', before, bound),
+    pruneSubmissions: (before, bound) => writer.call('retention.pruneSubmissions', before, bound),
+    reclaim: (bound) => writer.call('retention.reclaim', bound),
+  };
+}
+
+function sinkOutboxStore(
+  writer: SqliteWriter,
+  sinkOutbox: ReturnType<typeof sinkOutboxReads>,
+): SinkOutboxStore {
+  return {
+    claimDue: (now, limit, leaseMs) => writer.call('sinkOutbox.claimDue', now, limit, leaseMs),
+    markDelivered: (seq, now) => writer.call('sinkOutbox.markDelivered', seq, now),
+    markFailed: (seq, error, nextAttemptAt, now) =>
+      writer.call('sinkOutbox.markFailed', seq, error, nextAttemptAt, now),
+    stats: async () => sinkOutbox.stats(),
+    list: async (options) => sinkOutbox.list(options),
+    pruneDelivered: (before, limit) => writer.call('sinkOutbox.pruneDelivered', before, limit),
+  };
+}
+
+function submissionStore(
+  writer: SqliteWriter,
+  submissions: ReturnType<typeof submissionReads>,
+): SubmissionStore {
+  return {
+    add: (submission, now) => writer.call('submissions.add', submission, now),
+    get: async (invoiceNo) => submissions.get(invoiceNo),
+    list: async (options) => submissions.list(options),
+    stats: async () => submissions.stats(),
+    claimDue: (now, limit, leaseMs) => writer.call('submissions.claimDue', now, limit, leaseMs),
+    markSending: (invoiceNo, now) => writer.call('submissions.markSending', invoiceNo, now),
+    markSubmitted: (invoiceNo, messageId, resolvedBy, now) =>
+      writer.call('submissions.markSubmitted', invoiceNo, messageId, resolvedBy, now),
+    markRefused: (invoiceNo, reason, now) =>
+      writer.call('submissions.markRefused', invoiceNo, reason, now),
+    markRetry: (invoiceNo, state, error, nextAttemptAt) =>
+      writer.call('submissions.markRetry', invoiceNo, state, error, nextAttemptAt),
+    linkCreated: (documentNo, messageId, timeReceived, slackMs, now) =>
+      writer.call('submissions.linkCreated', documentNo, messageId, timeReceived, slackMs, now),
   };
 }

@@ -1,15 +1,22 @@
 /** The submission outbox on SQLite (see migrations/011_submissions.sql). */
 import type Database from 'better-sqlite3';
 import { boundedError } from '../sink-outbox.ts';
-import type { SubmissionResolution } from '../status-notice.ts';
 import { submissionNotice } from '../status-notice.ts';
-import type { NewSubmission, Submission, SubmissionStats } from '../submissions.ts';
-import { type SubmissionColumns, toSubmission } from '../submissions.ts';
-import { SUBMISSION_SQL } from './queries.ts';
+import {
+  type SubmissionColumns,
+  type SubmissionStatsColumns,
+  type SubmissionStore,
+  toSubmission,
+  toSubmissionStats,
+} from '../submissions.ts';
 import { noticeEnqueuer } from './sqlite-sink-outbox.ts';
+import { SUBMISSION_SQL } from './submissions-queries.ts';
+import type { Synchronous } from './synchronous.ts';
 
 /** Submission writes, for the writer thread; each call runs atomically there. */
-export function submissionWrites(db: Database.Database) {
+export function submissionWrites(
+  db: Database.Database,
+): Synchronous<Omit<SubmissionStore, 'get' | 'list' | 'stats'>> {
   const add = db.prepare(SUBMISSION_SQL.add);
   const get = db.prepare<[string], SubmissionColumns>(SUBMISSION_SQL.get);
   const due = db.prepare<{ now: number; limit: number }, SubmissionColumns>(SUBMISSION_SQL.due);
@@ -21,52 +28,36 @@ export function submissionWrites(db: Database.Database) {
   const retry = db.prepare(SUBMISSION_SQL.retry);
   const enqueueNotice = noticeEnqueuer(db);
   return {
-    add(submission: NewSubmission, now: number): { added: boolean; submission: Submission } {
+    add(submission, now) {
       const added = add.run({ ...submission, now }).changes === 1;
       const row = get.get(submission.invoiceNo);
       if (row === undefined) throw new Error(`submission ${submission.invoiceNo} vanished`);
       return { added, submission: toSubmission(row) };
     },
     // Selected and leased in one writer transaction, so no two submitters hold one invoice.
-    claimDue(now: number, limit: number, leaseMs: number): Submission[] {
+    claimDue(now, limit, leaseMs) {
       const rows = due.all({ now, limit });
       for (const row of rows) lease.run({ invoiceNo: row.invoice_no, lockedUntil: now + leaseMs });
       return rows.map(toSubmission);
     },
-    markSending(invoiceNo: string, now: number): boolean {
+    markSending(invoiceNo, now) {
       return sending.run({ invoiceNo, now }).changes === 1;
     },
-    markSubmitted(
-      invoiceNo: string,
-      messageId: string,
-      resolvedBy: SubmissionResolution,
-      now: number,
-    ): boolean {
+    markSubmitted(invoiceNo, messageId, resolvedBy, now) {
       if (submitted.run({ invoiceNo, messageId, resolvedBy, now }).changes !== 1) return false;
       enqueueNotice(submissionNotice(invoiceNo, { messageId, resolvedBy }, now), now);
       return true;
     },
-    markRefused(invoiceNo: string, reason: string, now: number): boolean {
+    markRefused(invoiceNo, reason, now) {
       const bounded = boundedError(reason);
       if (refused.run({ invoiceNo, reason: bounded, now }).changes !== 1) return false;
       enqueueNotice(submissionNotice(invoiceNo, { reason: bounded }, now), now);
       return true;
     },
-    markRetry(
-      invoiceNo: string,
-      state: 'queued' | 'unknown',
-      error: string,
-      nextAttemptAt: number,
-    ): void {
+    markRetry(invoiceNo, state, error, nextAttemptAt) {
       retry.run({ invoiceNo, state, error: boundedError(error), nextAttemptAt });
     },
-    linkCreated(
-      documentNo: string,
-      messageId: string,
-      timeReceived: number,
-      slackMs: number,
-      now: number,
-    ): boolean {
+    linkCreated(documentNo, messageId, timeReceived, slackMs, now) {
       const changed = created.run({ invoiceNo: documentNo, messageId, timeReceived, slackMs, now });
       if (changed.changes !== 1) return false;
       enqueueNotice(submissionNotice(documentNo, { messageId, resolvedBy: 'created' }, now), now);
@@ -76,29 +67,22 @@ export function submissionWrites(db: Database.Database) {
 }
 
 /** Submission reads, for the main thread. */
-export function submissionReads(db: Database.Database) {
+export function submissionReads(
+  db: Database.Database,
+): Synchronous<Pick<SubmissionStore, 'get' | 'list' | 'stats'>> {
   const get = db.prepare<[string], SubmissionColumns>(SUBMISSION_SQL.get);
-  const stats = db.prepare<
-    [],
-    { queued: number; sending: number; unknown: number; oldest: number | null }
-  >(SUBMISSION_SQL.stats);
+  const stats = db.prepare<[], SubmissionStatsColumns>(SUBMISSION_SQL.stats);
   const listAll = db.prepare<[number], SubmissionColumns>(SUBMISSION_SQL.listAll);
   const listState = db.prepare<[string, number], SubmissionColumns>(SUBMISSION_SQL.listState);
   return {
-    get(invoiceNo: string): Submission | undefined {
+    get(invoiceNo) {
       const row = get.get(invoiceNo);
       return row === undefined ? undefined : toSubmission(row);
     },
-    stats(): SubmissionStats {
-      const row = stats.get() ?? { queued: 0, sending: 0, unknown: 0, oldest: null };
-      return {
-        queued: row.queued,
-        sending: row.sending,
-        unknown: row.unknown,
-        oldestOpenAt: row.oldest,
-      };
+    stats() {
+      return toSubmissionStats(stats.get());
     },
-    list(options: { limit: number; state?: Submission['state'] }): Submission[] {
+    list(options) {
       const rows =
         options.state === undefined
           ? listAll.all(options.limit)

@@ -4,7 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { NewEvent } from '../events.ts';
-import { HEALTH_SQL } from './queries.ts';
+import { HEALTH_SQL } from './health-queries.ts';
 import { claimWrites } from './sqlite-claims.ts';
 import { eventWrites } from './sqlite-events.ts';
 import { messageWrites } from './sqlite-messages.ts';

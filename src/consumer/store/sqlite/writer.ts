@@ -25,7 +25,14 @@ const THREAD = new URL(
   import.meta.url,
 );
 
-/** Starts the writer on the database file at `path`; it applies the migrations first. */
+/**
+ * Starts the writer on the database file at `path`; it applies the migrations first.
+ *
+ * One function, longer than most here, on purpose: the calls in flight, the start-up's answer
+ * and the thread's end share one state, and the order in which a queued reply and the exit
+ * are handled is what makes a failure heard right (see 'exit'); split apart, that order would
+ * hide across functions.
+ */
 export async function startWriter(path: string): Promise<SqliteWriter> {
   const { port1: port, port2 } = new MessageChannel();
   const worker = new Worker(THREAD, {

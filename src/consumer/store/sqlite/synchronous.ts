@@ -1,0 +1,11 @@
+/**
+ * A store contract's methods as SQLite runs them: the same arguments, and the answer at once
+ * instead of a promise (better-sqlite3 is synchronous). The writer thread runs the writes
+ * (sqlite-writes.ts), the main thread's connection the reads, and sqlite-store.ts wraps them
+ * into the asynchronous contract; typing each side with this checks it against the contract.
+ */
+export type Synchronous<Contract> = {
+  [K in keyof Contract]: Contract[K] extends (...args: infer A) => Promise<infer R>
+    ? (...args: A) => R
+    : never;
+};
