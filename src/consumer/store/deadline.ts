@@ -3,8 +3,17 @@
  * webhook's insert (its 204 or 503 is due before the service gives up) and the readiness
  * probe.
  */
+import { STORE_COMMIT_DEADLINE_MS } from '../settings/answer-budget.ts';
 import type { InsertOutcome, NewEvent } from './events.ts';
 import { StoreError } from './store.ts';
+
+/**
+ * The deadline a store puts on those writes: its `commitTimeoutMs` option, else the one the
+ * webhook's 5 s answer budget leaves for the commit (settings/answer-budget.ts, 2 s).
+ */
+export function commitDeadlineOf(options: { commitTimeoutMs?: number }): number {
+  return options.commitTimeoutMs ?? STORE_COMMIT_DEADLINE_MS;
+}
 
 /**
  * `promise`, or a StoreError once `ms` have passed: for the writes a caller must not wait on

@@ -10,7 +10,7 @@
  * readiness recover by themselves (pool.ts, inbox-listener.ts).
  */
 import type pg from 'pg';
-import { insertWithDeadline, withDeadline } from '../deadline.ts';
+import { commitDeadlineOf, insertWithDeadline, withDeadline } from '../deadline.ts';
 import type { Store } from '../store.ts';
 import { createInboxListener } from './inbox-listener.ts';
 import { migrate } from './migrate.ts';
@@ -34,7 +34,7 @@ export interface PostgresStore extends Store {
 export interface PostgresStoreOptions {
   /** Connections of the pool (DATABASE_POOL_SIZE). @default 10 */
   poolSize?: number;
-  /** See SqliteStoreOptions.commitTimeoutMs. @default 2000 */
+  /** See SqliteStoreOptions.commitTimeoutMs. @default STORE_COMMIT_DEADLINE_MS (2000) */
   commitTimeoutMs?: number;
 }
 
@@ -42,7 +42,7 @@ export async function openPostgresStore(
   url: string,
   options: PostgresStoreOptions = {},
 ): Promise<PostgresStore> {
-  const commitTimeoutMs = options.commitTimeoutMs ?? 2000;
+  const commitTimeoutMs = commitDeadlineOf(options);
   // The first connection: where a TLS setting of DATABASE_URL that does not work shows.
   await refuseTransactionPooling(url).catch((error: unknown) => {
     throw explainTlsFailure(error);

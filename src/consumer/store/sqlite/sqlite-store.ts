@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ClaimStore } from '../claims.ts';
-import { insertWithDeadline, withDeadline } from '../deadline.ts';
+import { commitDeadlineOf, insertWithDeadline, withDeadline } from '../deadline.ts';
 import type { EventStore } from '../events.ts';
 import type { MessageStore } from '../messages.ts';
 import type { RetentionStore } from '../retention.ts';
@@ -43,7 +43,8 @@ export interface SqliteStoreOptions {
    * Another process holding the database's write lock (a long reconciliation, a backup, an
    * operator's sqlite3 shell) would otherwise keep a webhook waiting past the service's 5 s;
    * failing sooner answers 503 and the service retries. The write may still commit later: the
-   * retry is then a duplicate, answered 204. @default 2000
+   * retry is then a duplicate, answered 204. @default STORE_COMMIT_DEADLINE_MS (2000:
+   * settings/answer-budget.ts)
    */
   commitTimeoutMs?: number;
 }
@@ -57,7 +58,7 @@ export async function openSqliteStore(
   path: string,
   options: SqliteStoreOptions = {},
 ): Promise<SqliteStore> {
-  const commitTimeoutMs = options.commitTimeoutMs ?? 2000;
+  const commitTimeoutMs = commitDeadlineOf(options);
   const temporary = path === ':memory:' ? mkdtempSync(join(tmpdir(), 'consumer-db-')) : undefined;
   const file = temporary === undefined ? path : join(temporary, 'consumer.db');
   mkdirSync(dirname(file), { recursive: true });
