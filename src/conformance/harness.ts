@@ -13,6 +13,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
+import { callSimulatorAdmin } from '../check-runner/simulator-admin.ts';
 import {
   credentialHeader,
   signatureHeader,
@@ -235,18 +236,12 @@ export function createHarness(
       for (const eventId of eventIds) dispatcher.redeliver(eventId);
     },
 
-    async admin(method, path, body) {
-      const res = await request(`${provider.url}/admin${path}`, {
-        method,
-        headers: { 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await res.body.text();
-      if (res.statusCode >= 300) {
-        throw new Error(`simulator ${method} /admin${path}: ${res.statusCode} ${text}`);
-      }
-      return (text === '' ? undefined : JSON.parse(text)) as never;
-    },
+    admin: (method, path, body) =>
+      callSimulatorAdmin<never>(
+        provider.url,
+        { method, path, body },
+        (status, text) => new Error(`simulator ${method} /admin${path}: ${status} ${text}`),
+      ),
   };
   return harness;
 }

@@ -15,6 +15,7 @@ import {
   type KitCase,
   type KitContext,
   notChecked,
+  underFault,
 } from './case.ts';
 import {
   type CallOutcome,
@@ -72,6 +73,25 @@ function expectAlreadyImported(
   }
 }
 
+/**
+ * Calls a new instance (a new process) for a message the target holds, `previouslyAttempted`
+ * as given; expects `already_imported` at `location` and the target holding it once.
+ */
+async function expectAlreadyImportedAnew(
+  kit: KitContext,
+  e: Evidence,
+  call: { messageId: string; location: string | undefined; previouslyAttempted: boolean },
+  situation: string,
+): Promise<void> {
+  const { messageId, previouslyAttempted } = call;
+  const outcome = await kit.call(await kit.instance(), messageId, { previouslyAttempted });
+  e.note(
+    `a new instance, previouslyAttempted: ${previouslyAttempted}: ${describeOutcome(outcome)}`,
+  );
+  expectAlreadyImported(e, outcome, call.location, situation);
+  await expectHolds(kit, e, messageId);
+}
+
 export const importOnce: KitCase = {
   id: 'import.once',
   title: "a new message is imported: 'imported', with a location",
@@ -103,10 +123,12 @@ export const importLostReply: KitCase = {
     const messageId = await kit.inbound();
     const location = await importNew(kit, e, messageId, `message ${messageId}, first call`);
     e.note('its result thrown away, as when the consumer stops before recording the import');
-    const retry = await kit.call(await kit.instance(), messageId, { previouslyAttempted: true });
-    e.note(`a new instance, previouslyAttempted: true: ${describeOutcome(retry)}`);
-    expectAlreadyImported(e, retry, location, 'after a lost result (the 409 trap)');
-    await expectHolds(kit, e, messageId);
+    await expectAlreadyImportedAnew(
+      kit,
+      e,
+      { messageId, location, previouslyAttempted: true },
+      'after a lost result (the 409 trap)',
+    );
 
     const target = kit.target;
     if (target?.loseReply === undefined) {
@@ -114,22 +136,22 @@ export const importLostReply: KitCase = {
       return e.verdict();
     }
     const lostId = await kit.inbound();
-    await target.loseReply();
-    let lost: CallOutcome;
-    try {
-      lost = await kit.call(await kit.instance(), lostId, { previouslyAttempted: false });
-    } finally {
-      await target.recover?.();
-    }
+    const lost = await underFault(
+      kit,
+      () => target.loseReply?.(),
+      async () => kit.call(await kit.instance(), lostId, { previouslyAttempted: false }),
+    );
     e.note(`message ${lostId}, its reply lost at the target: ${describeOutcome(lost)}`);
     e.expect(
       !isPermanent(lost),
       'a lost reply is not a refusal: a PermanentImportError marks failed an invoice the target took',
     );
-    const again = await kit.call(await kit.instance(), lostId, { previouslyAttempted: true });
-    e.note(`a new instance, previouslyAttempted: true: ${describeOutcome(again)}`);
-    expectAlreadyImported(e, again, locationOf(lost), 'after a lost reply (the 409 trap)');
-    await expectHolds(kit, e, lostId);
+    await expectAlreadyImportedAnew(
+      kit,
+      e,
+      { messageId: lostId, location: locationOf(lost), previouslyAttempted: true },
+      'after a lost reply (the 409 trap)',
+    );
     return e.verdict();
   },
 };
@@ -146,10 +168,12 @@ export const importDuplicateFromTarget: KitCase = {
     e.note(
       "the consumer's record of it lost (a restored backup): a new instance called as for a new message",
     );
-    const again = await kit.call(await kit.instance(), messageId, { previouslyAttempted: false });
-    e.note(`a new instance, previouslyAttempted: false: ${describeOutcome(again)}`);
-    expectAlreadyImported(e, again, location, 'for a message the target holds');
-    await expectHolds(kit, e, messageId);
+    await expectAlreadyImportedAnew(
+      kit,
+      e,
+      { messageId, location, previouslyAttempted: false },
+      'for a message the target holds',
+    );
     return e.verdict();
   },
 };

@@ -1,0 +1,59 @@
+/**
+ * A contract kit's cases as vitest tests (describeImporterContract, describeSinkContract): a
+ * `describe` whose beforeAll opens the kit's session, with one `it` per case named by its id.
+ * A case that fails throws its report, evidence included; a case that cannot be checked is
+ * skipped with the reason.
+ */
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { type CheckReport, formatCheck } from './report.ts';
+
+/** A value, or a function giving it when the kit starts (after the file's own beforeAll). */
+export type Deferred<T> = T | (() => T);
+
+export function resolveDeferred<T>(value: Deferred<T>): T {
+  return typeof value === 'function' ? (value as () => T)() : value;
+}
+
+/** What the helper runs the cases in. */
+export interface CaseSession {
+  run(id: string): Promise<CheckReport>;
+  close(): Promise<void>;
+}
+
+export interface CaseSuite {
+  title: string;
+  /** Opens the session, in the describe's beforeAll. */
+  start(): Promise<CaseSession>;
+  /** The case ids, in report order. */
+  ids: readonly string[];
+  /** vitest's bound of one case, after the kit's own. */
+  caseTimeoutMs: number;
+  /** The error a failed case throws, its report as the message (ImporterContractError, ...). */
+  failure(report: string): Error;
+  /** Said when the session did not open: `the importer kit did not start`. */
+  notStarted: string;
+}
+
+export function describeCases(suite: CaseSuite): void {
+  describe(suite.title, () => {
+    let session: CaseSession | undefined;
+    beforeAll(async () => {
+      session = await suite.start();
+    }, 60_000);
+    afterAll(async () => {
+      await session?.close();
+    });
+    for (const id of suite.ids) {
+      it(
+        id,
+        async (context) => {
+          if (session === undefined) throw new Error(suite.notStarted);
+          const report = await session.run(id);
+          if (report.result === 'not checked') context.skip(report.evidence.join('; '));
+          if (report.result === 'fail') throw suite.failure(`\n${formatCheck(report)}`);
+        },
+        suite.caseTimeoutMs,
+      );
+    }
+  });
+}
