@@ -26,8 +26,8 @@ export interface CaseSuite {
   start(): Promise<CaseSession>;
   /** The case ids, in report order. */
   ids: readonly string[];
-  /** vitest's bound of one case, after the kit's own. */
-  caseTimeoutMs: number;
+  /** vitest's bound of one case, after the kit's own. @default vitest's testTimeout */
+  caseTimeoutMs?: number;
   /** The error a failed case throws, its report as the message (ImporterContractError, ...). */
   failure(report: string): Error;
   /** Said when the session did not open: `the importer kit did not start`. */

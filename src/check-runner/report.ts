@@ -51,8 +51,8 @@ export function formatCheck(report: CheckReport, width = report.id.length): stri
 export interface RunTable {
   /** The lines above the simulator's: what was checked. */
   heading: readonly string[];
-  /** The simulator's URL. */
-  simulator: string;
+  /** Where the checks ran, to start the line of the time: `simulator <url>`. */
+  where: string;
   summary: RunSummary;
   checks: readonly CheckReport[];
   /** What the tally counts: `Duties`, `Cases`. */
@@ -61,14 +61,14 @@ export interface RunTable {
   verdict: { passed: string; failed: string };
 }
 
-/** The whole run: heading, simulator and time, a row per check, the tally and the verdict. */
+/** The whole run: heading, where and when, a row per check, the tally and the verdict. */
 export function formatRun(table: RunTable): string {
   const { summary } = table;
   const width = Math.max(...table.checks.map((c) => c.id.length));
   const { pass, fail, notChecked } = summary.counts;
   return [
     ...table.heading,
-    `simulator ${table.simulator}, ${summary.startedAt}, ${(summary.durationMs / 1000).toFixed(1)} s`,
+    `${table.where}, ${summary.startedAt}, ${(summary.durationMs / 1000).toFixed(1)} s`,
     '',
     ...table.checks.map((c) => formatCheck(c, width)),
     '',

@@ -13,6 +13,7 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
+import { pollUntil } from '../check-runner/poll-until.ts';
 import { callSimulatorAdmin } from '../check-runner/simulator-admin.ts';
 import {
   credentialHeader,
@@ -182,15 +183,7 @@ export function createHarness(
     calls: (messageId) => callLog.list({ messageId }),
     allCalls: () => callLog.list(),
 
-    async until(check, timeoutMs = options.timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const value = check();
-        if (value !== undefined && value !== false) return value;
-        if (Date.now() > deadline) return undefined;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
+    until: (check, timeoutMs = options.timeoutMs) => pollUntil(check, timeoutMs),
 
     async hidden(work) {
       const saved = dispatcher.getRouting(party);

@@ -24,7 +24,7 @@ export function summarize(
 export function formatTable(report: ConformanceReport): string {
   return formatRun({
     heading: [`Conformance of ${report.consumer}`],
-    simulator: report.simulator,
+    where: `simulator ${report.simulator}`,
     summary: report,
     checks: report.duties,
     noun: 'Duties',

@@ -48,7 +48,7 @@ export function formatTable(report: KitReport): string {
   const { importer } = report;
   return formatRun({
     heading: [`Importer contract of ${importer.name} (${importer.file})`, importer.describe],
-    simulator: report.simulator,
+    where: `simulator ${report.simulator}`,
     summary: report,
     checks: report.cases,
     noun: 'Cases',
