@@ -5,7 +5,8 @@
  * skipped with the reason.
  */
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import { type CheckReport, formatCheck } from './report.ts';
+import { formatCheck } from './report.ts';
+import type { CaseSession } from './run-case.ts';
 
 /** A value, or a function giving it when the kit starts (after the file's own beforeAll). */
 export type Deferred<T> = T | (() => T);
@@ -14,10 +15,27 @@ export function resolveDeferred<T>(value: Deferred<T>): T {
   return typeof value === 'function' ? (value as () => T)() : value;
 }
 
-/** What the helper runs the cases in. */
-export interface CaseSession {
-  run(id: string): Promise<CheckReport>;
-  close(): Promise<void>;
+/** A kit's options whose `env` and `target` may be deferred (the helpers' options). */
+export type WithDeferred<Options extends { env?: unknown; target?: unknown }> = Omit<
+  Options,
+  'env' | 'target'
+> & {
+  /** The kit's `env`, or a function giving it (a stand-in's port). @default {} */
+  env?: Deferred<NonNullable<Options['env']>>;
+  /** The kit's `target` controller, or a function giving it. @default none */
+  target?: Deferred<NonNullable<Options['target']>>;
+};
+
+/** The kit's options, their deferred `env` and `target` called: in the describe's beforeAll. */
+export function resolveOptions<Options extends { env?: unknown; target?: unknown }>(
+  options: WithDeferred<Options>,
+): Options {
+  const { env, target, ...rest } = options;
+  return {
+    ...rest,
+    ...(env === undefined ? {} : { env: resolveDeferred(env) }),
+    ...(target === undefined ? {} : { target: resolveDeferred(target) }),
+  } as unknown as Options;
 }
 
 export interface CaseSuite {

@@ -61,3 +61,23 @@ export async function runCase<Context>(
     clearTimeout(timer);
   }
 }
+
+/** A kit's open session: its cases run one by one, then it closes. */
+export interface CaseSession {
+  run(id: string): Promise<CheckReport>;
+  close(): Promise<void>;
+}
+
+/** Runs the cases `ids` in order and closes the session, whatever happens. */
+export async function runEveryCase(
+  session: CaseSession,
+  ids: readonly string[],
+): Promise<CheckReport[]> {
+  try {
+    const reports: CheckReport[] = [];
+    for (const id of ids) reports.push(await session.run(id));
+    return reports;
+  } finally {
+    await session.close();
+  }
+}

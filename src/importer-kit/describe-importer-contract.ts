@@ -14,7 +14,12 @@
  * the describe's beforeAll; `env` and `target` may be functions, called then, for what is known
  * only once the file's own beforeAll ran (a stand-in's port).
  */
-import { type Deferred, describeCases, resolveDeferred } from '../check-runner/describe-cases.ts';
+import {
+  type Deferred,
+  describeCases,
+  resolveOptions,
+  type WithDeferred,
+} from '../check-runner/describe-cases.ts';
 import {
   CASE_IDS,
   DEFAULT_CALL_TIMEOUT_MS,
@@ -24,14 +29,7 @@ import {
 
 export type { Deferred };
 
-export interface ImporterContractOptions extends Omit<ImporterKitOptions, 'env' | 'target'> {
-  /**
-   * The importer's settings; a function when they are known only once a beforeAll ran (a
-   * stand-in's port). @default {}
-   */
-  env?: Deferred<NonNullable<ImporterKitOptions['env']>>;
-  /** A controller of the importer's target (target.ts), or a function giving it. @default none */
-  target?: Deferred<NonNullable<ImporterKitOptions['target']>>;
+export interface ImporterContractOptions extends WithDeferred<ImporterKitOptions> {
   /** What the describe is called. @default `importer contract: <importer>` */
   name?: string;
 }
@@ -42,18 +40,11 @@ export class ImporterContractError extends Error {
 }
 
 export function describeImporterContract(options: ImporterContractOptions): void {
-  const { env, target, name, ...rest } = options;
+  const { name, ...rest } = options;
   describeCases({
     title: name ?? `importer contract: ${options.importer ?? 'IMPORTER_MODULE'}`,
-    start() {
-      const resolvedEnv = env === undefined ? undefined : resolveDeferred(env);
-      const resolvedTarget = target === undefined ? undefined : resolveDeferred(target);
-      return startImporterKit({
-        ...rest,
-        ...(resolvedEnv === undefined ? {} : { env: resolvedEnv }),
-        ...(resolvedTarget === undefined ? {} : { target: resolvedTarget }),
-      });
-    },
+    // `env` and `target` may be functions, for what the file's own beforeAll sets up.
+    start: () => startImporterKit(resolveOptions<ImporterKitOptions>(rest)),
     ids: CASE_IDS,
     // The kit bounds a case at ten call timeouts; vitest's own bound comes after it.
     caseTimeoutMs: 10 * (options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS) + 5_000,

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Logger, pino } from 'pino';
 import { KitConfigError } from '../check-runner/kit-config-error.ts';
-import { findCase, runCase } from '../check-runner/run-case.ts';
+import { findCase, runCase, runEveryCase } from '../check-runner/run-case.ts';
 import { type ApiClient, createApiClient } from '../consumer/api/index.ts';
 import { coreVariableNames, spoolDirOf } from '../consumer/config.ts';
 import { type LoadedImporter, readImporter } from '../consumer/importer/index.ts';
@@ -176,11 +176,5 @@ export async function startImporterKit(options: ImporterKitOptions = {}): Promis
 /** Runs every case and returns the report; KitConfigError when the importer cannot load. */
 export async function runImporterKit(options: ImporterKitOptions = {}): Promise<KitReport> {
   const session = await startImporterKit(options);
-  try {
-    const cases: CaseReport[] = [];
-    for (const id of CASE_IDS) cases.push(await session.run(id));
-    return summarize(cases, session);
-  } finally {
-    await session.close();
-  }
+  return summarize(await runEveryCase(session, CASE_IDS), session);
 }

@@ -4,7 +4,7 @@
  * played into it, and what the target holds afterwards.
  */
 import type { Logger } from 'pino';
-import type { Evidence } from '../check-runner/evidence.ts';
+import type { CaseVerdict, Evidence } from '../check-runner/evidence.ts';
 import { pollUntil } from '../check-runner/poll-until.ts';
 import type { KitCase as RunnableCase } from '../check-runner/run-case.ts';
 import type { StatusNotice, StatusSink } from '../consumer/sink/index.ts';
@@ -119,4 +119,15 @@ export async function expectHeldOnce(
   e.note(`${kit.holder} holds ${taken.length} notices of these invoices`);
   const byStream = expectOnceInOrder(e, taken, kit.holder);
   expectComplete(e, byStream, ids, kit.holder);
+}
+
+/** The end of a case: the outbox drains, and the target holds every change of `ids`. */
+export async function expectDelivered(
+  kit: SinkKitContext,
+  sandbox: KitSandbox,
+  e: Evidence,
+  ids: readonly string[],
+): Promise<CaseVerdict> {
+  if (await expectDrained(sandbox, e)) await expectHeldOnce(kit, e, ids);
+  return e.verdict();
 }

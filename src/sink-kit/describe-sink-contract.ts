@@ -15,15 +15,18 @@
  * `env` and `target` may be functions, called in the describe's beforeAll, for what is known
  * only once the file's own beforeAll ran (a stand-in's port).
  */
-import { type Deferred, describeCases, resolveDeferred } from '../check-runner/describe-cases.ts';
+import {
+  describeCases,
+  resolveOptions,
+  type WithDeferred,
+} from '../check-runner/describe-cases.ts';
 import { CASE_IDS, type SinkKitOptions, startSinkKit } from './kit.ts';
 
-export interface SinkContractOptions extends Omit<SinkKitOptions, 'env' | 'target'> {
-  /** The sink's settings, or a function giving them. @default {} */
-  env?: Deferred<NonNullable<SinkKitOptions['env']>>;
-  /** A controller of the sink's target (target.ts), or a function giving it. @default none */
-  target?: Deferred<NonNullable<SinkKitOptions['target']>>;
-}
+/**
+ * The kit's options (kit.ts); `env` and `target` may be functions, for what the file's own
+ * beforeAll sets up.
+ */
+export type SinkContractOptions = WithDeferred<SinkKitOptions>;
 
 /** A case that failed: its report, evidence included, as the test's error. */
 export class SinkContractError extends Error {
@@ -31,18 +34,9 @@ export class SinkContractError extends Error {
 }
 
 export function describeSinkContract(options: SinkContractOptions): void {
-  const { env, target, ...rest } = options;
   describeCases({
     title: `status sink contract: ${options.name ?? options.sink ?? 'SINK_MODULE'}`,
-    start() {
-      const resolvedEnv = env === undefined ? undefined : resolveDeferred(env);
-      const resolvedTarget = target === undefined ? undefined : resolveDeferred(target);
-      return startSinkKit({
-        ...rest,
-        ...(resolvedEnv === undefined ? {} : { env: resolvedEnv }),
-        ...(resolvedTarget === undefined ? {} : { target: resolvedTarget }),
-      });
-    },
+    start: () => startSinkKit(resolveOptions<SinkKitOptions>(options)),
     ids: CASE_IDS,
     // vitest's testTimeout bounds a case, as any test of the project (the kit's own bound,
     // CASE_LIMIT_MS, is for the command line, where nothing else does).

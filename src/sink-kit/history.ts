@@ -16,27 +16,30 @@ export const FINAL_VALUES = {
   lifecycle: 'paid',
 } as const;
 
+/** What happens to each invoice at the simulator, in order: one change of each stream. */
+const STEPS: ReadonlyArray<(sandbox: KitSandbox, id: string) => Promise<unknown>> = [
+  (sandbox, id) => sandbox.api(`/messages/${id}/mark-as-delivered`),
+  (sandbox, id) =>
+    sandbox.admin('POST', `/messages/${id}/tax-report`, {
+      jurisdiction: 'Croatia',
+      status: FINAL_VALUES.taxReporting,
+    }),
+  (sandbox, id) =>
+    sandbox.admin('POST', `/messages/${id}/payment`, {
+      paidAmount: '1.00',
+      paymentDate: '2026-11-20',
+    }),
+];
+
 /** Invoices delivered, tax reported and paid at the simulator; their events not yet sent. */
 export async function makeHistory(sandbox: KitSandbox, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
-    const { messageId } = await sandbox.admin<{ messageId: string }>(
-      'POST',
-      '/messages/inbound',
-      {},
-    );
-    ids.push(messageId);
+    const made = await sandbox.admin<{ messageId: string }>('POST', '/messages/inbound', {});
+    ids.push(made.messageId);
   }
   for (const id of ids) {
-    await sandbox.api(`/messages/${id}/mark-as-delivered`);
-    await sandbox.admin('POST', `/messages/${id}/tax-report`, {
-      jurisdiction: 'Croatia',
-      status: 'electronic',
-    });
-    await sandbox.admin('POST', `/messages/${id}/payment`, {
-      paidAmount: '1.00',
-      paymentDate: '2026-11-20',
-    });
+    for (const step of STEPS) await step(sandbox, id);
   }
   return ids;
 }

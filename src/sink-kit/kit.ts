@@ -10,7 +10,7 @@
 import { type Logger, pino } from 'pino';
 import { describeError } from '../check-runner/error-line.ts';
 import { KitConfigError } from '../check-runner/kit-config-error.ts';
-import { findCase, runCase } from '../check-runner/run-case.ts';
+import { findCase, runCase, runEveryCase } from '../check-runner/run-case.ts';
 import { coreVariableNames } from '../consumer/config.ts';
 import { readSink, type StatusNotice, type StatusSink } from '../consumer/sink/index.ts';
 import type { SinkKitContext } from './case.ts';
@@ -108,13 +108,7 @@ export async function startSinkKit(options: SinkKitOptions = {}): Promise<SinkKi
 /** Runs every case and returns the report; KitConfigError when the sink cannot load. */
 export async function runSinkKit(options: SinkKitOptions = {}): Promise<SinkKitReport> {
   const session = await startSinkKit(options);
-  try {
-    const cases: CaseReport[] = [];
-    for (const id of CASE_IDS) cases.push(await session.run(id));
-    return summarize(cases, session);
-  } finally {
-    await session.close();
-  }
+  return summarize(await runEveryCase(session, CASE_IDS), session);
 }
 
 async function resolveSink(

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Logger, pino } from 'pino';
-import { request } from 'undici';
+import { getGlobalDispatcher, request } from 'undici';
 import { callSimulatorAdmin } from '../check-runner/simulator-admin.ts';
 import { createClaimHolder } from '../consumer/claims/claim-holder.ts';
 import { loadConfig } from '../consumer/config.ts';
@@ -18,17 +18,10 @@ import { type RunningConsumer, startConsumer } from '../consumer/consumer.ts';
 import { createFileImporter } from '../consumer/importer/index.ts';
 import type { StatusSink } from '../consumer/sink/index.ts';
 import type { SinkOutboxStats } from '../consumer/store/sink-outbox.ts';
-import {
-  ACTION_HEADER,
-  EVENT_ID_HEADER,
-  SIGNATURE_HEADER,
-  signatureHeader,
-  TRANSFER_HEADER,
-  WEBHOOK_CONTENT_TYPE,
-  WEBHOOK_USER_AGENT,
-  type WebhookEnvelope,
-} from '../protocol/index.ts';
-import { DEFAULT_API_TOKEN, startProvider } from '../provider/provider.ts';
+import type { WebhookEnvelope } from '../protocol/index.ts';
+import { DEFAULT_API_TOKEN, type RunningProvider, startProvider } from '../provider/provider.ts';
+import type { StoredEndpoint } from '../provider/webhooks/endpoints.ts';
+import { buildWebhookRequest, sendWebhook } from '../provider/webhooks/send-webhook.ts';
 
 /** The consumer's signing secret: it and the kit are the only ones to know it. */
 const SECRET = 'whsec_sink-kit-sandbox-secret';
@@ -70,47 +63,37 @@ export async function startKitSandbox(options: {
 }): Promise<KitSandbox> {
   const published: WebhookEnvelope[] = [];
   const dir = await mkdtemp(join(tmpdir(), 'sink-kit-'));
-  const provider = await startProvider({
-    port: 0,
-    host: '127.0.0.1',
-    logger: pino({ level: 'silent' }),
-    tap: { publish: (envelope) => published.push(envelope) },
-  });
-  const config = loadConfig({
-    PORT: '0',
-    WEBHOOK_SECRETS: SECRET,
-    API_BASE_URL: provider.url,
-    API_TOKEN: DEFAULT_API_TOKEN,
-    API_TIMEOUT_MS: '1000',
-    DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
-    DOCUMENTS_DIR: join(dir, 'documents'),
-  });
-  const start = () =>
-    startConsumer({
-      config,
-      logger: options.logger,
-      host: '127.0.0.1',
-      // One consumer at a time on this database: another holder of its process is one that ended.
-      holder: createClaimHolder('sink-kit', { hostname: 'sink-kit', pid: 1, isAlive: () => false }),
-      importer: createFileImporter({ documentsDir: config.documentsDir, logger: options.logger }),
-      sink: options.sink,
-      startWorker: true,
-      worker: { pollIntervalMs: 20, retryDelay: () => 100 },
-      sinkWorker: { pollMs: 20, retryBaseMs: 50, retryMaxMs: 200 },
-    });
-  let consumer: RunningConsumer | undefined;
+  let provider: RunningProvider | undefined;
   try {
-    consumer = await start();
+    provider = await startProvider({
+      port: 0,
+      host: '127.0.0.1',
+      logger: pino({ level: 'silent' }),
+      tap: { publish: (envelope) => published.push(envelope) },
+    });
+    const consumer = await startConsumerSide({ ...options, provider, dir });
+    const running = provider;
+    return {
+      ...simulatorSide(running, published),
+      ...consumer,
+      async stop() {
+        await consumer.stopConsumer();
+        await running.close();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
   } catch (error) {
-    await provider.close();
+    await provider?.close();
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
-  const running = () => {
-    if (consumer === undefined) throw new Error('the consumer is stopped');
-    return consumer;
-  };
+}
 
+/** The simulator's part: what it published, and calls to its admin and messaging APIs. */
+function simulatorSide(
+  provider: RunningProvider,
+  published: readonly WebhookEnvelope[],
+): Pick<KitSandbox, 'simulator' | 'party' | 'published' | 'admin' | 'api'> {
   return {
     simulator: provider.url,
     party: provider.provider.model.participants.sandbox.identifier,
@@ -127,29 +110,75 @@ export async function startKitSandbox(options: {
         headers: { authorization: `Bearer ${DEFAULT_API_TOKEN}` },
       });
       const text = await res.body.text();
-      if (res.statusCode >= 300)
+      if (res.statusCode >= 300) {
         throw new Error(`simulator POST ${path}: ${res.statusCode} ${text}`);
+      }
     },
+  };
+}
+
+type ConsumerSide = Pick<
+  KitSandbox,
+  'post' | 'drainWorker' | 'outbox' | 'lastSinkError' | 'stopConsumer' | 'restartConsumer'
+>;
+
+/** The consumer's part: started against the simulator, on a database in `dir`. */
+async function startConsumerSide(options: {
+  sink: StatusSink;
+  logger: Logger;
+  provider: RunningProvider;
+  dir: string;
+}): Promise<ConsumerSide> {
+  const config = loadConfig({
+    PORT: '0',
+    WEBHOOK_SECRETS: SECRET,
+    API_BASE_URL: options.provider.url,
+    API_TOKEN: DEFAULT_API_TOKEN,
+    API_TIMEOUT_MS: '1000',
+    DATABASE_URL: `sqlite:${join(options.dir, 'consumer.db')}`,
+    DOCUMENTS_DIR: join(options.dir, 'documents'),
+  });
+  const start = () =>
+    startConsumer({
+      config,
+      logger: options.logger,
+      host: '127.0.0.1',
+      // One consumer at a time on this database: another holder of its process is one that ended.
+      holder: createClaimHolder('sink-kit', { hostname: 'sink-kit', pid: 1, isAlive: () => false }),
+      importer: createFileImporter({ documentsDir: config.documentsDir, logger: options.logger }),
+      sink: options.sink,
+      startWorker: true,
+      worker: { pollIntervalMs: 20, retryDelay: () => 100 },
+      sinkWorker: { pollMs: 20, retryBaseMs: 50, retryMaxMs: 200 },
+    });
+  let consumer: RunningConsumer | undefined = await start();
+  const running = () => {
+    if (consumer === undefined) throw new Error('the consumer is stopped');
+    return consumer;
+  };
+  // The consumer's endpoint as the service would hold it; its URL is the running consumer's.
+  const endpoint: Omit<StoredEndpoint, 'url'> = {
+    id: 'sink-kit',
+    party: options.provider.provider.model.participants.sandbox.identifier,
+    name: 'the consumer under the sink kit',
+    secret: SECRET,
+    retiredSecrets: [],
+    createdAt: Date.now(),
+  };
+  return {
     async post(envelope) {
-      const body = JSON.stringify(envelope);
-      const res = await request(`${running().url}${config.webhookPath}`, {
-        method: 'POST',
-        headers: {
-          'content-type': WEBHOOK_CONTENT_TYPE,
-          'user-agent': WEBHOOK_USER_AGENT,
-          [SIGNATURE_HEADER]: signatureHeader({
-            secrets: [SECRET],
-            timestamp: Math.floor(Date.now() / 1000),
-            body,
-          }),
-          [EVENT_ID_HEADER]: envelope.eventId,
-          [ACTION_HEADER]: envelope.action,
-          [TRANSFER_HEADER]: envelope.transfer,
-        },
-        body,
+      // Signed, headed and sent by the simulator's own code, as its dispatcher sends a webhook.
+      const webhook = buildWebhookRequest({
+        envelope,
+        body: JSON.stringify(envelope),
+        endpoint: { ...endpoint, url: `${running().url}${config.webhookPath}` },
+        nowMs: Date.now(),
       });
-      await res.body.text();
-      return res.statusCode;
+      const sent = await sendWebhook(webhook, { dispatcher: getGlobalDispatcher() });
+      if (sent.statusCode !== undefined) return sent.statusCode;
+      throw new Error(
+        `the consumer did not answer ${envelope.action} ${envelope.eventId}: ${sent.error}`,
+      );
     },
     drainWorker: () => running().worker.drain(),
     outbox: () => running().store.sinkOutbox.stats(),
@@ -164,12 +193,6 @@ export async function startKitSandbox(options: {
     async restartConsumer() {
       await consumer?.close();
       consumer = await start();
-    },
-    async stop() {
-      await consumer?.close();
-      consumer = undefined;
-      await provider.close();
-      await rm(dir, { recursive: true, force: true });
     },
   };
 }
