@@ -4,7 +4,8 @@
  * target holds, by the same process or a new one; never a PermanentImportError then, never a
  * second `imported`.
  */
-import { type Evidence, expectHolds, type KitContext } from './case.ts';
+import type { Evidence } from '../check-runner/evidence.ts';
+import { expectHolds, type KitContext } from './case.ts';
 import {
   type CallOutcome,
   describeOutcome,

@@ -3,12 +3,7 @@
  * process), real inbound messages in the simulator, import() calls with the consumer's inputs,
  * and the target controller when the forker gave one.
  */
-import {
-  type CaseVerdict,
-  createEvidence,
-  type Evidence,
-  notChecked,
-} from '../check-runner/evidence.ts';
+import type { Evidence } from '../check-runner/evidence.ts';
 import type { KitCase as RunnableCase } from '../check-runner/run-case.ts';
 import type { Importer } from '../consumer/importer/index.ts';
 import type { CallOptions, CallOutcome, PreparedCall } from './import-call.ts';
@@ -37,8 +32,6 @@ export type KitCallOptions = Omit<CallOptions, 'waitMs'> & { waitMs?: number };
 
 /** A case of the importer kit: an id, a title, where its rule is written, and what it runs. */
 export type KitCase = RunnableCase<KitContext>;
-
-export { type CaseVerdict, createEvidence, type Evidence, notChecked };
 
 /**
  * Runs `call` with a fault made at the target (`fault`: an outage, a hang, a lost reply) and

@@ -5,17 +5,10 @@
  * a refusal for good as a PermanentImportError; eight imports at once; forget() that leaves
  * the system of record alone.
  */
+
+import { createEvidence, notChecked } from '../check-runner/evidence.ts';
 import { expectAlreadyImported, expectAlreadyImportedAnew, importNew } from './already-imported.ts';
-import {
-  createEvidence,
-  expectHeld,
-  expectHolds,
-  heldCount,
-  heldText,
-  type KitCase,
-  notChecked,
-  underFault,
-} from './case.ts';
+import { expectHeld, expectHolds, heldCount, heldText, type KitCase, underFault } from './case.ts';
 import { describeOutcome, isPermanent, locationOf, resolvedAs } from './import-call.ts';
 
 const CONTRACT = 'src/consumer/importer/README.md';

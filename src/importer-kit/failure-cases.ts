@@ -5,16 +5,10 @@
  * retries; a PermanentImportError would tell the sender their invoice was refused. And the
  * retry must import the message once.
  */
+
+import { createEvidence, type Evidence, notChecked } from '../check-runner/evidence.ts';
 import type { Importer } from '../consumer/importer/index.ts';
-import {
-  createEvidence,
-  type Evidence,
-  expectHolds,
-  type KitCase,
-  type KitContext,
-  notChecked,
-  underFault,
-} from './case.ts';
+import { expectHolds, type KitCase, type KitContext, underFault } from './case.ts';
 import {
   type CallOutcome,
   describeOutcome,
