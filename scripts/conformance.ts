@@ -4,21 +4,20 @@
  * among them), 2 on bad usage or when the run could not be made (the port taken, the consumer
  * not reachable at all).
  */
-import { parseConformanceArgs, USAGE, UsageError } from '../src/conformance/options.ts';
+import { runCheckCommand } from '../src/check-runner/check-command.ts';
+import { parseConformanceArgs, USAGE } from '../src/conformance/options.ts';
 import { formatTable } from '../src/conformance/report.ts';
 import { runConformance } from '../src/conformance/runner.ts';
 
-try {
-  const options = parseConformanceArgs(process.argv.slice(2));
-  if (options === 'help') {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  const report = await runConformance(options);
-  console.log(options.json ? JSON.stringify(report, null, 2) : formatTable(report));
-  process.exit(report.passed ? 0 : 1);
-} catch (error) {
-  if (error instanceof UsageError) console.error(`conformance: ${error.message}\n\n${USAGE}`);
-  else console.error(`conformance: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(2);
-}
+const code = await runCheckCommand(
+  {
+    name: 'conformance',
+    usage: USAGE,
+    parse: parseConformanceArgs,
+    run: runConformance,
+    table: formatTable,
+  },
+  process.argv.slice(2),
+  { out: console.log, err: console.error },
+);
+process.exit(code);

@@ -1,17 +1,10 @@
 /** A consumer duty as the runner reports it. */
+import type { CheckReport, CheckResult } from '../check-runner/report.ts';
 
-export type DutyResult = 'pass' | 'fail' | 'not checked';
+export type DutyResult = CheckResult;
 
-export interface DutyReport {
-  /** Stable identifier, e.g. `signature.tampered`: CI can key on it. */
-  id: string;
-  title: string;
-  /** Where the duty is described, relative to the repository root. */
-  doc: string;
-  result: DutyResult;
-  /** What was sent, what came back, which API calls the consumer made. */
-  evidence: string[];
-}
+/** A duty's report; its evidence: what was sent, what came back, which API calls were made. */
+export type DutyReport = CheckReport;
 
 /** A duty's definition: what it checks and where that is written down. */
 export interface Duty {

@@ -13,6 +13,8 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { request } from 'undici';
+import { pollUntil } from '../check-runner/poll-until.ts';
+import { callSimulatorAdmin } from '../check-runner/simulator-admin.ts';
 import {
   credentialHeader,
   signatureHeader,
@@ -181,15 +183,7 @@ export function createHarness(
     calls: (messageId) => callLog.list({ messageId }),
     allCalls: () => callLog.list(),
 
-    async until(check, timeoutMs = options.timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const value = check();
-        if (value !== undefined && value !== false) return value;
-        if (Date.now() > deadline) return undefined;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    },
+    until: (check, timeoutMs = options.timeoutMs) => pollUntil(check, timeoutMs),
 
     async hidden(work) {
       const saved = dispatcher.getRouting(party);
@@ -235,18 +229,12 @@ export function createHarness(
       for (const eventId of eventIds) dispatcher.redeliver(eventId);
     },
 
-    async admin(method, path, body) {
-      const res = await request(`${provider.url}/admin${path}`, {
-        method,
-        headers: { 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      const text = await res.body.text();
-      if (res.statusCode >= 300) {
-        throw new Error(`simulator ${method} /admin${path}: ${res.statusCode} ${text}`);
-      }
-      return (text === '' ? undefined : JSON.parse(text)) as never;
-    },
+    admin: (method, path, body) =>
+      callSimulatorAdmin<never>(
+        provider.url,
+        { method, path, body },
+        (status, text) => new Error(`simulator ${method} /admin${path}: ${status} ${text}`),
+      ),
   };
   return harness;
 }

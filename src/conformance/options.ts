@@ -2,7 +2,7 @@
  * Options of the conformance runner, from the command line (`npm run conformance -- ...`) or
  * from a test. One pure parser: a bad option is an error naming it.
  */
-import { parseArgs } from 'node:util';
+import { parseCommandLine, UsageError } from '../check-runner/command-line.ts';
 import {
   CREDENTIAL_SPEC_FORMAT,
   parseCredentialSpec,
@@ -44,9 +44,7 @@ export interface ConformanceOptions {
   json: boolean;
 }
 
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+export { UsageError };
 
 export const USAGE = `Usage: npm run conformance -- --url <consumer webhook URL> --secret <signing secret> [options]
 
@@ -73,13 +71,7 @@ than 5 s fail answer.in-time); 2 on bad usage or when the consumer cannot be rea
 
 /** Parses command-line arguments; throws UsageError naming what is wrong. */
 export function parseConformanceArgs(args: readonly string[]): ConformanceOptions | 'help' {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const v = parsed.values;
+  const v = parse(args).values;
   if (v.help === true) return 'help';
   if (v.url === undefined) throw new UsageError('--url is required');
   if (v.secret === undefined || v.secret === '') throw new UsageError('--secret is required');
@@ -112,7 +104,7 @@ export function parseConformanceArgs(args: readonly string[]): ConformanceOption
 
 function parse(args: readonly string[]) {
   const text = { type: 'string' } as const;
-  return parseArgs({
+  return parseCommandLine({
     args: [...args],
     strict: true,
     allowPositionals: false,

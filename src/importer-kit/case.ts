@@ -3,9 +3,10 @@
  * process), real inbound messages in the simulator, import() calls with the consumer's inputs,
  * and the target controller when the forker gave one.
  */
+import type { Evidence } from '../check-runner/evidence.ts';
+import type { KitCase as RunnableCase } from '../check-runner/run-case.ts';
 import type { Importer } from '../consumer/importer/index.ts';
 import type { CallOptions, CallOutcome, PreparedCall } from './import-call.ts';
-import type { CaseResult } from './report.ts';
 import type { InboundRequest, KitSimulator } from './simulator.ts';
 import type { ImporterTarget } from './target.ts';
 
@@ -29,51 +30,24 @@ export interface KitContext {
 /** CallOptions; `waitMs` defaults to the kit's call timeout. */
 export type KitCallOptions = Omit<CallOptions, 'waitMs'> & { waitMs?: number };
 
-export interface CaseVerdict {
-  result: CaseResult;
-  evidence: string[];
-}
-
-export interface KitCase {
-  /** Stable: tests, CI and the report name it. */
-  id: string;
-  title: string;
-  /** Where the rule is written, relative to the repository root. */
-  doc: string;
-  run(kit: KitContext): Promise<CaseVerdict>;
-}
+/** A case of the importer kit: an id, a title, where its rule is written, and what it runs. */
+export type KitCase = RunnableCase<KitContext>;
 
 /**
- * A case's evidence as it goes: lines of what happened, and `expect`ations that, when broken,
- * add a `wrong:` line saying why it matters and fail the case.
+ * Runs `call` with a fault made at the target (`fault`: an outage, a hang, a lost reply) and
+ * ends it with target.recover() whatever the call did, so the next call finds the target well.
  */
-export interface Evidence {
-  note(line: string): void;
-  /** Records `why` and fails the case unless `ok`; returns `ok`. */
-  expect(ok: boolean, why: string): boolean;
-  verdict(): CaseVerdict;
-}
-
-export function createEvidence(): Evidence {
-  const lines: string[] = [];
-  let failed = false;
-  return {
-    note: (line) => {
-      lines.push(line);
-    },
-    expect(ok, why) {
-      if (!ok) {
-        failed = true;
-        lines.push(`wrong: ${why}`);
-      }
-      return ok;
-    },
-    verdict: () => ({ result: failed ? 'fail' : 'pass', evidence: [...lines] }),
-  };
-}
-
-export function notChecked(why: string, evidence: readonly string[] = []): CaseVerdict {
-  return { result: 'not checked', evidence: [...evidence, why] };
+export async function underFault<T>(
+  kit: KitContext,
+  fault: () => Promise<void> | void,
+  call: () => Promise<T>,
+): Promise<T> {
+  await fault();
+  try {
+    return await call();
+  } finally {
+    await kit.target?.recover?.();
+  }
 }
 
 /** With target.holds: how many records of the message the target holds; undefined without. */

@@ -5,72 +5,13 @@
  * a refusal for good as a PermanentImportError; eight imports at once; forget() that leaves
  * the system of record alone.
  */
-import {
-  createEvidence,
-  type Evidence,
-  expectHeld,
-  expectHolds,
-  heldCount,
-  heldText,
-  type KitCase,
-  type KitContext,
-  notChecked,
-} from './case.ts';
-import {
-  type CallOutcome,
-  describeOutcome,
-  isPermanent,
-  locationOf,
-  resolvedAs,
-} from './import-call.ts';
+
+import { createEvidence, notChecked } from '../check-runner/evidence.ts';
+import { expectAlreadyImported, expectAlreadyImportedAnew, importNew } from './already-imported.ts';
+import { expectHeld, expectHolds, heldCount, heldText, type KitCase, underFault } from './case.ts';
+import { describeOutcome, isPermanent, locationOf, resolvedAs } from './import-call.ts';
 
 const CONTRACT = 'src/consumer/importer/README.md';
-
-/** Imports a new message with a new instance; notes the outcome, expects `imported`. */
-async function importNew(kit: KitContext, e: Evidence, messageId: string, what: string) {
-  const outcome = await kit.call(await kit.instance(), messageId, { previouslyAttempted: false });
-  e.note(`${what}: ${describeOutcome(outcome)}`);
-  e.expect(
-    resolvedAs(outcome, 'imported'),
-    "a message nobody imported before must resolve { status: 'imported', location }",
-  );
-  return locationOf(outcome);
-}
-
-/**
- * Expects `already_imported` at `location` from a call for a message the target holds;
- * `situation` says when, in what the evidence tells the forker.
- */
-function expectAlreadyImported(
-  e: Evidence,
-  outcome: CallOutcome,
-  location: string | undefined,
-  situation: string,
-): void {
-  if (isPermanent(outcome)) {
-    e.expect(
-      false,
-      `a PermanentImportError ${situation} makes the consumer mark the invoice failed at the service, telling its sender it was refused, while the target holds it`,
-    );
-  } else if (resolvedAs(outcome, 'imported')) {
-    e.expect(
-      false,
-      `'imported' again ${situation}: the target took the message a second time; the answer is 'already_imported'`,
-    );
-  } else if (
-    e.expect(
-      resolvedAs(outcome, 'already_imported'),
-      `must resolve 'already_imported' ${situation}`,
-    )
-  ) {
-    if (location !== undefined) {
-      e.expect(
-        locationOf(outcome) === location,
-        `the location differs from the first import's (${location}): the consumer records where the documents are`,
-      );
-    }
-  }
-}
 
 export const importOnce: KitCase = {
   id: 'import.once',
@@ -103,10 +44,12 @@ export const importLostReply: KitCase = {
     const messageId = await kit.inbound();
     const location = await importNew(kit, e, messageId, `message ${messageId}, first call`);
     e.note('its result thrown away, as when the consumer stops before recording the import');
-    const retry = await kit.call(await kit.instance(), messageId, { previouslyAttempted: true });
-    e.note(`a new instance, previouslyAttempted: true: ${describeOutcome(retry)}`);
-    expectAlreadyImported(e, retry, location, 'after a lost result (the 409 trap)');
-    await expectHolds(kit, e, messageId);
+    await expectAlreadyImportedAnew(
+      kit,
+      e,
+      { messageId, location, previouslyAttempted: true },
+      'after a lost result (the 409 trap)',
+    );
 
     const target = kit.target;
     if (target?.loseReply === undefined) {
@@ -114,22 +57,22 @@ export const importLostReply: KitCase = {
       return e.verdict();
     }
     const lostId = await kit.inbound();
-    await target.loseReply();
-    let lost: CallOutcome;
-    try {
-      lost = await kit.call(await kit.instance(), lostId, { previouslyAttempted: false });
-    } finally {
-      await target.recover?.();
-    }
+    const lost = await underFault(
+      kit,
+      () => target.loseReply?.(),
+      async () => kit.call(await kit.instance(), lostId, { previouslyAttempted: false }),
+    );
     e.note(`message ${lostId}, its reply lost at the target: ${describeOutcome(lost)}`);
     e.expect(
       !isPermanent(lost),
       'a lost reply is not a refusal: a PermanentImportError marks failed an invoice the target took',
     );
-    const again = await kit.call(await kit.instance(), lostId, { previouslyAttempted: true });
-    e.note(`a new instance, previouslyAttempted: true: ${describeOutcome(again)}`);
-    expectAlreadyImported(e, again, locationOf(lost), 'after a lost reply (the 409 trap)');
-    await expectHolds(kit, e, lostId);
+    await expectAlreadyImportedAnew(
+      kit,
+      e,
+      { messageId: lostId, location: locationOf(lost), previouslyAttempted: true },
+      'after a lost reply (the 409 trap)',
+    );
     return e.verdict();
   },
 };
@@ -146,10 +89,12 @@ export const importDuplicateFromTarget: KitCase = {
     e.note(
       "the consumer's record of it lost (a restored backup): a new instance called as for a new message",
     );
-    const again = await kit.call(await kit.instance(), messageId, { previouslyAttempted: false });
-    e.note(`a new instance, previouslyAttempted: false: ${describeOutcome(again)}`);
-    expectAlreadyImported(e, again, location, 'for a message the target holds');
-    await expectHolds(kit, e, messageId);
+    await expectAlreadyImportedAnew(
+      kit,
+      e,
+      { messageId, location, previouslyAttempted: false },
+      'for a message the target holds',
+    );
     return e.verdict();
   },
 };

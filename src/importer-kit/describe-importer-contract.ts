@@ -14,27 +14,22 @@
  * the describe's beforeAll; `env` and `target` may be functions, called then, for what is known
  * only once the file's own beforeAll ran (a stand-in's port).
  */
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import {
+  type Deferred,
+  describeCases,
+  resolveOptions,
+  type WithDeferred,
+} from '../check-runner/describe-cases.ts';
 import {
   CASE_IDS,
   DEFAULT_CALL_TIMEOUT_MS,
   type ImporterKitOptions,
-  type KitSession,
   startImporterKit,
 } from './kit.ts';
-import { formatCase } from './report.ts';
 
-/** A value, or a function giving it when the kit starts (after the file's own beforeAll). */
-export type Deferred<T> = T | (() => T);
+export type { Deferred };
 
-export interface ImporterContractOptions extends Omit<ImporterKitOptions, 'env' | 'target'> {
-  /**
-   * The importer's settings; a function when they are known only once a beforeAll ran (a
-   * stand-in's port). @default {}
-   */
-  env?: Deferred<NonNullable<ImporterKitOptions['env']>>;
-  /** A controller of the importer's target (target.ts), or a function giving it. @default none */
-  target?: Deferred<NonNullable<ImporterKitOptions['target']>>;
+export interface ImporterContractOptions extends WithDeferred<ImporterKitOptions> {
   /** What the describe is called. @default `importer contract: <importer>` */
   name?: string;
 }
@@ -45,34 +40,15 @@ export class ImporterContractError extends Error {
 }
 
 export function describeImporterContract(options: ImporterContractOptions): void {
-  const { env, target, name, ...rest } = options;
-  const title = name ?? `importer contract: ${options.importer ?? 'IMPORTER_MODULE'}`;
-  describe(title, () => {
-    let session: KitSession | undefined;
-    beforeAll(async () => {
-      const resolvedEnv = typeof env === 'function' ? env() : env;
-      const resolvedTarget = typeof target === 'function' ? target() : target;
-      session = await startImporterKit({
-        ...rest,
-        ...(resolvedEnv === undefined ? {} : { env: resolvedEnv }),
-        ...(resolvedTarget === undefined ? {} : { target: resolvedTarget }),
-      });
-    }, 60_000);
-    afterAll(async () => {
-      await session?.close();
-    });
-    for (const id of CASE_IDS) {
-      it(
-        id,
-        async (context) => {
-          if (session === undefined) throw new Error('the importer kit did not start');
-          const report = await session.run(id);
-          if (report.result === 'not checked') context.skip(report.evidence.join('; '));
-          if (report.result === 'fail') throw new ImporterContractError(`\n${formatCase(report)}`);
-        },
-        // The kit bounds a case at ten call timeouts; vitest's own bound comes after it.
-        10 * (options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS) + 5_000,
-      );
-    }
+  const { name, ...rest } = options;
+  describeCases({
+    title: name ?? `importer contract: ${options.importer ?? 'IMPORTER_MODULE'}`,
+    // `env` and `target` may be functions, for what the file's own beforeAll sets up.
+    start: () => startImporterKit(resolveOptions<ImporterKitOptions>(rest)),
+    ids: CASE_IDS,
+    // The kit bounds a case at ten call timeouts; vitest's own bound comes after it.
+    caseTimeoutMs: 10 * (options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS) + 5_000,
+    failure: (report) => new ImporterContractError(report),
+    notStarted: 'the importer kit did not start',
   });
 }

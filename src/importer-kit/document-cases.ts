@@ -5,17 +5,11 @@
  * API and checks it got what it asked for before importing: a simulator without an option
  * leaves the case, or that kind, not checked, saying so.
  */
+
+import { createEvidence, notChecked } from '../check-runner/evidence.ts';
 import { DOCUMENT_TYPES, formatOfContentType } from '../provider/document-formats.ts';
 import { FORMATS } from '../provider/webhooks/routing.ts';
-import {
-  createEvidence,
-  expectHeld,
-  expectHolds,
-  heldCount,
-  heldText,
-  type KitCase,
-  notChecked,
-} from './case.ts';
+import { expectHeld, expectHolds, heldCount, heldText, type KitCase } from './case.ts';
 import { describeOutcome, resolvedAs } from './import-call.ts';
 import { SimulatorRefusedError } from './simulator.ts';
 

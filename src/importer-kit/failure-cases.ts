@@ -5,7 +5,10 @@
  * retries; a PermanentImportError would tell the sender their invoice was refused. And the
  * retry must import the message once.
  */
-import { createEvidence, type Evidence, expectHolds, type KitCase, notChecked } from './case.ts';
+
+import { createEvidence, type Evidence, notChecked } from '../check-runner/evidence.ts';
+import type { Importer } from '../consumer/importer/index.ts';
+import { expectHolds, type KitCase, type KitContext, underFault } from './case.ts';
 import {
   type CallOutcome,
   describeOutcome,
@@ -52,6 +55,26 @@ const ABORTED: Wrong = {
     'import() went on with its signal aborted: at the deadline, or when the consumer lost the claim, it must stop and throw',
 };
 
+/**
+ * The retry of a call that failed (`what` names it in the evidence, `after` what it follows):
+ * it must import the message, and the target hold it once.
+ */
+async function expectRetryImports(
+  kit: KitContext,
+  e: Evidence,
+  call: { importer: Importer; messageId: string },
+  what: string,
+  after: string,
+): Promise<void> {
+  const outcome = await kit.call(call.importer, call.messageId, { previouslyAttempted: true });
+  e.note(`${what} (previouslyAttempted: true): ${describeOutcome(outcome)}`);
+  e.expect(
+    resolvedAs(outcome, 'imported', 'already_imported'),
+    `the retry after ${after} must import the message`,
+  );
+  await expectHolds(kit, e, call.messageId);
+}
+
 export const importTransient: KitCase = {
   id: 'import.transient',
   title:
@@ -67,22 +90,20 @@ export const importTransient: KitCase = {
     const e = createEvidence();
     const messageId = await kit.inbound();
     const importer = await kit.instance();
-    await target.outage();
-    let down: CallOutcome;
-    try {
-      down = await kit.call(importer, messageId, { previouslyAttempted: false });
-    } finally {
-      await target.recover();
-    }
+    const down = await underFault(
+      kit,
+      () => target.outage?.(),
+      () => kit.call(importer, messageId, { previouslyAttempted: false }),
+    );
     e.note(`message ${messageId}, the target down: ${describeOutcome(down)}`);
     expectTransient(e, down, DOWN);
-    const retry = await kit.call(importer, messageId, { previouslyAttempted: true });
-    e.note(`the target back, the retry (previouslyAttempted: true): ${describeOutcome(retry)}`);
-    e.expect(
-      resolvedAs(retry, 'imported', 'already_imported'),
-      'the retry after the outage must import the message',
+    await expectRetryImports(
+      kit,
+      e,
+      { importer, messageId },
+      'the target back, the retry',
+      'the outage',
     );
-    await expectHolds(kit, e, messageId);
     return e.verdict();
   },
 };
@@ -102,13 +123,7 @@ export const importDeadline: KitCase = {
     });
     e.note(`message ${messageId}, its signal aborted before the call: ${describeOutcome(aborted)}`);
     expectTransient(e, aborted, ABORTED);
-    const retry = await kit.call(importer, messageId, { previouslyAttempted: true });
-    e.note(`the retry (previouslyAttempted: true): ${describeOutcome(retry)}`);
-    e.expect(
-      resolvedAs(retry, 'imported', 'already_imported'),
-      'the retry after the deadline must import the message',
-    );
-    await expectHolds(kit, e, messageId);
+    await expectRetryImports(kit, e, { importer, messageId }, 'the retry', 'the deadline');
 
     const target = kit.target;
     if (target?.hang === undefined) {
@@ -116,17 +131,16 @@ export const importDeadline: KitCase = {
       return e.verdict();
     }
     const hungId = await kit.inbound();
-    await target.hang();
-    let hung: CallOutcome;
-    try {
-      hung = await kit.call(importer, hungId, {
-        previouslyAttempted: false,
-        signal: AbortSignal.timeout(HANG_ABORT_MS),
-        waitMs: HANG_ABORT_MS + PROMPT_MS,
-      });
-    } finally {
-      await target.recover?.();
-    }
+    const hung = await underFault(
+      kit,
+      () => target.hang?.(),
+      () =>
+        kit.call(importer, hungId, {
+          previouslyAttempted: false,
+          signal: AbortSignal.timeout(HANG_ABORT_MS),
+          waitMs: HANG_ABORT_MS + PROMPT_MS,
+        }),
+    );
     e.note(
       `message ${hungId}, the target hanging, the signal aborting ${HANG_ABORT_MS} ms in: ${describeOutcome(hung)}`,
     );
@@ -138,13 +152,13 @@ export const importDeadline: KitCase = {
     } else {
       expectTransient(e, hung, ABORTED);
     }
-    const after = await kit.call(importer, hungId, { previouslyAttempted: true });
-    e.note(`the target back, the retry (previouslyAttempted: true): ${describeOutcome(after)}`);
-    e.expect(
-      resolvedAs(after, 'imported', 'already_imported'),
-      'the retry after the deadline must import the message',
+    await expectRetryImports(
+      kit,
+      e,
+      { importer, messageId: hungId },
+      'the target back, the retry',
+      'the deadline',
     );
-    await expectHolds(kit, e, hungId);
     return e.verdict();
   },
 };

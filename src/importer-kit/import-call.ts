@@ -11,6 +11,7 @@
 import { statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
+import { describeError as describeAnyError, oneLine } from '../check-runner/error-line.ts';
 import type { ApiClient, FetchedDocument } from '../consumer/api/index.ts';
 import {
   fileDocument,
@@ -147,7 +148,7 @@ export function describeOutcome(outcome: CallOutcome): string {
     case 'resolved':
       return isValidResult(outcome.result)
         ? `import() -> ${outcome.result.status} at ${outcome.result.location} (${outcome.ms} ms)`
-        : `import() -> resolved ${short(JSON.stringify(outcome.result) ?? String(outcome.result))}, not { status: 'imported' | 'already_imported', location: <non-empty string> } (${outcome.ms} ms)`;
+        : `import() -> resolved ${oneLine(JSON.stringify(outcome.result) ?? String(outcome.result))}, not { status: 'imported' | 'already_imported', location: <non-empty string> } (${outcome.ms} ms)`;
     case 'rejected':
       return `import() -> threw ${describeError(outcome.error)} (${outcome.ms} ms)`;
     case 'running':
@@ -157,13 +158,7 @@ export function describeOutcome(outcome: CallOutcome): string {
 
 export function describeError(error: unknown): string {
   if (error instanceof PermanentImportError) {
-    return `PermanentImportError, reason ${JSON.stringify(short(error.reason))}`;
+    return `PermanentImportError, reason ${JSON.stringify(oneLine(error.reason))}`;
   }
-  if (error instanceof Error) return `${error.name}: ${short(error.message)}`;
-  return short(String(error));
-}
-
-function short(text: string): string {
-  const line = text.replace(/\s+/g, ' ');
-  return line.length > 300 ? `${line.slice(0, 300)}...` : line;
+  return describeAnyError(error);
 }

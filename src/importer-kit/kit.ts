@@ -11,6 +11,8 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Logger, pino } from 'pino';
+import { KitConfigError } from '../check-runner/kit-config-error.ts';
+import { findCase, runCase, runEveryCase } from '../check-runner/run-case.ts';
 import { type ApiClient, createApiClient } from '../consumer/api/index.ts';
 import { coreVariableNames, spoolDirOf } from '../consumer/config.ts';
 import { type LoadedImporter, readImporter } from '../consumer/importer/index.ts';
@@ -29,6 +31,9 @@ import { describeError, prepareCall } from './import-call.ts';
 import { type CaseReport, type KitReport, summarize } from './report.ts';
 import { type KitSimulator, startKitSimulator } from './simulator.ts';
 import type { ImporterTarget } from './target.ts';
+
+/** The importer could not be resolved: its module, or its settings (one line each). */
+export { KitConfigError };
 
 /** Every case, in report order. */
 export const KIT_CASES: readonly KitCase[] = [
@@ -85,16 +90,6 @@ export interface ImporterKitOptions {
   logger?: Logger;
 }
 
-/** The importer could not be resolved: its module, or its settings (one line each). */
-export class KitConfigError extends Error {
-  override readonly name = 'KitConfigError';
-  readonly problems: readonly string[];
-  constructor(problems: readonly string[]) {
-    super(`The importer cannot be loaded:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.problems = problems;
-  }
-}
-
 export interface KitSession {
   importer: KitReport['importer'];
   /** The simulator's URL. */
@@ -115,7 +110,7 @@ export async function startImporterKit(options: ImporterKitOptions = {}): Promis
     { ...env, IMPORTER_MODULE: spec },
     { coreVariables: coreVariableNames() },
   );
-  if ('problems' in read) throw new KitConfigError(read.problems);
+  if ('problems' in read) throw new KitConfigError('The importer', read.problems);
   const loaded: LoadedImporter = read.importer;
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const logger = options.logger ?? pino({ level: 'silent' });
@@ -163,7 +158,13 @@ export async function startImporterKit(options: ImporterKitOptions = {}): Promis
       importer,
       simulator: sim.url,
       startedAt,
-      run: async (id) => runCase(findCase(id), context),
+      run: async (id) =>
+        runCase(
+          findCase(KIT_CASES, id, 'importer kit'),
+          context,
+          10 * callTimeoutMs,
+          describeError,
+        ),
       close,
     };
   } catch (error) {
@@ -175,49 +176,5 @@ export async function startImporterKit(options: ImporterKitOptions = {}): Promis
 /** Runs every case and returns the report; KitConfigError when the importer cannot load. */
 export async function runImporterKit(options: ImporterKitOptions = {}): Promise<KitReport> {
   const session = await startImporterKit(options);
-  try {
-    const cases: CaseReport[] = [];
-    for (const id of CASE_IDS) cases.push(await session.run(id));
-    return summarize(cases, session);
-  } finally {
-    await session.close();
-  }
-}
-
-function findCase(id: string): KitCase {
-  const found = KIT_CASES.find((c) => c.id === id);
-  if (found === undefined) {
-    throw new TypeError(`no importer kit case ${id}; the cases: ${CASE_IDS.join(', ')}`);
-  }
-  return found;
-}
-
-/**
- * One case, bounded: each import() call is bounded by the call timeout already, so the bound
- * here only catches a controller or simulator that never answers.
- */
-async function runCase(kase: KitCase, context: KitContext): Promise<CaseReport> {
-  const { id, title, doc } = kase;
-  const limitMs = 10 * context.callTimeoutMs;
-  let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`the case did not end within ${limitMs} ms`)),
-      limitMs,
-    );
-  });
-  try {
-    const verdict = await Promise.race([kase.run(context), limit]);
-    return { id, title, doc, ...verdict };
-  } catch (error) {
-    return {
-      id,
-      title,
-      doc,
-      result: 'fail',
-      evidence: [`the case broke off: ${describeError(error)}`],
-    };
-  } finally {
-    clearTimeout(timer);
-  }
+  return summarize(await runEveryCase(session, CASE_IDS), session);
 }

@@ -2,7 +2,7 @@
  * The command line of `npm run importer:check -- [importer] [options]`, as one pure parser:
  * a bad option is a UsageError naming it.
  */
-import { parseArgs } from 'node:util';
+import { parseCommandLine, subjectOf, UsageError } from '../check-runner/command-line.ts';
 
 export interface ImporterCheckArgs {
   /** The importer, a name of src/importers/ or a path; undefined: IMPORTER_MODULE. */
@@ -13,9 +13,7 @@ export interface ImporterCheckArgs {
   json: boolean;
 }
 
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+export { UsageError };
 
 export const USAGE = `Usage: npm run importer:check -- [importer] [options]
 
@@ -36,25 +34,11 @@ Cases that need control of the target (outages, hangs, lost replies, counting it
 in a test with describeImporterContract({ target }): src/importer-kit/README.md.`;
 
 export function parseImporterCheckArgs(args: readonly string[]): ImporterCheckArgs | 'help' {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parse(args);
   if (values.help === true) return 'help';
-  if (positionals.length > 1) {
-    throw new UsageError(
-      `one importer at a time, got ${positionals.length}: ${positionals.join(' ')}`,
-    );
-  }
   const result: ImporterCheckArgs = { json: values.json === true };
-  const [importer] = positionals;
-  if (importer !== undefined) {
-    if (importer.trim() === '') throw new UsageError('the importer is empty');
-    result.importer = importer;
-  }
+  const importer = subjectOf(positionals, 'importer');
+  if (importer !== undefined) result.importer = importer;
   const reject = values['reject-invoice-no'];
   if (reject !== undefined) {
     if (reject.trim() === '') throw new UsageError('--reject-invoice-no is empty');
@@ -64,7 +48,7 @@ export function parseImporterCheckArgs(args: readonly string[]): ImporterCheckAr
 }
 
 function parse(args: readonly string[]) {
-  return parseArgs({
+  return parseCommandLine({
     args: [...args],
     strict: true,
     allowPositionals: true,

@@ -6,7 +6,7 @@
  * messaging API serves its documents exactly as it serves them to the consumer.
  */
 import { pino } from 'pino';
-import { request } from 'undici';
+import { type AdminMethod, callSimulatorAdmin } from '../check-runner/simulator-admin.ts';
 import { sampleInvoice } from '../provider/invoice.ts';
 import { DEMO_SUPPLIER, type ProviderMessage } from '../provider/model/index.ts';
 import { DEFAULT_API_TOKEN, startProvider } from '../provider/provider.ts';
@@ -63,18 +63,12 @@ export async function startKitSimulator(): Promise<KitSimulator> {
   const party = model.participants.sandbox;
   let outboundCounter = 0;
 
-  async function admin<T>(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) {
-    const res = await request(`${running.url}/admin${path}`, {
-      method,
-      headers: { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.body.text();
-    if (res.statusCode >= 300) {
-      throw new SimulatorRefusedError(`${method} /admin${path}`, res.statusCode, text);
-    }
-    return (text === '' ? undefined : JSON.parse(text)) as T;
-  }
+  const admin = <T>(method: AdminMethod, path: string, body?: unknown) =>
+    callSimulatorAdmin<T>(
+      running.url,
+      { method, path, body },
+      (status, text) => new SimulatorRefusedError(`${method} /admin${path}`, status, text),
+    );
 
   /** Validation and delivery run on the simulator's next tick: waits for the inbound offer. */
   async function offered(messageId: string): Promise<string> {

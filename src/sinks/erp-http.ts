@@ -14,11 +14,14 @@
  * The ERP stand-in in test/support/erp-standin.ts speaks this API too (`npm run erp-standin`).
  */
 import { request } from 'undici';
-import { z } from 'zod';
-import { defineStatusSink, type StatusSink } from '../consumer/sink/define-sink.ts';
-import { printableText } from '../consumer/text/error-text.ts';
-import { readBounded } from '../consumer/text/read-bounded.ts';
-import { redactUserinfo } from '../consumer/text/redact-userinfo.ts';
+import {
+  defineStatusSink,
+  printableText,
+  readBounded,
+  redactUserinfo,
+  type StatusSink,
+  z,
+} from '../consumer/sink/index.ts';
 
 const settings = z.object({
   /** The ERP's API, e.g. https://erp.example.com/api. */

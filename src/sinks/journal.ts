@@ -21,9 +21,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { z } from 'zod';
-import { defineStatusSink, type StatusSink } from '../consumer/sink/define-sink.ts';
-import type { StatusNotice } from '../consumer/store/status-notice.ts';
+import { defineStatusSink, type StatusNotice, type StatusSink, z } from '../consumer/sink/index.ts';
 
 /** SINK_JOURNAL_FILE when it is unset: beside ./data/consumer.db and ./data/documents. */
 export const DEFAULT_JOURNAL_FILE = './data/status-journal.jsonl';

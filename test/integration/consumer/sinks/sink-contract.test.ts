@@ -1,6 +1,6 @@
 /**
- * The status sink's contract (test/support/sink-kit.ts) for the two bundled sinks, each loaded
- * as SINK_MODULE loads it, with the consumer and the simulator running for real:
+ * The status sink's contract (src/sink-kit/) for the two bundled sinks, each loaded as
+ * SINK_MODULE loads it, with the consumer and the simulator running for real:
  *   journal   the target is its file; an outage is a refusal in front of it (a disk that
  *             refuses writes cannot be made here as root), so what is checked is that nothing
  *             the consumer could not hand over is lost or repeated in the file;
@@ -12,11 +12,13 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { coreVariableNames } from '../../../../src/consumer/config.ts';
-import type { StatusSink } from '../../../../src/consumer/sink/define-sink.ts';
-import { readSink } from '../../../../src/consumer/sink/load-sink.ts';
-import type { StatusChangeNotice } from '../../../../src/consumer/store/status-notice.ts';
+import {
+  readSink,
+  type StatusChangeNotice,
+  type StatusSink,
+} from '../../../../src/consumer/sink/index.ts';
+import { describeSinkContract } from '../../../../src/sink-kit/index.ts';
 import { type ErpStandin, startErpStandin } from '../../../support/erp-standin.ts';
-import { describeSinkContract } from '../../../support/sink-kit.ts';
 
 const logger = pino({ level: 'silent' });
 
@@ -72,10 +74,10 @@ beforeAll(async () => {
 });
 afterAll(() => erp.close());
 
+// Named as SINK_MODULE names it: the kit loads it, its settings known once the stand-in runs.
 describeSinkContract({
-  name: 'erp-http',
-  createSink: () =>
-    loadSink({ SINK_MODULE: 'erp-http', SINK_ERP_URL: erp.url, SINK_ERP_TOKEN: TOKEN }),
+  sink: 'erp-http',
+  env: () => ({ SINK_ERP_URL: erp.url, SINK_ERP_TOKEN: TOKEN }),
   target: {
     received: async () =>
       erp.statusChanges().map((change) => change.notice as unknown as StatusChangeNotice),

@@ -2,25 +2,21 @@
  * How IMPORTER_MODULE finds an importer and reads its settings: by name from src/importers/,
  * by path from the project's root (never the working directory), and with every problem named.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { coreVariableNames } from '../../../../src/consumer/config.ts';
 import { importerNames, readImporter } from '../../../../src/consumer/importer/index.ts';
-import { PROJECT_ROOT } from '../../../../src/consumer/importer/load-importer.ts';
+import { PROJECT_ROOT } from '../../../../src/consumer/modules/module-folder.ts';
+import { createModuleFiles } from '../../../support/module-files.ts';
 
-const INDEX = join(PROJECT_ROOT, 'src/consumer/importer/index.ts');
-const dir = mkdtempSync(join(tmpdir(), 'load-importer-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const modules = createModuleFiles('load-importer-', {
+  path: join(PROJECT_ROOT, 'src/consumer/importer/index.ts'),
+  define: 'defineImporter',
+});
+const { dir } = modules;
 const coreVariables = coreVariableNames();
-
-function moduleFile(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const IMPORTS = "() => ({ import: async () => ({ status: 'imported', location: 'x' }) })";
 
 const read = (env: Record<string, string>) => readImporter(env, { coreVariables });
 
@@ -65,32 +61,24 @@ describe('readImporter', () => {
         'ERP_TIMEOUT_MS: must be an integer of milliseconds (importer erp-http) (got "soon")',
       ],
     });
-    const secret = moduleFile(
-      'secret.ts',
-      `import { defineImporter, z } from ${JSON.stringify(INDEX)};
-export default defineImporter({
-  name: 'secret',
-  settings: z.object({ X_API_KEY: z.string().min(40) }),
-  describe: () => 'nowhere',
-  create: () => ({ import: async () => ({ status: 'imported', location: 'x' }) }),
-});`,
-    );
+    const secret = modules.definition('secret.ts', {
+      name: 'secret',
+      settings: 'z.object({ X_API_KEY: z.string().min(40) })',
+      describe: "() => 'nowhere'",
+      create: IMPORTS,
+    });
     const problems = await read({ IMPORTER_MODULE: secret, X_API_KEY: 'hunter2' });
     expect(JSON.stringify(problems)).toContain('X_API_KEY');
     expect(JSON.stringify(problems)).not.toContain('hunter2');
   });
 
   it('refuses a setting that is a variable of the consumer itself', async () => {
-    const greedy = moduleFile(
-      'greedy.ts',
-      `import { defineImporter, z } from ${JSON.stringify(INDEX)};
-export default defineImporter({
-  name: 'greedy',
-  settings: z.object({ API_TOKEN: z.string(), WEBHOOK_SECRETS: z.string() }),
-  describe: () => 'nowhere',
-  create: () => ({ import: async () => ({ status: 'imported', location: 'x' }) }),
-});`,
-    );
+    const greedy = modules.definition('greedy.ts', {
+      name: 'greedy',
+      settings: 'z.object({ API_TOKEN: z.string(), WEBHOOK_SECRETS: z.string() })',
+      describe: "() => 'nowhere'",
+      create: IMPORTS,
+    });
     const loaded = await read({ IMPORTER_MODULE: greedy, API_TOKEN: 't', WEBHOOK_SECRETS: 's' });
     expect(loaded).toEqual({
       problems: [
@@ -101,23 +89,19 @@ export default defineImporter({
   });
 
   it('reads only the variables it declares', async () => {
-    const seen = moduleFile(
-      'seen.ts',
-      `import { defineImporter, z } from ${JSON.stringify(INDEX)};
-export default defineImporter({
-  name: 'seen',
-  settings: z.looseObject({ SEEN_URL: z.string() }),
-  describe: (s) => JSON.stringify(s),
-  create: () => ({ import: async () => ({ status: 'imported', location: 'x' }) }),
-});`,
-    );
+    const seen = modules.definition('seen.ts', {
+      name: 'seen',
+      settings: 'z.looseObject({ SEEN_URL: z.string() })',
+      describe: '(s) => JSON.stringify(s)',
+      create: IMPORTS,
+    });
     const loaded = await read({ IMPORTER_MODULE: seen, SEEN_URL: 'u', API_TOKEN: 'secret' });
     if (!('importer' in loaded)) throw new Error(loaded.problems.join('\n'));
     expect(loaded.importer.describe({ documentsDir: '' })).toBe('{"SEEN_URL":"u"}');
   });
 
   it('says how to move a module written for the old createImporter(config, logger)', async () => {
-    const old = moduleFile(
+    const old = modules.write(
       'old.ts',
       'export function createImporter() { return { import: async () => ({}) }; }',
     );
@@ -135,7 +119,7 @@ export default defineImporter({
         ),
       ],
     });
-    const broken = moduleFile('broken.ts', 'throw new Error("boom at load");');
+    const broken = modules.write('broken.ts', 'throw new Error("boom at load");');
     expect(await read({ IMPORTER_MODULE: broken })).toEqual({
       problems: [expect.stringMatching(/could not be loaded: boom at load$/)],
     });
@@ -147,16 +131,12 @@ export default defineImporter({
     if (!('importer' in loaded)) throw new Error(loaded.problems.join('\n'));
     const importer = await loaded.importer.create({ logger, documentsDir: dir });
     expect(typeof importer.import).toBe('function');
-    const empty = moduleFile(
-      'empty.ts',
-      `import { defineImporter, z } from ${JSON.stringify(INDEX)};
-export default defineImporter({
-  name: 'empty',
-  settings: z.object({}),
-  describe: () => 'nowhere',
-  create: () => ({}) as never,
-});`,
-    );
+    const empty = modules.definition('empty.ts', {
+      name: 'empty',
+      settings: 'z.object({})',
+      describe: "() => 'nowhere'",
+      create: '() => ({}) as never',
+    });
     const emptyLoaded = await read({ IMPORTER_MODULE: empty });
     if (!('importer' in emptyLoaded)) throw new Error(emptyLoaded.problems.join('\n'));
     await expect(emptyLoaded.importer.create({ logger, documentsDir: dir })).rejects.toThrow(

@@ -3,27 +3,23 @@
  * importer's: by name from src/sinks/, by path from the project's root, every problem named,
  * and the sink's settings in the one configuration report of readSetup.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pino } from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { coreVariableNames } from '../../../../src/consumer/config.ts';
-import { PROJECT_ROOT } from '../../../../src/consumer/importer/load-importer.ts';
+import { PROJECT_ROOT } from '../../../../src/consumer/modules/module-folder.ts';
 import { readSetup } from '../../../../src/consumer/setup.ts';
 import { readSink, sinkNames } from '../../../../src/consumer/sink/load-sink.ts';
+import { createModuleFiles } from '../../../support/module-files.ts';
 
-const DEFINE = join(PROJECT_ROOT, 'src/consumer/sink/define-sink.ts');
-const dir = mkdtempSync(join(tmpdir(), 'load-sink-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const modules = createModuleFiles('load-sink-', {
+  path: join(PROJECT_ROOT, 'src/consumer/sink/index.ts'),
+  define: 'defineStatusSink',
+});
+const { dir } = modules;
 const coreVariables = coreVariableNames();
 const logger = pino({ level: 'silent' });
-
-function moduleFile(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
+const DELIVERS = '() => ({ deliver: async () => {} })';
 
 const read = (env: Record<string, string>) => readSink(env, { coreVariables });
 
@@ -63,16 +59,11 @@ describe('readSink', () => {
     } finally {
       process.chdir(cwd);
     }
-    const own = moduleFile(
-      'own.ts',
-      `import { defineStatusSink } from ${JSON.stringify(DEFINE)};
-import { z } from 'zod';
-export default defineStatusSink({
-  settings: z.object({ OWN_SINK_TARGET: z.string() }),
-  describe: (s) => 'to ' + s.OWN_SINK_TARGET,
-  create: ({ logger }) => ({ deliver: async () => { logger.info('delivered'); } }),
-});`,
-    );
+    const own = modules.definition('own.ts', {
+      settings: 'z.object({ OWN_SINK_TARGET: z.string() })',
+      describe: "(s) => 'to ' + s.OWN_SINK_TARGET",
+      create: "({ logger }) => ({ deliver: async () => { logger.info('delivered'); } })",
+    });
     const loaded = await read({ SINK_MODULE: own, OWN_SINK_TARGET: 'there' });
     if (!('sink' in loaded)) throw new Error(loaded.problems.join('\n'));
     expect(loaded.sink.name).toBe('own');
@@ -88,7 +79,7 @@ export default defineStatusSink({
   });
 
   it('refuses a module whose default export is not made with defineStatusSink, naming SINK_MODULE', async () => {
-    const plain = moduleFile('plain.ts', 'export function deliver() {}');
+    const plain = modules.write('plain.ts', 'export function deliver() {}');
     expect(await read({ SINK_MODULE: plain })).toEqual({
       problems: [
         expect.stringMatching(
@@ -104,21 +95,16 @@ export default defineStatusSink({
         ),
       ],
     });
-    const broken = moduleFile('broken.ts', 'throw new Error("boom at load");');
+    const broken = modules.write('broken.ts', 'throw new Error("boom at load");');
     expect(await read({ SINK_MODULE: broken })).toEqual({
       problems: [expect.stringMatching(/^SINK_MODULE .*could not be loaded: boom at load$/)],
     });
-    const empty = moduleFile(
-      'empty.ts',
-      `import { defineStatusSink } from ${JSON.stringify(DEFINE)};
-import { z } from 'zod';
-export default defineStatusSink({
-  name: 'empty',
-  settings: z.object({}),
-  describe: () => 'nowhere',
-  create: () => ({}) as never,
-});`,
-    );
+    const empty = modules.definition('empty.ts', {
+      name: 'empty',
+      settings: 'z.object({})',
+      describe: "() => 'nowhere'",
+      create: '() => ({}) as never',
+    });
     const emptyLoaded = await read({ SINK_MODULE: empty });
     if (!('sink' in emptyLoaded)) throw new Error(emptyLoaded.problems.join('\n'));
     await expect(emptyLoaded.sink.create({ logger })).rejects.toThrow(
@@ -133,34 +119,24 @@ export default defineStatusSink({
     expect(await read({ SINK_MODULE: 'erp-http' })).toEqual({
       problems: ['SINK_ERP_URL is required (sink erp-http)'],
     });
-    const secret = moduleFile(
-      'secret.ts',
-      `import { defineStatusSink } from ${JSON.stringify(DEFINE)};
-import { z } from 'zod';
-export default defineStatusSink({
-  name: 'secret',
-  settings: z.object({ SINK_API_KEY: z.string().min(40) }),
-  describe: () => 'nowhere',
-  create: () => ({ deliver: async () => {} }),
-});`,
-    );
+    const secret = modules.definition('secret.ts', {
+      name: 'secret',
+      settings: 'z.object({ SINK_API_KEY: z.string().min(40) })',
+      describe: "() => 'nowhere'",
+      create: DELIVERS,
+    });
     const problems = await read({ SINK_MODULE: secret, SINK_API_KEY: 'hunter2' });
     expect(JSON.stringify(problems)).toContain('SINK_API_KEY');
     expect(JSON.stringify(problems)).not.toContain('hunter2');
   });
 
   it('refuses a setting that is a variable of the consumer itself', async () => {
-    const greedy = moduleFile(
-      'greedy.ts',
-      `import { defineStatusSink } from ${JSON.stringify(DEFINE)};
-import { z } from 'zod';
-export default defineStatusSink({
-  name: 'greedy',
-  settings: z.object({ API_TOKEN: z.string(), SINK_MODULE: z.string() }),
-  describe: () => 'nowhere',
-  create: () => ({ deliver: async () => {} }),
-});`,
-    );
+    const greedy = modules.definition('greedy.ts', {
+      name: 'greedy',
+      settings: 'z.object({ API_TOKEN: z.string(), SINK_MODULE: z.string() })',
+      describe: "() => 'nowhere'",
+      create: DELIVERS,
+    });
     expect(await read({ SINK_MODULE: greedy, API_TOKEN: 't' })).toEqual({
       problems: [
         expect.stringMatching(/^sink greedy declares API_TOKEN, a variable of the consumer itself/),
