@@ -11,7 +11,7 @@
  *   GET  /admin/submissions/:invoiceNo   one invoice: state, message id, the message's statuses
  */
 import { createHash } from 'node:crypto';
-import express, { type Request, type Router } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import { hasControlCharacter } from '../../protocol/index.ts';
 import type { MessageRecord } from '../store/messages.ts';
 import type { Store } from '../store/store.ts';
@@ -46,8 +46,6 @@ export const INVOICE_NO_MAX_CHARS = 200;
 const readJson = express.json({ limit: SUBMISSION_MAX_BYTES, inflate: false, strict: true });
 
 export function addSubmissionRoutes(router: Router, deps: SubmissionRouteDeps): void {
-  const { store, now } = deps;
-
   router.param('invoiceNo', (_req, res, next, value: string) => {
     if (validInvoiceNo(value)) return next();
     sendProblem(res, {
@@ -56,81 +54,92 @@ export function addSubmissionRoutes(router: Router, deps: SubmissionRouteDeps): 
       detail: `invoiceNo must be 1 to ${INVOICE_NO_MAX_CHARS} characters without control characters`,
     });
   });
+  router.post('/admin/submissions', (req, res) => storeSubmission(deps, req, res));
+  router.get('/admin/submissions', (req, res) => listSubmissions(deps.store, req, res));
+  router.get('/admin/submissions/:invoiceNo', (req, res) => showSubmission(deps.store, req, res));
+}
 
-  router.post('/admin/submissions', async (req, res) => {
-    if (!req.is('application/json')) {
-      return sendProblem(res, {
-        status: 415,
-        title: 'Unsupported Media Type',
-        detail: 'Send the submit-invoice body as application/json.',
-      });
-    }
-    const parsed = await parseBody(req);
-    if ('problem' in parsed) return sendProblem(res, parsed.problem);
-    const body = JSON.stringify(parsed.body);
-    const invoiceNo = (parsed.body as { invoice?: { invoiceNo?: unknown } }).invoice?.invoiceNo;
-    if (typeof invoiceNo !== 'string' || !validInvoiceNo(invoiceNo)) {
-      return sendProblem(res, {
-        status: 400,
-        title: 'Invalid submission',
-        detail: `invoice.invoiceNo must be a string of 1 to ${INVOICE_NO_MAX_CHARS} characters without control characters: it is the key that makes the invoice go out once`,
-      });
-    }
-    const bodyHash = createHash('sha256').update(body).digest('hex');
-    const { added, submission } = await store.submissions.add({ invoiceNo, body, bodyHash }, now());
-    if (submission.bodyHash !== bodyHash) {
-      return sendProblem(res, {
-        status: 409,
-        title: 'Invoice number taken',
-        detail: `Invoice ${invoiceNo} was sent through the outbox already, with another body; an invoice goes out once per number.`,
-      });
-    }
-    if (added) deps.onSubmissionStored?.();
-    const settled = await settle(store, invoiceNo, now() + SETTLE_WAIT_MS, now);
-    res
-      .status(added ? 202 : 200)
-      .location(`/admin/submissions/${encodeURIComponent(invoiceNo)}`)
-      .json(await submissionView(store, settled ?? submission));
-  });
-
-  router.get('/admin/submissions', async (req, res) => {
-    const { state, limit } = req.query;
-    if (state !== undefined && !SUBMISSION_STATES.includes(state as SubmissionState)) {
-      return sendProblem(res, {
-        status: 400,
-        title: 'Invalid query',
-        detail: `state must be one of ${SUBMISSION_STATES.join(', ')}`,
-      });
-    }
-    const n = queryLimit(limit, res);
-    if (n === undefined) return;
-    const [stats, rows] = await Promise.all([
-      store.submissions.stats(),
-      store.submissions.list({
-        limit: n,
-        ...(state === undefined ? {} : { state: state as SubmissionState }),
-      }),
-    ]);
-    res.json({
-      queued: stats.queued,
-      sending: stats.sending,
-      unknown: stats.unknown,
-      oldestOpenAt: iso(stats.oldestOpenAt),
-      items: rows.map(outboxView),
+/** POST: stores the invoice once by its number, then waits a little for the outbox. */
+async function storeSubmission(
+  deps: SubmissionRouteDeps,
+  req: Request,
+  res: Response,
+): Promise<void> {
+  const { store, now } = deps;
+  if (!req.is('application/json')) {
+    return sendProblem(res, {
+      status: 415,
+      title: 'Unsupported Media Type',
+      detail: 'Send the submit-invoice body as application/json.',
     });
-  });
+  }
+  const parsed = await parseBody(req);
+  if ('problem' in parsed) return sendProblem(res, parsed.problem);
+  const body = JSON.stringify(parsed.body);
+  const invoiceNo = (parsed.body as { invoice?: { invoiceNo?: unknown } }).invoice?.invoiceNo;
+  if (typeof invoiceNo !== 'string' || !validInvoiceNo(invoiceNo)) {
+    return sendProblem(res, {
+      status: 400,
+      title: 'Invalid submission',
+      detail: `invoice.invoiceNo must be a string of 1 to ${INVOICE_NO_MAX_CHARS} characters without control characters: it is the key that makes the invoice go out once`,
+    });
+  }
+  const bodyHash = createHash('sha256').update(body).digest('hex');
+  const { added, submission } = await store.submissions.add({ invoiceNo, body, bodyHash }, now());
+  if (submission.bodyHash !== bodyHash) {
+    return sendProblem(res, {
+      status: 409,
+      title: 'Invoice number taken',
+      detail: `Invoice ${invoiceNo} was sent through the outbox already, with another body; an invoice goes out once per number.`,
+    });
+  }
+  if (added) deps.onSubmissionStored?.();
+  const settled = await settle(store, invoiceNo, now() + SETTLE_WAIT_MS, now);
+  res
+    .status(added ? 202 : 200)
+    .location(`/admin/submissions/${encodeURIComponent(invoiceNo)}`)
+    .json(await submissionView(store, settled ?? submission));
+}
 
-  router.get('/admin/submissions/:invoiceNo', async (req, res) => {
-    const submission = await store.submissions.get(req.params.invoiceNo as string);
-    if (submission === undefined) {
-      return sendProblem(res, {
-        status: 404,
-        title: 'Not Found',
-        detail: 'No invoice with this number was sent through the outbox.',
-      });
-    }
-    res.json(await submissionView(store, submission));
+/** GET: the outbox's open counts and its submissions, newest first. */
+async function listSubmissions(store: Store, req: Request, res: Response): Promise<void> {
+  const { state, limit } = req.query;
+  if (state !== undefined && !SUBMISSION_STATES.includes(state as SubmissionState)) {
+    return sendProblem(res, {
+      status: 400,
+      title: 'Invalid query',
+      detail: `state must be one of ${SUBMISSION_STATES.join(', ')}`,
+    });
+  }
+  const n = queryLimit(limit, res);
+  if (n === undefined) return;
+  const [stats, rows] = await Promise.all([
+    store.submissions.stats(),
+    store.submissions.list({
+      limit: n,
+      ...(state === undefined ? {} : { state: state as SubmissionState }),
+    }),
+  ]);
+  res.json({
+    queued: stats.queued,
+    sending: stats.sending,
+    unknown: stats.unknown,
+    oldestOpenAt: iso(stats.oldestOpenAt),
+    items: rows.map(outboxView),
   });
+}
+
+/** GET one: the invoice's submission with its message's statuses. */
+async function showSubmission(store: Store, req: Request, res: Response): Promise<void> {
+  const submission = await store.submissions.get(req.params.invoiceNo as string);
+  if (submission === undefined) {
+    return sendProblem(res, {
+      status: 404,
+      title: 'Not Found',
+      detail: 'No invoice with this number was sent through the outbox.',
+    });
+  }
+  res.json(await submissionView(store, submission));
 }
 
 function validInvoiceNo(value: string): boolean {

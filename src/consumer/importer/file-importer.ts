@@ -18,9 +18,8 @@
  * Versions before the shards wrote `<documentsDir>/<transfer>/<messageId>/`; a message found
  * there is already imported, and stays where it is.
  */
-import { createHash, randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { TRANSFERS } from '../../protocol/index.ts';
@@ -32,6 +31,15 @@ import {
   type ImportResult,
   PermanentImportError,
 } from './importer.ts';
+import {
+  isComplete,
+  MANIFEST_FILE,
+  makeStagingFolder,
+  moveIntoPlace,
+  prepareShard,
+} from './staging-folder.ts';
+
+export { MANIFEST_FILE } from './staging-folder.ts';
 
 export interface FileImporterOptions {
   /** Root of the documents tree, DOCUMENTS_DIR in the consumer's configuration. */
@@ -42,11 +50,6 @@ export interface FileImporterOptions {
    */
   logger?: Logger;
 }
-
-export const MANIFEST_FILE = 'manifest.json';
-const STAGING_PREFIX = '.staging-';
-/** A staging folder older than this belongs to a writer that died; it is removed. */
-const ABANDONED_STAGING_MS = 60 * 60_000;
 
 export interface Manifest {
   messageId: string;
@@ -70,64 +73,23 @@ export function createFileImporter(options: FileImporterOptions): Importer {
     const messageDir = documentFolder(root, input.transfer, input.messageId);
     const shardDir = dirname(messageDir);
     for (const location of [messageDir, join(root, input.transfer, input.messageId)]) {
-      if (exists(join(location, MANIFEST_FILE))) {
+      if (isComplete(location)) {
         logger?.debug({ messageId: input.messageId, location }, 'already imported');
         return { status: 'already_imported', location };
       }
     }
 
+    // Once per process is enough: prepared shards are remembered.
     const prepare = async () => {
-      await mkdir(shardDir, { recursive: true });
-      // The shard's and the transfer folder's own entries must be on disk too, or a crash
-      // could lose all of it; once per process is enough.
-      await syncDirectory(dirname(shardDir));
-      await syncDirectory(dirname(dirname(shardDir)));
-      await removeAbandonedStaging(shardDir);
+      await prepareShard(shardDir);
       prepared.add(shardDir);
     };
     if (!prepared.has(shardDir)) await prepare();
-    const staging = join(shardDir, `${STAGING_PREFIX}${input.messageId}-${randomUUID()}`);
+    const staging = await makeStagingFolder(shardDir, input.messageId, prepare);
     let moved = false;
     try {
-      await mkdir(staging);
-    } catch (error) {
-      // The documents folder was removed while we ran (an operator cleaning up): make it again.
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      await prepare();
-      await mkdir(staging);
-    }
-    try {
       input.signal.throwIfAborted();
-      const manifest: Manifest = {
-        messageId: input.messageId,
-        transfer: input.transfer,
-        importedAt: new Date().toISOString(),
-        files: files.map((file) => ({
-          name: file.name,
-          contentType: file.contentType,
-          ...('document' in file
-            ? { size: file.document.size, sha256: file.document.sha256 }
-            : {
-                size: file.data.length,
-                sha256: createHash('sha256').update(file.data).digest('hex'),
-              }),
-        })),
-      };
-      // The folder becomes visible only by the rename below, so the four files can be written
-      // and flushed at once (each fsync on its own thread of libuv's pool).
-      await Promise.all([
-        ...files.map((file) =>
-          'document' in file
-            ? placeFile(file.document.path, join(staging, file.name))
-            : writeFileDurably(join(staging, file.name), file.data),
-        ),
-        writeFileDurably(
-          join(staging, MANIFEST_FILE),
-          Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`),
-        ),
-      ]);
-      // The files must be durable before the folder appears under its final name.
-      await syncDirectory(staging);
+      await writeStaging(staging, files, manifestOf(input, files));
       input.signal.throwIfAborted();
       if (!(await moveIntoPlace(staging, messageDir))) {
         logger?.debug({ messageId: input.messageId }, 'imported meanwhile by another writer');
@@ -159,36 +121,46 @@ export function documentFolder(root: string, transfer: string, messageId: string
 }
 
 /**
- * Renames a complete staging folder to `target` in one step. False when another writer's
- * complete folder is already there. A folder there without a manifest (left half-written by
- * an earlier version of this importer) is moved aside and replaced.
+ * Writes the files and the manifest into the staging folder and flushes them. The folder
+ * becomes visible only by its rename, so the four files can be written and flushed at once
+ * (each fsync on its own thread of libuv's pool).
  */
-async function moveIntoPlace(staging: string, target: string): Promise<boolean> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await rename(staging, target);
-      return true;
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
-      if (exists(join(target, MANIFEST_FILE))) return false;
-      if (attempt > 0) throw error;
-      const aside = `${staging}-incomplete`;
-      await rename(target, aside);
-      await rm(aside, { recursive: true, force: true });
-    }
-  }
+async function writeStaging(
+  staging: string,
+  files: PlannedFile[],
+  manifest: Manifest,
+): Promise<void> {
+  await Promise.all([
+    ...files.map((file) =>
+      'document' in file
+        ? placeFile(file.document.path, join(staging, file.name))
+        : writeFileDurably(join(staging, file.name), file.data),
+    ),
+    writeFileDurably(
+      join(staging, MANIFEST_FILE),
+      Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`),
+    ),
+  ]);
+  // The files must be durable before the folder appears under its final name.
+  await syncDirectory(staging);
 }
 
-async function removeAbandonedStaging(shardDir: string): Promise<void> {
-  const cutoff = Date.now() - ABANDONED_STAGING_MS;
-  for (const name of await readdir(shardDir)) {
-    if (!name.startsWith(STAGING_PREFIX)) continue;
-    const path = join(shardDir, name);
-    const info = await stat(path).catch(() => undefined);
-    if (info !== undefined && info.mtimeMs < cutoff)
-      await rm(path, { recursive: true, force: true });
-  }
+function manifestOf(input: ImportInput, files: PlannedFile[]): Manifest {
+  return {
+    messageId: input.messageId,
+    transfer: input.transfer,
+    importedAt: new Date().toISOString(),
+    files: files.map((file) => ({
+      name: file.name,
+      contentType: file.contentType,
+      ...('document' in file
+        ? { size: file.document.size, sha256: file.document.sha256 }
+        : {
+            size: file.data.length,
+            sha256: createHash('sha256').update(file.data).digest('hex'),
+          }),
+    })),
+  };
 }
 
 async function validate(input: ImportInput): Promise<void> {
@@ -244,13 +216,4 @@ export function coreFileName(contentType: string): string {
   if (subtype === 'json' || subtype.endsWith('+json')) return 'core.json';
   if (type === 'application/pdf') return 'core.pdf';
   return 'core.bin';
-}
-
-/**
- * Whether `path` exists. A synchronous stat, on purpose: the answer is usually "no" (a message
- * not imported yet), and the promise API answers that with a thrown error, which costs far more
- * than the microseconds of a stat on a local file system.
- */
-function exists(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false }) !== undefined;
 }

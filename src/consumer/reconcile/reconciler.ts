@@ -21,19 +21,19 @@ import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import { type MessageDescriptor, WEBHOOK_RETRY_WINDOW_MS } from '../../protocol/index.ts';
 import type { ApiClient } from '../api/index.ts';
-import { type ClaimGuard, holdClaim } from '../claims/held-claim.ts';
 import type { Importer } from '../importer/index.ts';
-import type { ClaimStore, MessageClaim } from '../store/claims.ts';
+import type { ClaimStore } from '../store/claims.ts';
 import type { EventStore } from '../store/events.ts';
-import type { MessageRecord, MessageStore } from '../store/messages.ts';
+import type { MessageKey, MessageRecord, MessageStore } from '../store/messages.ts';
 import { describeError } from '../worker/errors.ts';
-import { createInboundDelivery } from '../worker/inbound-delivery.ts';
+import { createInboundDelivery, type InboundDelivery } from '../worker/inbound-delivery.ts';
 import {
   descriptorSnapshot,
   fetchedAsOf,
   fetchNoticeId,
   withNotices,
 } from '../worker/message-snapshot.ts';
+import { createUnderClaim, type UnderClaim } from './under-claim.ts';
 
 export interface ReconcileSummary {
   /** Inbound messages the service still lists as pendingdelivery. */
@@ -89,131 +89,122 @@ export interface ReconcilerOptions {
 }
 
 export function createReconciler(options: ReconcilerOptions) {
-  const { api, messages, claims, logger, now, holder, leaseMs } = options;
-  const inbound = createInboundDelivery(options);
+  const { api, messages, now, leaseMs } = options;
   const staleAfterMs = options.staleAfterMs ?? WEBHOOK_RETRY_WINDOW_MS;
-  const claimWaitMs = options.claimWaitMs ?? options.importTimeoutMs + 2 * leaseMs;
   const concurrency = options.concurrency ?? 32;
-  const sleep = options.sleep ?? ((ms: number) => delay(ms));
-
-  /** The message's claim, waiting up to `waitMs` while someone else holds it. */
-  async function acquire(messageId: string, waitMs: number): Promise<MessageClaim | undefined> {
-    const giveUpAt = now() + waitMs;
-    for (let pause = 10; ; pause = Math.min(pause * 2, 500)) {
-      const claim = await claims.acquire(messageId, { holder, now: now(), leaseMs });
-      if (claim !== undefined || now() >= giveUpAt) return claim;
-      if (pause === 10) {
-        const holder = (await claims.get(messageId))?.holder;
-        logger.info(
-          { messageId, holder, waitMs },
-          'reconcile: waiting for a message another handler holds',
-        );
-      }
-      await sleep(Math.min(pause, Math.max(0, giveUpAt - now())));
-    }
-  }
-
-  /** Runs `work` under the message's claim; undefined when the claim was not to be had. */
-  async function underClaim<T>(
-    messageId: string,
-    waitMs: number,
-    work: (claim: ClaimGuard) => Promise<T>,
-  ): Promise<{ result: T } | undefined> {
-    const claim = await acquire(messageId, waitMs);
-    if (claim === undefined) return undefined;
-    const held = holdClaim({ claims, claim, leaseMs, now, logger });
-    try {
-      return { result: await work(held) };
-    } finally {
-      held.stop();
-      await claims.release(held.current());
-    }
-  }
+  const shared = {
+    ...options,
+    inbound: createInboundDelivery(options),
+    underClaim: createUnderClaim({ ...options, sleep: options.sleep ?? ((ms) => delay(ms)) }),
+    claimWaitMs: options.claimWaitMs ?? options.importTimeoutMs + 2 * leaseMs,
+  };
 
   return async function reconcile(): Promise<ReconcileSummary> {
-    const summary: ReconcileSummary = {
-      found: 0,
-      imported: 0,
-      acknowledged: 0,
-      rejected: 0,
-      busy: 0,
-      refreshed: 0,
-      failed: 0,
-      alreadyImported: 0,
-    };
+    const run: ReconcileRun = { ...shared, summary: emptySummary() };
     const queue = new PQueue({ concurrency });
-
-    const deliver = async (descriptor: MessageDescriptor) => {
-      const messageId = descriptor.uniqueId;
-      try {
-        const done = await underClaim(messageId, claimWaitMs, (claim) =>
-          inbound.deliver(messageId, claim, { by: 'reconciliation', descriptor }),
-        );
-        if (done === undefined) {
-          summary.busy += 1;
-          logger.warn({ messageId, claimWaitMs }, 'reconcile: message held by another handler');
-        } else if (done.result === 'rejected') {
-          summary.rejected += 1;
-        } else {
-          if (done.result === 'imported') summary.imported += 1;
-          if (done.result === 'already_imported') summary.alreadyImported += 1;
-          summary.acknowledged += 1;
-        }
-      } catch (error) {
-        summary.failed += 1;
-        logger.error({ messageId, error: describeError(error) }, 'reconcile: could not deliver');
-      }
-    };
-
-    const refresh = async (stale: MessageRecord) => {
-      const key = { messageId: stale.messageId, transfer: stale.transfer };
-      try {
-        // A held message is being handled right now: it is not silent, so no wait.
-        const done = await underClaim(stale.messageId, 0, async () => {
-          const { descriptor, servedAt } = await api.getMessage(stale.messageId, {
-            transfer: stale.transfer,
-          });
-          // Applied to the side the answer names: a service that ignores `?transfer=` may
-          // answer about the other side of a self-send (docs/decisions.md#transfer-query).
-          const fetchedKey = { messageId: stale.messageId, transfer: descriptor.transfer };
-          // The fetch reflects every change up to when the service answered; events from
-          // before then that arrive later are stale.
-          const record = await messages.get(fetchedKey);
-          const asOf = fetchedAsOf(servedAt, record, now());
-          await messages.recordSnapshot(
-            withNotices(
-              descriptorSnapshot(fetchedKey, descriptor, asOf, 'fetch'),
-              record,
-              fetchNoticeId(fetchedKey, asOf),
-            ),
-            now(),
-          );
-        });
-        if (done === undefined) summary.busy += 1;
-        else summary.refreshed += 1;
-      } catch (error) {
-        summary.failed += 1;
-        logger.error({ ...key, error: describeError(error) }, 'reconcile: could not refresh');
-      }
-    };
-
     for await (const descriptor of api.listAllMessages({
       status: 'pendingdelivery',
       transfer: 'inbound',
     })) {
-      summary.found += 1;
+      run.summary.found += 1;
       await queue.onSizeLessThan(concurrency);
-      void queue.add(() => deliver(descriptor));
+      void queue.add(() => deliverPending(run, descriptor));
     }
     await queue.onIdle();
 
     for (const stale of await messages.listStale(now() - staleAfterMs, 1000)) {
       await queue.onSizeLessThan(concurrency);
-      void queue.add(() => refresh(stale));
+      void queue.add(() => refreshStale(run, stale));
     }
     await queue.onIdle();
-    return summary;
+    return run.summary;
   };
+}
+
+/** What one run's work on each message uses, and the summary it counts into. */
+interface ReconcileRun extends ReconcilerOptions {
+  inbound: InboundDelivery;
+  underClaim: UnderClaim;
+  claimWaitMs: number;
+  summary: ReconcileSummary;
+}
+
+/** A summary with every count at 0, in the order formatSummary prints them. */
+function emptySummary(): ReconcileSummary {
+  return {
+    found: 0,
+    imported: 0,
+    acknowledged: 0,
+    rejected: 0,
+    busy: 0,
+    refreshed: 0,
+    failed: 0,
+    alreadyImported: 0,
+  };
+}
+
+/** A message the service still lists as pendingdelivery: a deliveryNotified's treatment. */
+async function deliverPending(run: ReconcileRun, descriptor: MessageDescriptor): Promise<void> {
+  const { summary, logger, claimWaitMs } = run;
+  const messageId = descriptor.uniqueId;
+  try {
+    const done = await run.underClaim(messageId, claimWaitMs, (claim) =>
+      run.inbound.deliver(messageId, claim, { by: 'reconciliation', descriptor }),
+    );
+    if (done === undefined) {
+      summary.busy += 1;
+      logger.warn({ messageId, claimWaitMs }, 'reconcile: message held by another handler');
+    } else if (done.result === 'rejected') {
+      summary.rejected += 1;
+    } else {
+      if (done.result === 'imported') summary.imported += 1;
+      if (done.result === 'already_imported') summary.alreadyImported += 1;
+      summary.acknowledged += 1;
+    }
+  } catch (error) {
+    summary.failed += 1;
+    logger.error({ messageId, error: describeError(error) }, 'reconcile: could not deliver');
+  }
+}
+
+/** A local message silent for longer than the retry window, whose delivery is not final. */
+async function refreshStale(run: ReconcileRun, stale: MessageRecord): Promise<void> {
+  const { summary, logger } = run;
+  const key = { messageId: stale.messageId, transfer: stale.transfer };
+  try {
+    // A held message is being handled right now: it is not silent, so no wait.
+    const done = await run.underClaim(stale.messageId, 0, () => refreshMessage(run, key));
+    if (done === undefined) summary.busy += 1;
+    else summary.refreshed += 1;
+  } catch (error) {
+    summary.failed += 1;
+    logger.error({ ...key, error: describeError(error) }, 'reconcile: could not refresh');
+  }
+}
+
+/** Fetches the message with GET /messages/:mid and records the answer as of when it was made. */
+async function refreshMessage(
+  { api, messages, now }: Pick<ReconcilerOptions, 'api' | 'messages' | 'now'>,
+  key: MessageKey,
+): Promise<void> {
+  const { descriptor, servedAt } = await api.getMessage(key.messageId, {
+    transfer: key.transfer,
+  });
+  // Applied to the side the answer names: a service that ignores `?transfer=` may
+  // answer about the other side of a self-send (docs/decisions.md#transfer-query).
+  const fetchedKey = { messageId: key.messageId, transfer: descriptor.transfer };
+  // The fetch reflects every change up to when the service answered; events from
+  // before then that arrive later are stale.
+  const record = await messages.get(fetchedKey);
+  const asOf = fetchedAsOf(servedAt, record, now());
+  await messages.recordSnapshot(
+    withNotices(
+      descriptorSnapshot(fetchedKey, descriptor, asOf, 'fetch'),
+      record,
+      fetchNoticeId(fetchedKey, asOf),
+    ),
+    now(),
+  );
 }
 
 /**

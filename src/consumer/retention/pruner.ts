@@ -91,85 +91,11 @@ export function createPruner(deps: PrunerDeps): Pruner {
   let running: Promise<PruneReport> | undefined;
 
   async function pass(): Promise<PruneReport> {
-    const report: PruneReport = {
-      counts: {
-        events: 0,
-        dead: 0,
-        bodies: 0,
-        eventIds: 0,
-        messages: 0,
-        notices: 0,
-        submissions: 0,
-        pages: 0,
-      },
-      batches: 0,
-      longestBatchMs: 0,
-      longestBatchStep: null,
-      stopped: false,
-    };
+    const run: Run = { deps, report: emptyReport(), sizes, budgetMs, stopping: () => stopping };
     const until = cutoffs(deps.policy, now());
-
-    // Repeats one kind of batch while there is more, resizing it to the budget.
-    const drain = async (step: PruneStep, batch: (bound: BatchBound) => Promise<PruneBatch>) => {
-      for (;;) {
-        if (stopping) {
-          report.stopped = true;
-          return;
-        }
-        const limit = sizes[step];
-        const result = await batch({ limit, budgetMs });
-        report.batches += 1;
-        if (result.ms > report.longestBatchMs) {
-          report.longestBatchMs = result.ms;
-          report.longestBatchStep = step;
-        }
-        report.counts[step] += result.count;
-        deps.onBatch?.(step, result.ms);
-        sizes[step] = nextSize(limit, result, budgetMs);
-        if (!result.more) break;
-        await yieldToLoop();
-      }
-      deps.onPruned?.(step, report.counts[step]);
-    };
-
-    const remember = { rememberSince: until.eventIds };
-    // Rows first, so no body is emptied only to be deleted with its row a moment later.
-    await drain('events', (bound) => retention.pruneEvents(until.events, bound, remember));
-    await drain('dead', (bound) =>
-      retention.pruneDeadEvents({ settled: until.events, any: until.deadEvents }, bound, remember),
-    );
-    await drain('bodies', (bound) => retention.dropBodies(until.bodies, bound));
-    await drain('eventIds', (bound) => retention.forgetEventIds(until.eventIds, bound));
-    await drain('messages', async (bound) => {
-      const batch = await retention.pruneMessages(until.messages, bound);
-      for (const message of batch.forgotten) {
-        // The record is gone already; what the hook failed to remove stays, which loses
-        // nothing. Said once per message, so an operator can clean up by hand.
-        await deps.forget?.(message).catch((error: unknown) => {
-          deps.logger.warn({ err: error, ...message }, 'importer could not forget a message');
-        });
-      }
-      return batch;
-    });
-    // Delivered notices are kept as long as the status changes (RETENTION_EVENT_DAYS).
-    await drain('notices', (bound) => retention.pruneNotices(until.events, bound));
-    // Settled invoices of the submission outbox as long as final messages: until then the
-    // same invoice number is answered with its message, never submitted again.
-    await drain('submissions', (bound) => retention.pruneSubmissions(until.messages, bound));
-    await drain('pages', (bound) => retention.reclaim(bound));
-
-    const removed = Object.values(report.counts).some((n) => n > 0);
-    (removed ? deps.logger.info : deps.logger.debug).call(
-      deps.logger,
-      {
-        ...report.counts,
-        batches: report.batches,
-        longestBatchMs: Math.round(report.longestBatchMs * 10) / 10,
-        longestBatchStep: report.longestBatchStep,
-      },
-      report.stopped ? 'retention run stopped' : 'retention run done',
-    );
-    return report;
+    for (const [step, batch] of stepsOfRun(retention, until, deps)) await drain(run, step, batch);
+    logRun(deps.logger, run.report);
+    return run.report;
   }
 
   return {
@@ -184,6 +110,120 @@ export function createPruner(deps: PrunerDeps): Pruner {
       await running?.catch(() => undefined);
     },
   };
+}
+
+type Batch = (bound: BatchBound) => Promise<PruneBatch>;
+
+/** What the steps of one run share: the report they fill, the sizes kept from run to run. */
+interface Run {
+  deps: PrunerDeps;
+  report: PruneReport;
+  sizes: Record<PruneStep, number>;
+  budgetMs: number;
+  /** True once stop() was called. */
+  stopping: () => boolean;
+}
+
+/** The steps of a run in their order (see the header), each with its kind of batch. */
+function stepsOfRun(
+  retention: Store['retention'],
+  until: ReturnType<typeof cutoffs>,
+  deps: PrunerDeps,
+): Array<[PruneStep, Batch]> {
+  const remember = { rememberSince: until.eventIds };
+  return [
+    // Rows first, so no body is emptied only to be deleted with its row a moment later.
+    ['events', (bound) => retention.pruneEvents(until.events, bound, remember)],
+    [
+      'dead',
+      (bound) =>
+        retention.pruneDeadEvents(
+          { settled: until.events, any: until.deadEvents },
+          bound,
+          remember,
+        ),
+    ],
+    ['bodies', (bound) => retention.dropBodies(until.bodies, bound)],
+    ['eventIds', (bound) => retention.forgetEventIds(until.eventIds, bound)],
+    [
+      'messages',
+      async (bound) => {
+        const batch = await retention.pruneMessages(until.messages, bound);
+        for (const message of batch.forgotten) {
+          // The record is gone already; what the hook failed to remove stays, which loses
+          // nothing. Said once per message, so an operator can clean up by hand.
+          await deps.forget?.(message).catch((error: unknown) => {
+            deps.logger.warn({ err: error, ...message }, 'importer could not forget a message');
+          });
+        }
+        return batch;
+      },
+    ],
+    // Delivered notices are kept as long as the status changes (RETENTION_EVENT_DAYS).
+    ['notices', (bound) => retention.pruneNotices(until.events, bound)],
+    // Settled invoices of the submission outbox as long as final messages: until then the
+    // same invoice number is answered with its message, never submitted again.
+    ['submissions', (bound) => retention.pruneSubmissions(until.messages, bound)],
+    ['pages', (bound) => retention.reclaim(bound)],
+  ];
+}
+
+/** Repeats one kind of batch while there is more, resizing it to the budget. */
+async function drain(run: Run, step: PruneStep, batch: Batch): Promise<void> {
+  const { deps, report, sizes, budgetMs } = run;
+  for (;;) {
+    if (run.stopping()) {
+      report.stopped = true;
+      return;
+    }
+    const limit = sizes[step];
+    const result = await batch({ limit, budgetMs });
+    report.batches += 1;
+    if (result.ms > report.longestBatchMs) {
+      report.longestBatchMs = result.ms;
+      report.longestBatchStep = step;
+    }
+    report.counts[step] += result.count;
+    deps.onBatch?.(step, result.ms);
+    sizes[step] = nextSize(limit, result, budgetMs);
+    if (!result.more) break;
+    await yieldToLoop();
+  }
+  deps.onPruned?.(step, report.counts[step]);
+}
+
+function emptyReport(): PruneReport {
+  return {
+    counts: {
+      events: 0,
+      dead: 0,
+      bodies: 0,
+      eventIds: 0,
+      messages: 0,
+      notices: 0,
+      submissions: 0,
+      pages: 0,
+    },
+    batches: 0,
+    longestBatchMs: 0,
+    longestBatchStep: null,
+    stopped: false,
+  };
+}
+
+/** One line per run: info when it removed something, debug otherwise. */
+function logRun(logger: Logger, report: PruneReport): void {
+  const removed = Object.values(report.counts).some((n) => n > 0);
+  (removed ? logger.info : logger.debug).call(
+    logger,
+    {
+      ...report.counts,
+      batches: report.batches,
+      longestBatchMs: Math.round(report.longestBatchMs * 10) / 10,
+      longestBatchStep: report.longestBatchStep,
+    },
+    report.stopped ? 'retention run stopped' : 'retention run done',
+  );
 }
 
 /**

@@ -79,81 +79,32 @@ function classify(error: unknown): 'refused' | 'not_sent' | 'maybe_sent' {
 }
 
 export function createSubmissionWorker(options: SubmissionWorkerOptions): SubmissionWorker {
-  const { submissions, api, logger, now } = options;
-  const pollMs = options.pollMs ?? 500;
+  const { submissions, logger, now } = options;
   const leaseMs = options.leaseMs ?? 60_000;
-  const lookupDelayMs = options.lookupDelayMs ?? 10_000;
-  const slackMs = options.slackMs ?? SUBMISSION_SLACK_MS;
-  const backoff = (attempt: number) =>
-    eventRetryDelay(attempt, {
-      ...(options.retryBaseMs === undefined ? {} : { baseMs: options.retryBaseMs }),
-      ...(options.retryMaxMs === undefined ? {} : { maxMs: options.retryMaxMs }),
-    });
-
-  function outcome(name: SubmissionOutcome, submission: Submission, fields: object = {}) {
-    options.onOutcome?.(name);
-    const line = { invoiceNo: submission.invoiceNo, attempts: submission.attempts, ...fields };
-    if (name === 'submitted' || name === 'found') logger.info(line, `invoice ${name}`);
-    else if (name === 'refused') logger.error(line, 'invoice refused by the service');
-    else logger.warn(line, `invoice submission ${name.replace('_', ' ')}; it comes back later`);
-  }
-
-  /** True when an earlier attempt turned out to have created the message. */
-  async function settledByLookup(submission: Submission): Promise<boolean> {
-    const firstAttemptAt = submission.firstAttemptAt ?? submission.createdAt;
-    const lookup = await findSubmitted(submission.invoiceNo, firstAttemptAt, {
-      api,
-      slackMs,
-    }).catch((error: unknown) => ({
-      found: undefined,
-      reason: `lookup failed: ${describeError(error)}`,
-    }));
-    if (lookup.found === true) {
-      await submissions.markSubmitted(submission.invoiceNo, lookup.messageId, 'lookup', now());
-      outcome('found', submission, { messageId: lookup.messageId, resolvedBy: 'lookup' });
-      return true;
-    }
-    if (lookup.found === undefined) {
-      const delay = backoff(submission.attempts);
-      await submissions.markRetry(submission.invoiceNo, 'unknown', lookup.reason, now() + delay);
-      outcome('undecided', submission, { err: lookup.reason, retryInMs: delay });
-      return true;
-    }
-    return false;
-  }
-
-  async function work(submission: Submission): Promise<void> {
-    if (submission.attempts > 0 && (await settledByLookup(submission))) return;
-    // Recorded before the request leaves: a crash from here on finds it in sending.
-    if (!(await submissions.markSending(submission.invoiceNo, now()))) return;
-    const attempt = { ...submission, attempts: submission.attempts + 1 };
-    try {
-      const reply = await api.submitInvoice(JSON.parse(submission.body), { more: false });
-      await submissions.markSubmitted(submission.invoiceNo, reply.messageId, 'reply', now());
-      outcome('submitted', attempt, { messageId: reply.messageId, resolvedBy: 'reply' });
-    } catch (error) {
-      const reason = describeError(error);
-      const verdict = classify(error);
-      if (verdict === 'refused') {
-        await submissions.markRefused(submission.invoiceNo, reason, now());
-        outcome('refused', attempt, { status: (error as ApiError).status, err: reason });
-      } else if (verdict === 'not_sent') {
-        const delay = backoff(attempt.attempts);
-        await submissions.markRetry(submission.invoiceNo, 'queued', reason, now() + delay);
-        outcome('not_sent', attempt, { err: reason, retryInMs: delay });
-      } else {
-        // The service may hold the message: look before sending again.
-        const at = now() + lookupDelayMs;
-        await submissions.markRetry(submission.invoiceNo, 'unknown', reason, at);
-        outcome('maybe_sent', attempt, { err: reason, lookupInMs: lookupDelayMs });
-      }
-    }
-  }
+  const run: SubmissionRun = {
+    submissions,
+    api: options.api,
+    now,
+    lookupDelayMs: options.lookupDelayMs ?? 10_000,
+    slackMs: options.slackMs ?? SUBMISSION_SLACK_MS,
+    backoff: (attempt) =>
+      eventRetryDelay(attempt, {
+        ...(options.retryBaseMs === undefined ? {} : { baseMs: options.retryBaseMs }),
+        ...(options.retryMaxMs === undefined ? {} : { maxMs: options.retryMaxMs }),
+      }),
+    outcome: (name, submission, fields = {}) => {
+      options.onOutcome?.(name);
+      const line = { invoiceNo: submission.invoiceNo, attempts: submission.attempts, ...fields };
+      if (name === 'submitted' || name === 'found') logger.info(line, `invoice ${name}`);
+      else if (name === 'refused') logger.error(line, 'invoice refused by the service');
+      else logger.warn(line, `invoice submission ${name.replace('_', ' ')}; it comes back later`);
+    },
+  };
 
   return createWakeableLoop(async () => {
     try {
       const claimed = await submissions.claimDue(now(), 1, leaseMs);
-      for (const submission of claimed) await work(submission);
+      for (const submission of claimed) await submitOnce(run, submission);
       return claimed.length > 0;
     } catch (error) {
       // The store is away: a claimed submission comes back when its lease ends, and one in
@@ -161,5 +112,83 @@ export function createSubmissionWorker(options: SubmissionWorkerOptions): Submis
       logger.warn({ err: error }, 'submission outbox unavailable; retrying');
       return false;
     }
-  }, pollMs);
+  }, options.pollMs ?? 500);
+}
+
+/** What each submission's turn works with. */
+interface SubmissionRun {
+  submissions: SubmissionStore;
+  api: SubmissionWorkerOptions['api'];
+  now: () => number;
+  lookupDelayMs: number;
+  slackMs: number;
+  /** The retry delay after `attempt` attempts. */
+  backoff: (attempt: number) => number;
+  /** Reports an outcome: the metric and its log line. */
+  outcome: (name: SubmissionOutcome, submission: Submission, fields?: object) => void;
+}
+
+/** One claimed submission: looked up first after an attempt, then submitted. */
+async function submitOnce(run: SubmissionRun, submission: Submission): Promise<void> {
+  const { submissions, api, now } = run;
+  if (submission.attempts > 0 && (await settledByLookup(run, submission))) return;
+  // Recorded before the request leaves: a crash from here on finds it in sending.
+  if (!(await submissions.markSending(submission.invoiceNo, now()))) return;
+  const attempt = { ...submission, attempts: submission.attempts + 1 };
+  try {
+    const reply = await api.submitInvoice(JSON.parse(submission.body), { more: false });
+    await submissions.markSubmitted(submission.invoiceNo, reply.messageId, 'reply', now());
+    run.outcome('submitted', attempt, { messageId: reply.messageId, resolvedBy: 'reply' });
+  } catch (error) {
+    await recordFailedSubmit(run, attempt, error);
+  }
+}
+
+/** True when an earlier attempt turned out to have created the message. */
+async function settledByLookup(run: SubmissionRun, submission: Submission): Promise<boolean> {
+  const { submissions, api, now, slackMs } = run;
+  const firstAttemptAt = submission.firstAttemptAt ?? submission.createdAt;
+  const lookup = await findSubmitted(submission.invoiceNo, firstAttemptAt, {
+    api,
+    slackMs,
+  }).catch((error: unknown) => ({
+    found: undefined,
+    reason: `lookup failed: ${describeError(error)}`,
+  }));
+  if (lookup.found === true) {
+    await submissions.markSubmitted(submission.invoiceNo, lookup.messageId, 'lookup', now());
+    run.outcome('found', submission, { messageId: lookup.messageId, resolvedBy: 'lookup' });
+    return true;
+  }
+  if (lookup.found === undefined) {
+    const delay = run.backoff(submission.attempts);
+    await submissions.markRetry(submission.invoiceNo, 'unknown', lookup.reason, now() + delay);
+    run.outcome('undecided', submission, { err: lookup.reason, retryInMs: delay });
+    return true;
+  }
+  return false;
+}
+
+/** Where a failed submit leaves the invoice, by what the failure says of it (classify). */
+async function recordFailedSubmit(
+  run: SubmissionRun,
+  attempt: Submission,
+  error: unknown,
+): Promise<void> {
+  const { submissions, now, lookupDelayMs } = run;
+  const reason = describeError(error);
+  const verdict = classify(error);
+  if (verdict === 'refused') {
+    await submissions.markRefused(attempt.invoiceNo, reason, now());
+    run.outcome('refused', attempt, { status: (error as ApiError).status, err: reason });
+  } else if (verdict === 'not_sent') {
+    const delay = run.backoff(attempt.attempts);
+    await submissions.markRetry(attempt.invoiceNo, 'queued', reason, now() + delay);
+    run.outcome('not_sent', attempt, { err: reason, retryInMs: delay });
+  } else {
+    // The service may hold the message: look before sending again.
+    const at = now() + lookupDelayMs;
+    await submissions.markRetry(attempt.invoiceNo, 'unknown', reason, at);
+    run.outcome('maybe_sent', attempt, { err: reason, lookupInMs: lookupDelayMs });
+  }
 }

@@ -8,7 +8,6 @@
  *   *StatusChanged          apply the status change in order (status-events.ts)
  *   test events, unknown    skipped: stored and answered, never acted upon
  */
-import type { Logger } from 'pino';
 import {
   isStatusAction,
   isValidationOutcome,
@@ -18,14 +17,11 @@ import {
   parseMessageDescriptor,
   WEBHOOK_JSON_LIMITS,
 } from '../../protocol/index.ts';
-import type { ApiClient } from '../api/index.ts';
 import type { ClaimGuard } from '../claims/held-claim.ts';
-import type { Importer } from '../importer/index.ts';
-import type { EventStore, StoredEvent } from '../store/events.ts';
-import type { MessageStore } from '../store/messages.ts';
+import type { StoredEvent } from '../store/events.ts';
 import { SUBMISSION_SLACK_MS, type SubmissionStore } from '../store/submissions.ts';
 import { MalformedEventError } from './errors.ts';
-import { createInboundDelivery } from './inbound-delivery.ts';
+import { createInboundDelivery, type InboundDeliveryDeps } from './inbound-delivery.ts';
 import { descriptorSnapshot, withNotices } from './message-snapshot.ts';
 import { createStatusEventHandler } from './status-events.ts';
 
@@ -33,101 +29,32 @@ export type HandleOutcome = 'done' | 'skipped';
 /** Handles one event while its message's claim is held (`claim`). */
 export type EventHandler = (event: StoredEvent, claim: ClaimGuard) => Promise<HandleOutcome>;
 
-export function createEventHandler(deps: {
-  api: ApiClient;
-  importer: Importer;
-  messages: MessageStore;
-  /** For closing dead events an acknowledgement makes pointless (inbound-delivery.ts). */
-  events: Pick<EventStore, 'closeDead'>;
+export interface EventHandlerDeps extends InboundDeliveryDeps {
   /** The submission outbox, which an outbound message's descriptor may settle. */
   submissions?: Pick<SubmissionStore, 'linkCreated'>;
-  logger: Logger;
-  now: () => number;
-  /** Deadline of one import() call (IMPORT_TIMEOUT_MS). */
-  importTimeoutMs: number;
-}): EventHandler {
-  const { messages, now } = deps;
+}
+
+export function createEventHandler(deps: EventHandlerDeps): EventHandler {
   const inbound = createInboundDelivery(deps);
   const applyStatusEvent = createStatusEventHandler(deps);
 
-  const recordDescriptor = async (
-    event: StoredEvent,
-    descriptor: MessageDescriptor | undefined,
-    validationStatus?: string,
-  ) => {
-    const key = { messageId: event.messageId, transfer: event.transfer };
-    const { validationStatus: carried, ...snapshot } = descriptorSnapshot(
-      key,
-      descriptor,
-      Date.parse(event.occurredAt),
-    );
-    const value = validationStatus ?? carried;
-    // Events arrive in any order: a `created` descriptor from before validation (`none`) that
-    // arrives after the outcome must not undo it. Only an outcome replaces an outcome; the
-    // claim on the message keeps this read and the write below from interleaving with others.
-    const record = await messages.get(key);
-    const keep =
-      value !== undefined &&
-      (isValidationOutcome(value) || !isValidationOutcome(record?.validationStatus));
-    await messages.recordSnapshot(
-      withNotices(
-        keep ? { ...snapshot, validationStatus: value } : snapshot,
-        record,
-        event.eventId,
-      ),
-      now(),
-    );
-    // An invoice of the outbox whose submit reply was lost (or is still on its way) learns
-    // its message id here, with no lookup and no second submit.
-    if (event.transfer === 'outbound' && descriptor !== undefined && deps.submissions) {
-      const received = Date.parse(descriptor.timeReceived);
-      if (Number.isFinite(received)) {
-        await deps.submissions.linkCreated(
-          descriptor.documentNo,
-          event.messageId,
-          received,
-          SUBMISSION_SLACK_MS,
-          now(),
-        );
-      }
-    }
-  };
-
   return async (event, claim) => {
     if (event.flag !== null) return 'skipped';
-    // The body is parsed a second time here, on the event loop ingress shares: the inbox keeps
-    // the signed bytes, not the parsed `data` (a column for it is a store migration), and what
-    // ingress parsed cannot be handed over, since the event may be handled by another process
-    // or after a restart. The second parse is kept cheap and bounded instead: these bytes passed
-    // the same shape limits at ingress and at most WEBHOOK_MAX_BODY_BYTES, and they are checked
-    // again (one pass, about a millisecond a MiB) because a row may predate the limits or have
-    // been changed by hand, and a bomb must not reach JSON.parse that way either.
-    let data: unknown;
-    try {
-      data = (parseBoundedJson(event.body, WEBHOOK_JSON_LIMITS) as { data?: unknown } | null)?.data;
-    } catch (error) {
-      // Ingress stores only parsed bodies within the limits; a row that is not one was stored
-      // by an older version or changed by hand.
-      throw new MalformedEventError(
-        error instanceof JsonShapeError
-          ? `stored body is over the JSON shape limits: ${error.message}`
-          : 'stored body is not JSON',
-      );
-    }
-
+    const data = readEventData(event);
     if (isStatusAction(event.action)) {
       await applyStatusEvent({ ...event, action: event.action, data });
       return 'done';
     }
     const descriptor = parseMessageDescriptor(data);
     if (event.action === 'created') {
-      await recordDescriptor(event, descriptor);
+      await recordDescriptor(deps, event, descriptor);
       return 'done';
     }
     if (event.action === 'deliveryNotified') {
       // Outbound, this event is the service's word that validation passed (docs/events.md#outbound-delivery-notified),
       // whatever its data says.
       await recordDescriptor(
+        deps,
         event,
         descriptor,
         event.transfer === 'outbound' ? (descriptor?.validationStatus ?? 'approved') : undefined,
@@ -143,4 +70,85 @@ export function createEventHandler(deps: {
     // Ingress flags unknown actions; an action unknown to this build is skipped the same way.
     return 'skipped';
   };
+}
+
+/**
+ * The envelope's `data`, parsed from the stored body. The body is parsed a second time here, on
+ * the event loop ingress shares: the inbox keeps the signed bytes, not the parsed `data` (a
+ * column for it is a store migration), and what ingress parsed cannot be handed over, since the
+ * event may be handled by another process or after a restart. The second parse is kept cheap
+ * and bounded instead: these bytes passed the same shape limits at ingress and at most
+ * WEBHOOK_MAX_BODY_BYTES, and they are checked again (one pass, about a millisecond a MiB)
+ * because a row may predate the limits or have been changed by hand, and a bomb must not reach
+ * JSON.parse that way either.
+ */
+function readEventData(event: StoredEvent): unknown {
+  try {
+    return (parseBoundedJson(event.body, WEBHOOK_JSON_LIMITS) as { data?: unknown } | null)?.data;
+  } catch (error) {
+    // Ingress stores only parsed bodies within the limits; a row that is not one was stored
+    // by an older version or changed by hand.
+    throw new MalformedEventError(
+      error instanceof JsonShapeError
+        ? `stored body is over the JSON shape limits: ${error.message}`
+        : 'stored body is not JSON',
+    );
+  }
+}
+
+/**
+ * Records the message's descriptor carried by a `created` or `deliveryNotified` event, with
+ * `validationStatus` when the event itself says it, and links an outbound one to the
+ * submission outbox.
+ */
+async function recordDescriptor(
+  deps: Pick<EventHandlerDeps, 'messages' | 'submissions' | 'now'>,
+  event: StoredEvent,
+  descriptor: MessageDescriptor | undefined,
+  validationStatus?: string,
+): Promise<void> {
+  const { messages, now } = deps;
+  const key = { messageId: event.messageId, transfer: event.transfer };
+  const { validationStatus: carried, ...snapshot } = descriptorSnapshot(
+    key,
+    descriptor,
+    Date.parse(event.occurredAt),
+  );
+  const value = validationStatus ?? carried;
+  // Events arrive in any order: a `created` descriptor from before validation (`none`) that
+  // arrives after the outcome must not undo it. Only an outcome replaces an outcome; the
+  // claim on the message keeps this read and the write below from interleaving with others.
+  const record = await messages.get(key);
+  const keep =
+    value !== undefined &&
+    (isValidationOutcome(value) || !isValidationOutcome(record?.validationStatus));
+  await messages.recordSnapshot(
+    withNotices(keep ? { ...snapshot, validationStatus: value } : snapshot, record, event.eventId),
+    now(),
+  );
+  if (event.transfer === 'outbound' && descriptor !== undefined && deps.submissions) {
+    await linkSubmission(deps.submissions, event.messageId, descriptor, now);
+  }
+}
+
+/**
+ * An invoice of the outbox whose submit reply was lost (or is still on its way) learns its
+ * message id here, with no lookup and no second submit.
+ */
+async function linkSubmission(
+  submissions: Pick<SubmissionStore, 'linkCreated'>,
+  messageId: string,
+  descriptor: MessageDescriptor,
+  now: () => number,
+): Promise<void> {
+  const received = Date.parse(descriptor.timeReceived);
+  if (Number.isFinite(received)) {
+    await submissions.linkCreated(
+      descriptor.documentNo,
+      messageId,
+      received,
+      SUBMISSION_SLACK_MS,
+      now(),
+    );
+  }
 }

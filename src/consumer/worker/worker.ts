@@ -10,16 +10,15 @@
  * An event is claimed together with its message's claim (store.ts), which every handler of a
  * message takes: events of one message never run at once, nor beside a reconciliation or a
  * replica handling the same message, while different messages run in parallel. The claim is
- * renewed while the handler works and released when the event is settled.
+ * renewed while the handler works and released when the event is settled. One event's turn,
+ * from its claim to its written outcome, is event-turn.ts.
  */
-import { setTimeout as delay } from 'node:timers/promises';
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
-import { ClaimLostError, holdClaim } from '../claims/held-claim.ts';
 import { type BackoffOptions, eventRetryDelay } from '../loop/backoff.ts';
 import type { ClaimStore } from '../store/claims.ts';
-import type { ClaimedEvent, EventStore, Settlement, StoredEvent } from '../store/events.ts';
-import { describeError, isPermanent, localFault } from './errors.ts';
+import type { EventStore, Settlement, StoredEvent } from '../store/events.ts';
+import { createEventTurn } from './event-turn.ts';
 import type { EventHandler } from './handle-event.ts';
 
 export interface WorkerOptions {
@@ -75,128 +74,42 @@ export interface Worker {
 }
 
 export function createWorker(options: WorkerOptions): Worker {
-  const { events, claims, handle, logger, holder } = options;
+  const { events, claims, logger, holder } = options;
   const now = options.now ?? Date.now;
   const concurrency = options.concurrency ?? 32;
-  const maxAttempts = options.maxAttempts ?? 10;
   const leaseMs = options.leaseMs ?? 30_000;
-  const holderGone = options.holderGone ?? (() => false);
   const limit = options.limit ?? (() => concurrency);
   // Aborted at stop(): handlers in hand see it and end their turn early.
   const shutdown = new AbortController();
-  const pollIntervalMs = options.pollIntervalMs ?? 500;
-  const retryDelay = options.retryDelay ?? eventRetryDelay;
   const queue = new PQueue({ concurrency });
 
   let running = false;
   let loop: Promise<void> | undefined;
-  let wake: (() => void) | undefined;
-  const notify = () => wake?.();
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
+  const idle = createIdleWait(options.pollIntervalMs ?? 500);
 
-  const onSettled = options.onSettled ?? (() => {});
-
-  async function run(event: ClaimedEvent) {
-    const started = performance.now();
-    const seconds = () => (performance.now() - started) / 1000;
-    const log = logger.child({
-      eventId: event.eventId,
-      action: event.action,
-      messageId: event.messageId,
-    });
-    const held = holdClaim({
-      claims,
-      claim: event.claim,
-      leaseMs,
-      now,
-      logger: log,
-      signal: shutdown.signal,
-    });
-    // The outcome is written while the claim is still held (and renewed). A store that refuses
-    // the write (a full disk, a lock held elsewhere) is asked again soon, not left to the end of
-    // the lease; if the claim is lost meanwhile, its new holder handles the event.
-    const settle = async (settlement: Settlement): Promise<boolean> => {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const settled = await events.settle(event, settlement, now());
-          if (settled) onSettled(event, settlement.state, seconds());
-          else
-            log.warn(
-              { state: settlement.state },
-              'claim lost before settling; left to its new holder',
-            );
-          return settled;
-        } catch (error) {
-          if (held.signal.aborted) {
-            log.error(
-              { err: error },
-              'could not write the outcome; the event is taken again later',
-            );
-            return false;
-          }
-          const delayMs = Math.min(250 * 2 ** attempt, 5000);
-          log.warn({ err: error, delayMs }, 'could not write the outcome; trying again');
-          await delay(delayMs, undefined, { signal: held.signal }).catch(() => {});
-        }
-      }
-    };
-    try {
-      let state: Settlement['state'];
-      try {
-        state = await handle(event, held);
-      } catch (error) {
-        // The error and what it wraps (`fetch failed <- connect ECONNREFUSED ...`), bounded: the
-        // log lines below and the event's stored lastError.
-        const message = describeError(error);
-        // A full or read-only disk here is for the operator to fix, and said so in the log.
-        const hint = localFault(error);
-        const fault = hint === undefined ? {} : { localFault: hint };
-        if (error instanceof ClaimLostError) {
-          log.warn({ error: message }, 'stopped: another handler took the message over');
-        } else if (isPermanent(error) || event.attempts >= maxAttempts) {
-          if (await settle({ state: 'dead', error: message })) {
-            log.error(
-              { err: error, error: message, attempts: event.attempts, ...fault },
-              'event dead-lettered',
-            );
-          }
-        } else {
-          const nextAttemptAt = now() + retryDelay(event.attempts);
-          if (await settle({ state: 'pending', nextAttemptAt, error: message })) {
-            log[hint === undefined ? 'warn' : 'error'](
-              { attempts: event.attempts, error: message, nextAttemptAt, ...fault },
-              'event will be retried',
-            );
-          }
-        }
-        return;
-      }
-      const dropBody = options.dropBodiesWhenDone === true;
-      if (await settle({ state, dropBody })) log.debug({ state }, 'event handled');
-    } finally {
-      held.stop();
-      notify();
-    }
-  }
+  const runTurn = createEventTurn({
+    events,
+    claims,
+    handle: options.handle,
+    logger,
+    now,
+    maxAttempts: options.maxAttempts ?? 10,
+    leaseMs,
+    retryDelay: options.retryDelay ?? eventRetryDelay,
+    dropBodiesWhenDone: options.dropBodiesWhenDone === true,
+    onSettled: options.onSettled ?? (() => {}),
+    signal: shutdown.signal,
+    onTurnEnd: idle.wake,
+  });
 
   /** Claims as many due events as there is room for; returns how many. */
   async function claimOnce(): Promise<number> {
-    const allowed = Math.min(concurrency, Math.max(1, limit()));
-    const room = allowed - queue.size - queue.pending;
+    const room = roomLeft(queue, concurrency, limit());
     if (room <= 0) return 0;
     const claimed = await events.claimDue({ now: now(), limit: room, leaseMs, holder });
     for (const event of claimed) {
       queue
-        .add(() => run(event))
+        .add(() => runTurn(event))
         .catch((error: unknown) => {
           logger.error({ err: error, eventId: event.eventId }, 'could not settle event');
         });
@@ -212,31 +125,25 @@ export function createWorker(options: WorkerOptions): Worker {
       } catch (error) {
         logger.error({ err: error }, 'claiming events failed');
       }
-      if (claimed === 0 && running) await sleep(pollIntervalMs);
+      if (claimed === 0 && running) await idle.sleep();
     }
   }
 
   return {
     async start() {
       if (running) return;
-      let released = 0;
-      for (const other of await claims.holders(now())) {
-        if (holderGone(other)) released += await claims.releaseHolder(other);
-      }
-      if (released > 0) logger.warn({ released }, 'released claims of a process that died here');
+      await releaseGoneHolders({ claims, holderGone: options.holderGone, now, logger });
       running = true;
       loop = loopForever();
     },
     async stop() {
       running = false;
-      notify();
+      idle.wake();
       await loop;
       await queue.onIdle();
     },
-    abort() {
-      shutdown.abort(new Error('the worker is shutting down'));
-    },
-    notify,
+    abort: () => shutdown.abort(new Error('the worker is shutting down')),
+    notify: idle.wake,
     isRunning: () => running,
     async drain() {
       for (;;) {
@@ -245,4 +152,54 @@ export function createWorker(options: WorkerOptions): Worker {
       }
     },
   };
+}
+
+/**
+ * How many more events may be claimed now: the limit (the pacer's, from 1 to `concurrency`)
+ * less the events in hand, queued or running.
+ */
+function roomLeft(queue: PQueue, concurrency: number, limit: number): number {
+  const allowed = Math.min(concurrency, Math.max(1, limit));
+  return allowed - queue.size - queue.pending;
+}
+
+/**
+ * The idle loop's wait: the poll interval, cut short by wake() (a new event stored, a turn
+ * ended, stop()). A wake-up while nobody waits is not kept.
+ */
+function createIdleWait(pollIntervalMs: number): { sleep(): Promise<void>; wake(): void } {
+  let wake: (() => void) | undefined;
+  return {
+    sleep: () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, pollIntervalMs);
+        function done() {
+          clearTimeout(timer);
+          wake = undefined;
+          resolve();
+        }
+        wake = done;
+      }),
+    wake: () => wake?.(),
+  };
+}
+
+/**
+ * Releases the claims of this host's processes that cannot be running any more (holderGone),
+ * so that their messages are taken at once instead of when their leases end.
+ */
+async function releaseGoneHolders(deps: {
+  claims: ClaimStore;
+  /** @default never */
+  holderGone: ((holder: string) => boolean) | undefined;
+  now: () => number;
+  logger: Logger;
+}): Promise<void> {
+  const { claims, now, logger } = deps;
+  const holderGone = deps.holderGone ?? (() => false);
+  let released = 0;
+  for (const other of await claims.holders(now())) {
+    if (holderGone(other)) released += await claims.releaseHolder(other);
+  }
+  if (released > 0) logger.warn({ released }, 'released claims of a process that died here');
 }
