@@ -10,7 +10,7 @@ import type { ApiClient } from './api/index.ts';
 import type { ClaimHolder } from './claims/claim-holder.ts';
 import type { Config } from './config.ts';
 import type { Importer } from './importer/importer.ts';
-import type { Metrics } from './metrics.ts';
+import type { Metrics } from './metrics/index.ts';
 import { createPruner } from './retention/pruner.ts';
 import { scheduleRetention } from './retention/schedule.ts';
 import type { StatusSink } from './sink/define-sink.ts';

@@ -13,7 +13,7 @@ import { type Config, configWarnings, spoolDirOf } from './config.ts';
 import { createAdmission } from './http/admission.ts';
 import { createIngress, type Ingress } from './http/ingress.ts';
 import type { Importer } from './importer/index.ts';
-import { createMetrics, type Metrics } from './metrics.ts';
+import { createMetrics, type Metrics } from './metrics/index.ts';
 import type { StatusSink } from './sink/define-sink.ts';
 import { openStore } from './store/open-store.ts';
 import type { Store } from './store/store.ts';

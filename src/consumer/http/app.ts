@@ -1,7 +1,7 @@
 /** The consumer's HTTP application. Built here, never listening: the caller decides where. */
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { Logger } from 'pino';
-import type { Metrics } from '../metrics.ts';
+import type { Metrics } from '../metrics/index.ts';
 import { type Store, StoreError } from '../store/store.ts';
 import { createAdminRouter } from './admin-routes.ts';
 import type { Admission } from './admission.ts';

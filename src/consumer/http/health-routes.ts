@@ -1,7 +1,7 @@
 /** Liveness, readiness and metrics for the orchestrator and the scraper. */
 import { Router } from 'express';
 import type { Logger } from 'pino';
-import type { Metrics } from '../metrics.ts';
+import type { Metrics } from '../metrics/index.ts';
 
 /** A named readiness check; throws (or rejects) when not ready. */
 export interface ReadinessCheck {

@@ -11,7 +11,7 @@ import {
   TRANSFER_HEADER,
   type WebhookEnvelope,
 } from '../../../protocol/index.ts';
-import type { Metrics, WebhookOutcome } from '../../metrics.ts';
+import type { Metrics, WebhookOutcome } from '../../metrics/index.ts';
 import { printableText } from '../../text/error-text.ts';
 import { type Problem, sendProblem } from '../problem.ts';
 import { discardBody } from './read-body.ts';

@@ -5,7 +5,7 @@
  * (answer.ts) and a step can be tested without a server.
  */
 import type { WebhookEnvelope } from '../../../protocol/index.ts';
-import type { WebhookOutcome } from '../../metrics.ts';
+import type { WebhookOutcome } from '../../metrics/index.ts';
 import type { Problem } from '../problem.ts';
 
 export class Rejection {

@@ -28,7 +28,7 @@
 import { Router } from 'express';
 import type { Logger } from 'pino';
 import { SIGNATURE_HEADER } from '../../../protocol/index.ts';
-import type { Metrics } from '../../metrics.ts';
+import type { Metrics } from '../../metrics/index.ts';
 import type { EventStore } from '../../store/events.ts';
 import { type Admission, createAdmission } from '../admission.ts';
 import type { WebhookSettings } from '../settings.ts';

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAnswer } from '../../../../../src/consumer/http/webhook/answer.ts';
 import { tooLarge } from '../../../../../src/consumer/http/webhook/rejection.ts';
-import { createMetrics } from '../../../../../src/consumer/metrics.ts';
+import { createMetrics } from '../../../../../src/consumer/metrics/index.ts';
 
 const closers: (() => void)[] = [];
 afterEach(() => {

@@ -1,18 +1,18 @@
 /**
  * Prometheus metrics of the consumer, on a registry of its own (no global state). Each concern
- * defines its metrics in metrics/ (webhooks, events, retention, the status sink, submissions,
- * the inbox); this composes them on one registry.
+ * defines its metrics in a file of this folder (webhooks, events, retention, the status sink,
+ * submissions, the inbox); this composes them on one registry.
  */
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { createEventMetrics, type EventMetrics } from './metrics/event-metrics.ts';
-import { createInboxMetrics, type InboxMetrics } from './metrics/inbox-metrics.ts';
-import { createRetentionMetrics, type RetentionMetrics } from './metrics/retention-metrics.ts';
-import { createSinkMetrics, type SinkMetrics } from './metrics/sink-metrics.ts';
-import { createSubmissionMetrics, type SubmissionMetrics } from './metrics/submission-metrics.ts';
-import { createWebhookMetrics, type WebhookMetrics } from './metrics/webhook-metrics.ts';
-import type { Store } from './store/store.ts';
+import type { Store } from '../store/store.ts';
+import { createEventMetrics, type EventMetrics } from './event-metrics.ts';
+import { createInboxMetrics, type InboxMetrics } from './inbox-metrics.ts';
+import { createRetentionMetrics, type RetentionMetrics } from './retention-metrics.ts';
+import { createSinkMetrics, type SinkMetrics } from './sink-metrics.ts';
+import { createSubmissionMetrics, type SubmissionMetrics } from './submission-metrics.ts';
+import { createWebhookMetrics, type WebhookMetrics } from './webhook-metrics.ts';
 
-export type { WebhookOutcome } from './metrics/webhook-metrics.ts';
+export type { WebhookOutcome } from './webhook-metrics.ts';
 
 export interface Metrics
   extends WebhookMetrics,
