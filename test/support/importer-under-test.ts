@@ -5,7 +5,7 @@
  * (journal-importer.ts) and count imports in the journal, never in DOCUMENTS_DIR, so what they
  * prove holds for any importer, whatever it does with the documents.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { coreVariableNames } from '../../src/consumer/config.ts';
 import { readImporter } from '../../src/consumer/importer/index.ts';
@@ -70,6 +70,35 @@ async function importerSettings(): Promise<Record<string, string>> {
     if (value !== undefined) settings[name] = value;
   }
   return settings;
+}
+
+/**
+ * The import journal of one test: a file in the test's folder, the environment that makes a
+ * process import through it (journalImporterEnv), and what it holds so far.
+ */
+export interface ImportJournal {
+  /** `imports.jsonl` in the folder, empty at first. */
+  file: string;
+  /** What every process the test starts needs to write it. */
+  env: Record<string, string>;
+  /** Its entries so far. */
+  entries(): ImporterJournalEntry[];
+  /** Its entries so far, by message. */
+  byMessage(): Map<string, MessageImports>;
+  /** waitForJournal() on it. */
+  waitFor(until: (entries: ImporterJournalEntry[]) => boolean, ms?: number): Promise<unknown>;
+}
+
+export async function createImportJournal(dir: string): Promise<ImportJournal> {
+  const file = join(dir, 'imports.jsonl');
+  writeFileSync(file, '');
+  return {
+    file,
+    env: await journalImporterEnv(file),
+    entries: () => readJournal(file),
+    byMessage: () => importsByMessage(readJournal(file)),
+    waitFor: (until, ms) => waitForJournal(file, until, ms),
+  };
 }
 
 /** The journal's entries so far. */
