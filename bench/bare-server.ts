@@ -2,9 +2,8 @@
  * The baseline: bare node:http reading the whole body and answering 204, with no framework,
  * verification or storage. Runs as a child process of the runner (see server-process.ts).
  */
-import { once } from 'node:events';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenOnLoopback } from '../test/support/loopback-server.ts';
 import { serveControl } from './server-control.ts';
 
 const server = createServer((req, res) => {
@@ -17,10 +16,4 @@ const server = createServer((req, res) => {
     res.end();
   });
 });
-server.listen(0, '127.0.0.1');
-await once(server, 'listening');
-const { port } = server.address() as AddressInfo;
-serveControl(`http://127.0.0.1:${port}`, async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+serveControl(await listenOnLoopback(server), () => closeServer(server));

@@ -2,9 +2,9 @@
  * Baseline (b): express 5 with express.raw reading the body, answering 204. The consumer's own
  * stack is express, so its ratio to this one shows what verification and storage cost.
  */
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import express from 'express';
+import { closeServer, listenOnLoopback } from '../test/support/loopback-server.ts';
 import { serveControl } from './server-control.ts';
 
 const app = express();
@@ -12,10 +12,6 @@ app.disable('x-powered-by');
 app.post('/webhooks', express.raw({ type: () => true, limit: '1mb' }), (_req, res) => {
   res.status(204).end();
 });
-const server = app.listen(0, '127.0.0.1');
-await once(server, 'listening');
-const { port } = server.address() as AddressInfo;
-serveControl(`http://127.0.0.1:${port}/webhooks`, async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+const server = createServer(app);
+const url = await listenOnLoopback(server);
+serveControl(`${url}/webhooks`, () => closeServer(server));

@@ -5,9 +5,8 @@
  * a descriptor, a small core document, the transaction JSON, 204 to mark-as-delivered. A fake,
  * named as one: the backlog drain runs against the real simulator.
  */
-import { once } from 'node:events';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenOnLoopback } from '../test/support/loopback-server.ts';
 import { serveControl } from './server-control.ts';
 
 const CORE = Buffer.from(
@@ -60,10 +59,4 @@ const server = createServer((req, res) => {
   if (parts[1] === 'transactions') return send(200, 'application/json', TRANSACTION);
   send(404, 'application/json', Buffer.from('{}'));
 });
-server.listen(0, '127.0.0.1');
-await once(server, 'listening');
-const { port } = server.address() as AddressInfo;
-serveControl(`http://127.0.0.1:${port}`, async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+serveControl(await listenOnLoopback(server), () => closeServer(server));
