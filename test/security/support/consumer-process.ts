@@ -13,6 +13,17 @@ import { childEnv } from '../../support/child-env.ts';
 
 export const CONSUMER_MAIN = join(import.meta.dirname, '../../../src/main.ts');
 
+/**
+ * A consumer under test at its edges: verifying webhooks with `secret`, calling the messaging
+ * API at `apiBaseUrl` (by default nowhere: nothing listens on port 9) with a test token.
+ */
+export function consumerUnderAttackEnv(
+  secret: string,
+  apiBaseUrl = 'http://127.0.0.1:9',
+): Record<string, string> {
+  return { WEBHOOK_SECRETS: secret, API_BASE_URL: apiBaseUrl, API_TOKEN: 'security-test-token' };
+}
+
 export interface ConsumerProcess {
   child: ChildProcess;
   pid: number;
