@@ -13,7 +13,7 @@ import { join } from 'node:path';
 export function consumerFilesEnv(
   dir: string,
   databaseUrl = `sqlite:${join(dir, 'consumer.db')}`,
-): Record<string, string> {
+): { DATABASE_URL: string; DOCUMENTS_DIR: string; SINK_JOURNAL_FILE: string } {
   return {
     DATABASE_URL: databaseUrl,
     DOCUMENTS_DIR: join(dir, 'documents'),
