@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 
-/** Runs one statement on the server's `serverUrl` database, on a connection of its own. */
-async function onServer(serverUrl: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
+/** Runs one statement on the database at `url`, on a connection of its own. */
+export async function runStatement(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     await client.query(sql);
@@ -23,7 +23,7 @@ export async function createDatabase(
   prefix: string,
 ): Promise<{ name: string; url: string }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await onServer(serverUrl, `CREATE DATABASE ${name}`);
+  await runStatement(serverUrl, `CREATE DATABASE ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { name, url: url.toString() };
@@ -31,5 +31,5 @@ export async function createDatabase(
 
 /** Drops `name`, closing its connections first (WITH FORCE); nothing when it is gone. */
 export function dropDatabase(serverUrl: string, name: string): Promise<void> {
-  return onServer(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  return runStatement(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }
