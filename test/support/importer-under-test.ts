@@ -14,7 +14,8 @@ import { type ImporterJournalEntry, parseJournal } from './journal-importer.ts';
 /**
  * The tests that prove the import guarantee with real processes, from the project's root:
  * what `npm run test:importer` runs. Each starts its consumers (and reconciliations) with
- * journalImporterEnv(); a test that inspects the file importer's own files is not one of them.
+ * journalImporterEnv(), mostly through createImportJournal(); a test that inspects the file
+ * importer's own files is not one of them.
  */
 export const IMPORT_GUARANTEE_TESTS: readonly string[] = [
   'test/e2e/crash.test.ts',
@@ -86,7 +87,10 @@ export interface ImportJournal {
   /** Its entries so far, by message. */
   byMessage(): Map<string, MessageImports>;
   /** waitForJournal() on it. */
-  waitFor(until: (entries: ImporterJournalEntry[]) => boolean, ms?: number): Promise<unknown>;
+  waitFor(
+    until: (entries: ImporterJournalEntry[]) => boolean,
+    ms?: number,
+  ): Promise<ImporterJournalEntry[]>;
 }
 
 export async function createImportJournal(dir: string): Promise<ImportJournal> {
