@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import base, { GUIDE_TESTS } from './vitest.config.ts';
+import { GUIDE_TESTS, TEST_RUN } from './vitest.config.ts';
 
 /**
  * The second pass of `npm test`: the tests that follow a guide as a user would, after the suite
@@ -8,5 +8,5 @@ import base, { GUIDE_TESTS } from './vitest.config.ts';
  * tests of the first pass.
  */
 export default defineConfig({
-  test: { ...base.test, include: GUIDE_TESTS, exclude: ['**/node_modules/**'] },
+  test: { ...TEST_RUN, include: GUIDE_TESTS, exclude: ['**/node_modules/**'] },
 });

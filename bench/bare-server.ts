@@ -3,7 +3,8 @@
  * verification or storage. Runs as a child process of the runner (see server-process.ts).
  */
 import { createServer } from 'node:http';
-import { serveListening } from './server-control.ts';
+import { closeServer, listenOnLoopback } from '../test/support/loopback-server.ts';
+import { serveControl } from './server-control.ts';
 
 const server = createServer((req, res) => {
   // Collect the body as the consumer's read-body.ts does, so the baseline does the same reads.
@@ -15,5 +16,4 @@ const server = createServer((req, res) => {
     res.end();
   });
 });
-server.listen(0, '127.0.0.1');
-await serveListening(server);
+serveControl(await listenOnLoopback(server), () => closeServer(server));

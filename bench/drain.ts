@@ -17,6 +17,7 @@ import pg from 'pg';
 import { newEvent } from '../src/consumer/store/events.ts';
 import { openStore } from '../src/consumer/store/open-store.ts';
 import type { WebhookEnvelope } from '../src/protocol/index.ts';
+import { consumerFilesEnv } from '../test/support/consumer-env.ts';
 import { startConsumerProcess } from './consumer-process.ts';
 import { summarizeProfiles, type ThreadSummary } from './profile-summary.ts';
 import { startServerProcess } from './server-process.ts';
@@ -88,9 +89,7 @@ export async function runDrain(options: {
             WEBHOOK_SECRETS: 'bench-drain-secret-0123456789',
             API_BASE_URL: provider.url,
             API_TOKEN: 'sandbox-token',
-            DATABASE_URL: databaseUrl,
-            DOCUMENTS_DIR: join(dir, 'documents'),
-            SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
+            ...consumerFilesEnv(dir, databaseUrl),
             LOG_LEVEL: 'warn',
             ...options.env,
           },

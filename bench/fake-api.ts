@@ -6,7 +6,8 @@
  * named as one: the backlog drain runs against the real simulator.
  */
 import { createServer } from 'node:http';
-import { serveListening } from './server-control.ts';
+import { closeServer, listenOnLoopback } from '../test/support/loopback-server.ts';
+import { serveControl } from './server-control.ts';
 
 const CORE = Buffer.from(
   `<?xml version="1.0" encoding="UTF-8"?>\n<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>INV-1</ID>${'<Note>line</Note>'.repeat(80)}</Invoice>\n`,
@@ -58,5 +59,4 @@ const server = createServer((req, res) => {
   if (parts[1] === 'transactions') return send(200, 'application/json', TRANSACTION);
   send(404, 'application/json', Buffer.from('{}'));
 });
-server.listen(0, '127.0.0.1');
-await serveListening(server);
+serveControl(await listenOnLoopback(server), () => closeServer(server));

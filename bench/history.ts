@@ -38,6 +38,8 @@ import pg from 'pg';
 import { newEvent } from '../src/consumer/store/events.ts';
 import { openStore } from '../src/consumer/store/open-store.ts';
 import type { Store } from '../src/consumer/store/store.ts';
+import { consumerFilesEnv } from '../test/support/consumer-env.ts';
+import { runStatement } from '../test/support/postgres-database.ts';
 import { type ConsumerProcess, startConsumerProcess } from './consumer-process.ts';
 import { runDrain } from './drain.ts';
 import { runLoad } from './load.ts';
@@ -202,9 +204,7 @@ function consumerEnv(url: string, dir: string, extra: Record<string, string> = {
     WEBHOOK_SECRETS: SECRET,
     API_BASE_URL: 'http://127.0.0.1:9',
     API_TOKEN: 'bench-token',
-    DATABASE_URL: url,
-    DOCUMENTS_DIR: join(dir, 'documents'),
-    SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
+    ...consumerFilesEnv(dir, url),
     ADMIN_TOKEN,
     RETENTION_ENABLED: 'false',
     LOG_LEVEL: 'warn',
@@ -612,13 +612,7 @@ async function execute(url: string, sql: string): Promise<void> {
     db.close();
     return;
   }
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
+  await runStatement(url, sql);
 }
 
 /** The database's size on disk: the SQLite file (WAL written back), or pg_database_size. */

@@ -25,22 +25,11 @@ export function checkInbox(
 ): InboxCheck {
   const db = new Database(databasePath, { readonly: true });
   try {
-    const stored = new Set(
-      db
-        .prepare<[], { event_id: string }>('SELECT event_id FROM events')
-        .all()
-        .map((row) => row.event_id),
-    );
-    let missing = 0;
-    for (const eventId of acknowledged) if (!stored.has(eventId)) missing++;
-    const unanswered = stored.size - (acknowledged.size - missing);
-    return {
-      rows: stored.size,
-      acknowledged: acknowledged.size,
-      missing,
-      unanswered,
-      ok: missing === 0 && unanswered <= maxUnanswered,
-    };
+    const stored = db
+      .prepare<[], { event_id: string }>('SELECT event_id FROM events')
+      .all()
+      .map((row) => row.event_id);
+    return compare(new Set(stored), acknowledged, maxUnanswered);
   } finally {
     db.close();
   }
@@ -56,18 +45,26 @@ export async function checkPostgresInbox(
   await client.connect();
   try {
     const { rows } = await client.query<{ event_id: string }>('SELECT event_id FROM events');
-    const stored = new Set(rows.map((row) => row.event_id));
-    let missing = 0;
-    for (const eventId of acknowledged) if (!stored.has(eventId)) missing++;
-    const unanswered = stored.size - (acknowledged.size - missing);
-    return {
-      rows: stored.size,
-      acknowledged: acknowledged.size,
-      missing,
-      unanswered,
-      ok: missing === 0 && unanswered <= maxUnanswered,
-    };
+    return compare(new Set(rows.map((row) => row.event_id)), acknowledged, maxUnanswered);
   } finally {
     await client.end();
   }
+}
+
+/** The check itself, on the inbox's event ids however they were read. */
+function compare(
+  stored: ReadonlySet<string>,
+  acknowledged: ReadonlySet<string>,
+  maxUnanswered: number,
+): InboxCheck {
+  let missing = 0;
+  for (const eventId of acknowledged) if (!stored.has(eventId)) missing++;
+  const unanswered = stored.size - (acknowledged.size - missing);
+  return {
+    rows: stored.size,
+    acknowledged: acknowledged.size,
+    missing,
+    unanswered,
+    ok: missing === 0 && unanswered <= maxUnanswered,
+  };
 }

@@ -2,9 +2,8 @@
  * PostgreSQL for the benchmarks: BENCH_DATABASE_URL's server, or a private cluster started for
  * the run (test/support/postgres-cluster.ts). Each scenario gets a database of its own.
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { findPostgresBinaries, startPrivateCluster } from '../test/support/postgres-cluster.ts';
+import { createDatabase } from '../test/support/postgres-database.ts';
 
 export interface BenchPostgres {
   /** A new, empty database on the server; returns its URL. */
@@ -26,19 +25,7 @@ export async function startBenchPostgres(): Promise<BenchPostgres | { missing: s
     stop = () => cluster.stop();
   }
   return {
-    async createDatabase() {
-      const name = `bench_${randomBytes(5).toString('hex')}`;
-      const client = new pg.Client({ connectionString: base });
-      await client.connect();
-      try {
-        await client.query(`CREATE DATABASE ${name}`);
-      } finally {
-        await client.end();
-      }
-      const url = new URL(base);
-      url.pathname = `/${name}`;
-      return url.toString();
-    },
+    createDatabase: async () => (await createDatabase(base, 'bench')).url,
     stop,
   };
 }

@@ -8,6 +8,7 @@ import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { consumerFilesEnv } from '../test/support/consumer-env.ts';
 import { PRODUCTION_START, RECONCILE, spawnMeasured } from './consumer-process.ts';
 import { startServerProcess } from './server-process.ts';
 
@@ -40,9 +41,7 @@ export async function runReconcile(options: { messages: number }): Promise<Recon
         WEBHOOK_SECRETS: 'bench-reconcile-secret-0123456789',
         API_BASE_URL: provider.url,
         API_TOKEN: 'sandbox-token',
-        DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
-        DOCUMENTS_DIR: join(dir, 'documents'),
-        SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
+        ...consumerFilesEnv(dir),
         LOG_LEVEL: 'warn',
       },
       PRODUCTION_START.nodeArgs,

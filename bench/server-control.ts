@@ -3,9 +3,6 @@
  * process: the child says where it listens, reports its CPU time on request (so the report
  * can tell a CPU-bound server from a client-bound run) and stops when told.
  */
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 
 export type ToServer =
   | { type: 'cpu' }
@@ -47,17 +44,4 @@ export function serveControl(
   // An orphaned server (runner killed) must not live on.
   process.on('disconnect', () => process.exit(0));
   send({ type: 'listening', url });
-}
-
-/**
- * Child side for a node:http server told to listen on 127.0.0.1: once it listens, serves the
- * protocol with `url` = its address and `path`; `stop` closes it with its keep-alive connections.
- */
-export async function serveListening(server: Server, path = ''): Promise<void> {
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  serveControl(`http://127.0.0.1:${port}${path}`, async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  });
 }

@@ -18,8 +18,8 @@ import { createLogger } from '../src/consumer/logger.ts';
 import { readSetup } from '../src/consumer/setup.ts';
 import { localProcess } from '../src/local-process.ts';
 import { ConfigError, loadProviderConfig } from '../src/provider/config.ts';
-import { startDemoTraffic } from '../src/provider/demo-traffic.ts';
 import { ProviderListenError, startProvider } from '../src/provider/provider.ts';
+import { startConfiguredDemo } from './configured-demo.ts';
 import { logDestination } from './log-destination.ts';
 
 const DEV_DATABASE_URL = 'sqlite:./data/dev.db';
@@ -142,15 +142,7 @@ console.log(`
     DATABASE_URL=${shell(config.databaseUrl)} npm run replay -- --dead
 `);
 
-const demo =
-  providerConfig.demoIntervalSeconds > 0
-    ? startDemoTraffic({
-        url: provider.url,
-        adminToken: providerConfig.adminToken,
-        intervalMs: providerConfig.demoIntervalSeconds * 1000,
-        log: (line) => console.log(line),
-      })
-    : undefined;
+const demo = startConfiguredDemo(providerConfig, provider.url);
 
 let stopping = false;
 const stop = async () => {

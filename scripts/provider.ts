@@ -3,8 +3,8 @@
 import 'dotenv/config';
 import { pino } from 'pino';
 import { ConfigError, loadProviderCa, loadProviderConfig } from '../src/provider/config.ts';
-import { startDemoTraffic } from '../src/provider/demo-traffic.ts';
 import { ProviderListenError, startProvider } from '../src/provider/provider.ts';
+import { startConfiguredDemo } from './configured-demo.ts';
 import { logDestination } from './log-destination.ts';
 
 let config: ReturnType<typeof loadProviderConfig>;
@@ -63,15 +63,7 @@ if (running.secret !== undefined) {
   console.log(`Endpoint secret:     ${running.secret}  (shown once)`);
 }
 if (webhookCa !== undefined) console.log(`Webhooks also trust: ${config.caFile}`);
-const demo =
-  config.demoIntervalSeconds > 0
-    ? startDemoTraffic({
-        url: running.url,
-        adminToken: config.adminToken,
-        intervalMs: config.demoIntervalSeconds * 1000,
-        log: (line) => console.log(line),
-      })
-    : undefined;
+const demo = startConfiguredDemo(config, running.url);
 
 let stopping = false;
 const stop = () => {

@@ -4,34 +4,13 @@
  * docs/webhook-endpoints.md#test-event-diagnostics when it is refused), a rotated secret keeps the consumer answering 204, and the
  * console asks for PROVIDER_ADMIN_TOKEN when the sandbox has one.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import {
-  BROWSER_MISSING,
-  type ConsolePage,
-  describeInBrowser,
-  launchBrowser,
-  openConsole,
-  screenshot,
-} from './support/browser.ts';
-import { type ConsoleSandbox, PARTY, startConsoleSandbox } from './support/console-sandbox.ts';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { describeInBrowser, screenshot } from './support/browser.ts';
+import { PARTY } from './support/console-sandbox.ts';
+import { useConsoleSession } from './support/console-session.ts';
 
-let browser: Browser;
-let sandbox: ConsoleSandbox | undefined;
-let tab: ConsolePage | undefined;
-
-beforeAll(async () => {
-  if (BROWSER_MISSING === undefined) browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await tab?.close();
-  tab = undefined;
-  await sandbox?.stop();
-  sandbox = undefined;
-});
+const session = useConsoleSession();
 
 /** Sends the previewed test event and waits for the result's status code. */
 async function sendTestEvent(page: Page): Promise<{ status: string; time: string; text: string }> {
@@ -56,10 +35,20 @@ async function sendTestEvent(page: Page): Promise<{ status: string; time: string
   };
 }
 
+/** A sandbox whose consumer is the endpoint `erp` (its secret made by the sandbox), in the console. */
+async function consoleWithEndpoint(options?: Parameters<typeof session.startSandbox>[0]) {
+  const sandbox = await session.startSandbox(options);
+  sandbox.provider.provider.dispatcher.createEndpoint(PARTY, {
+    name: 'erp',
+    url: sandbox.consumer.webhookUrl,
+  });
+  return { sandbox, tab: await session.open(sandbox.provider.url) };
+}
+
 describeInBrowser('console: endpoints and test events', () => {
   it('creates an endpoint for a running consumer, shows its secret once, and a test event gets 401 with the hint, then 204', async () => {
-    sandbox = await startConsoleSandbox();
-    tab = await openConsole(browser, sandbox.provider.url);
+    const sandbox = await session.startSandbox();
+    const tab = await session.open(sandbox.provider.url);
     const { page } = tab;
     await page.getByText('No endpoint yet').waitFor();
 
@@ -110,13 +99,15 @@ describeInBrowser('console: endpoints and test events', () => {
   });
 
   it('rotates a secret: the new one shown once with the old one’s time left; the consumer keeps answering 204', async () => {
-    sandbox = await startConsoleSandbox({ consumerSecrets: 'whsec_first_secret_of_the_erp' });
+    const sandbox = await session.startSandbox({
+      consumerSecrets: 'whsec_first_secret_of_the_erp',
+    });
     sandbox.provider.provider.dispatcher.createEndpoint(PARTY, {
       name: 'erp',
       url: sandbox.consumer.webhookUrl,
       secret: 'whsec_first_secret_of_the_erp',
     });
-    tab = await openConsole(browser, sandbox.provider.url);
+    const tab = await session.open(sandbox.provider.url);
     const { page } = tab;
     await page.getByRole('button', { name: 'Rotate secret of erp' }).click();
     await page.getByText('Rotate the signing secret of erp?').waitFor();
@@ -153,13 +144,13 @@ describeInBrowser('console: endpoints and test events', () => {
   });
 
   it('shows where an endpoint cannot be reached: connection refused, with the hint', async () => {
-    sandbox = await startConsoleSandbox();
+    const sandbox = await session.startSandbox();
     sandbox.provider.provider.dispatcher.createEndpoint(PARTY, {
       name: 'nowhere',
       // Nothing listens on port 9 (discard) here.
       url: 'http://127.0.0.1:9/webhooks',
     });
-    tab = await openConsole(browser, `${sandbox.provider.url}/#/test-event`);
+    const tab = await session.open(`${sandbox.provider.url}/#/test-event`);
     const { page } = tab;
     await page.getByRole('heading', { name: 'Send a test event' }).waitFor();
     const result = await sendTestEvent(page);
@@ -169,8 +160,8 @@ describeInBrowser('console: endpoints and test events', () => {
   });
 
   it('refuses an endpoint it cannot use, naming the field, and creates nothing', async () => {
-    sandbox = await startConsoleSandbox();
-    tab = await openConsole(browser, sandbox.provider.url);
+    const sandbox = await session.startSandbox();
+    const tab = await session.open(sandbox.provider.url);
     const { page } = tab;
     await page.getByLabel('Name').fill('erp');
     await page.getByLabel('URL').fill('ftp://example.com/hooks');
@@ -186,14 +177,9 @@ describeInBrowser('console: endpoints and test events', () => {
   });
 
   it('asks for PROVIDER_ADMIN_TOKEN when the sandbox has one, and refuses a wrong one', async () => {
-    sandbox = await startConsoleSandbox({
+    const { tab } = await consoleWithEndpoint({
       provider: { adminToken: 'console-admin-token-for-tests' },
     });
-    sandbox.provider.provider.dispatcher.createEndpoint(PARTY, {
-      name: 'erp',
-      url: sandbox.consumer.webhookUrl,
-    });
-    tab = await openConsole(browser, sandbox.provider.url);
     const { page } = tab;
     await page.getByRole('heading', { name: 'Admin token' }).waitFor();
     expect(await page.getByText('erp').count()).toBe(0);
@@ -207,12 +193,7 @@ describeInBrowser('console: endpoints and test events', () => {
   });
 
   it('is usable from the keyboard, and every control has a label', async () => {
-    sandbox = await startConsoleSandbox();
-    sandbox.provider.provider.dispatcher.createEndpoint(PARTY, {
-      name: 'erp',
-      url: sandbox.consumer.webhookUrl,
-    });
-    tab = await openConsole(browser, sandbox.provider.url);
+    const { sandbox, tab } = await consoleWithEndpoint();
     const { page } = tab;
     await page.getByRole('cell', { name: 'erp' }).waitFor();
     // Skip link, then the five pages' links: Tab to "Test event" and open it with Enter.

@@ -4,34 +4,12 @@
  * buttons on a received invoice, each showing its events, the new statuses, or the sandbox's
  * refusal.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import {
-  BROWSER_MISSING,
-  type ConsolePage,
-  describeInBrowser,
-  launchBrowser,
-  openConsole,
-  screenshot,
-} from './support/browser.ts';
-import { type ConsoleSandbox, startConsoleSandbox } from './support/console-sandbox.ts';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { describeInBrowser, screenshot } from './support/browser.ts';
+import { useConsoleSession } from './support/console-session.ts';
 
-let browser: Browser;
-let sandbox: ConsoleSandbox | undefined;
-let tab: ConsolePage | undefined;
-
-beforeAll(async () => {
-  if (BROWSER_MISSING === undefined) browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await tab?.close();
-  tab = undefined;
-  await sandbox?.stop();
-  sandbox = undefined;
-});
+const session = useConsoleSession();
 
 /** The statuses table of a message's page: side -> [delivery, tax reporting, lifecycle]. */
 async function statuses(page: Page, transfer: 'inbound' | 'outbound'): Promise<string[]> {
@@ -63,8 +41,8 @@ async function act(page: Page, action: string, inputs: Record<string, string> = 
 
 describeInBrowser('console: messages', () => {
   it('submits an invoice from the JSON editor and shows what validation found, errors first', async () => {
-    sandbox = await startConsoleSandbox();
-    tab = await openConsole(browser, `${sandbox.provider.url}/#/messages`);
+    const sandbox = await session.startSandbox();
+    const tab = await session.open(`${sandbox.provider.url}/#/messages`);
     const { page } = tab;
     const editor = page.getByLabel('Submit-invoice request body (JSON)');
     await page.waitForFunction(() =>
@@ -108,8 +86,8 @@ describeInBrowser('console: messages', () => {
   });
 
   it('plays the other parties on a received invoice with the scenario buttons', async () => {
-    sandbox = await startConsoleSandbox();
-    tab = await openConsole(browser, `${sandbox.provider.url}/#/messages`);
+    const sandbox = await session.startSandbox();
+    const tab = await session.open(`${sandbox.provider.url}/#/messages`);
     const { page } = tab;
     await page.getByLabel('With a validation warning (SIM-IL-03)').check();
     await page.getByRole('button', { name: 'Send me an invoice' }).click();

@@ -6,41 +6,23 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../../src/protocol/index.ts';
 import { createManualClock } from '../../src/provider/clock.ts';
 import {
   ACTION_TIMEOUT_MS,
-  BROWSER_MISSING,
-  type ConsolePage,
   describeInBrowser,
-  launchBrowser,
-  openConsole,
   screenshot,
   waitForText,
 } from './support/browser.ts';
-import { type ConsoleSandbox, PARTY, startConsoleSandbox } from './support/console-sandbox.ts';
+import { PARTY } from './support/console-sandbox.ts';
+import { useConsoleSession } from './support/console-session.ts';
 
 const SECRET = 'whsec_routing_tests_secret';
 
-let browser: Browser;
-let sandbox: ConsoleSandbox | undefined;
-let tab: ConsolePage | undefined;
-
-beforeAll(async () => {
-  if (BROWSER_MISSING === undefined) browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
-afterEach(async () => {
-  await tab?.close();
-  tab = undefined;
-  await sandbox?.stop();
-  sandbox = undefined;
-});
+const session = useConsoleSession();
 
 /** The delivery log's rows as the user reads them. */
 function rows(page: Page) {
@@ -69,9 +51,17 @@ async function waitForRows(
   }
 }
 
+/** Waits until the invoice's three events show exhausted; their rows. */
+const threeExhausted = (page: Page) =>
+  waitForRows(
+    page,
+    (r) => r.length === 3 && r.every((row) => row.state === 'exhausted'),
+    'three exhausted events',
+  );
+
 describeInBrowser('console: routing and the delivery log', () => {
   it('shows an invalid rule set’s errors next to the rules and saves nothing', async () => {
-    sandbox = await startConsoleSandbox({ consumerSecrets: SECRET });
+    const sandbox = await session.startSandbox({ consumerSecrets: SECRET });
     const { dispatcher } = sandbox.provider.provider;
     dispatcher.createEndpoint(PARTY, { name: 'erp', url: sandbox.consumer.webhookUrl });
     const archive = dispatcher.createEndpoint(PARTY, {
@@ -79,7 +69,7 @@ describeInBrowser('console: routing and the delivery log', () => {
       url: `${sandbox.consumer.url}/archive`,
     }).endpoint;
     const before = dispatcher.getRouting(PARTY);
-    tab = await openConsole(browser, `${sandbox.provider.url}/#/routing`);
+    const tab = await session.open(`${sandbox.provider.url}/#/routing`);
     const { page } = tab;
 
     await page.getByRole('button', { name: 'Add inbound messages rule' }).click();
@@ -119,13 +109,13 @@ describeInBrowser('console: routing and the delivery log', () => {
   });
 
   it('exhausts an invoice no rule matches, with the reason; after the fix a redelivery reaches the consumer, which imports it', async () => {
-    sandbox = await startConsoleSandbox({ consumerSecrets: SECRET });
+    const sandbox = await session.startSandbox({ consumerSecrets: SECRET });
     sandbox.provider.provider.dispatcher.createEndpoint(PARTY, {
       name: 'erp',
       url: sandbox.consumer.webhookUrl,
       secret: SECRET,
     });
-    tab = await openConsole(browser, `${sandbox.provider.url}/#/routing`);
+    const tab = await session.open(`${sandbox.provider.url}/#/routing`);
     const { page } = tab;
 
     // Break the route: two rules, neither for invoices.
@@ -141,11 +131,7 @@ describeInBrowser('console: routing and the delivery log', () => {
     const messageId = /Invoice (\S+) is on its way/.exec(sent ?? '')?.[1] ?? '';
 
     await page.getByRole('link', { name: 'Delivery log' }).click();
-    const exhausted = await waitForRows(
-      page,
-      (r) => r.length === 3 && r.every((row) => row.state === 'exhausted'),
-      'three exhausted events',
-    );
+    const exhausted = await threeExhausted(page);
     for (const row of exhausted) {
       expect(row.text).toContain('not sent: no inbound routing rule matches Invoice/XML');
     }
@@ -204,10 +190,10 @@ describeInBrowser('console: routing and the delivery log', () => {
   it('shows retries as they happen, then exhausted with the last error, without a reload', async () => {
     const clock = createManualClock();
     // The consumer does not know the endpoint's (generated) secret: every attempt gets 401.
-    sandbox = await startConsoleSandbox({ consumerSecrets: SECRET, provider: { clock } });
+    const sandbox = await session.startSandbox({ consumerSecrets: SECRET, provider: { clock } });
     const { dispatcher } = sandbox.provider.provider;
     dispatcher.createEndpoint(PARTY, { name: 'erp', url: sandbox.consumer.webhookUrl });
-    tab = await openConsole(browser, `${sandbox.provider.url}/#/deliveries`);
+    const tab = await session.open(`${sandbox.provider.url}/#/deliveries`);
     const { page } = tab;
     await waitForText(tab, 'No events yet');
     await page.evaluate(() => Object.assign(window, { notReloaded: true }));
@@ -229,11 +215,7 @@ describeInBrowser('console: routing and the delivery log', () => {
       clock.advance(delay);
       await dispatcher.idle();
     }
-    const exhausted = await waitForRows(
-      page,
-      (r) => r.length === 3 && r.every((row) => row.state === 'exhausted'),
-      'three exhausted events',
-    );
+    const exhausted = await threeExhausted(page);
     for (const row of exhausted) {
       expect(row.text).toContain('all 10 attempts failed; last: status 401');
     }

@@ -9,16 +9,9 @@
 import { Wait } from 'testcontainers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
-import { freePort } from '../support/processes.ts';
-import {
-  type ComposeProject,
-  generateSandboxEnv,
-  type SandboxEnv,
-  upCompose,
-} from './support/compose.ts';
 import { describeWithEngine } from './support/engine.ts';
 import { json, waitFor } from './support/http.ts';
-import { buildImages, CONSUMER_IMAGE, GATEWAY_IMAGE } from './support/images.ts';
+import { type SandboxCompose, upSandboxCompose } from './support/sandbox-compose.ts';
 
 const REPLICAS = ['consumer', 'consumer-2'] as const;
 const PARTY = '0192:999999999';
@@ -44,31 +37,21 @@ function logLines(text: string): LogLine[] {
 }
 
 describeWithEngine('the compose deployment on PostgreSQL (docker/compose.postgres.yaml)', () => {
-  let sandbox: SandboxEnv;
-  /** A setting of the generated docker/sandbox.env. */
-  const setting = (name: string) => sandbox.values[name] as string;
-  const env: Record<string, string> = {
-    CONSUMER_IMAGE,
-    GATEWAY_IMAGE,
-    DEMO_INTERVAL_SECONDS: '0',
-    // CI's stand-in (.ci/docker.sh); otherwise the file's default, pulled by the engine.
-    ...(process.env.POSTGRES_IMAGE === undefined
-      ? {}
-      : { POSTGRES_IMAGE: process.env.POSTGRES_IMAGE }),
-  };
-  let compose: ComposeProject;
+  let compose: SandboxCompose;
 
   const providerAdmin = <T>(path: string, body?: unknown) =>
-    json<T>(`http://127.0.0.1:${env.PROVIDER_PUBLISHED_PORT}/admin${path}`, {
-      token: setting('PROVIDER_ADMIN_TOKEN'),
+    json<T>(`http://127.0.0.1:${compose.env.PROVIDER_PUBLISHED_PORT}/admin${path}`, {
+      token: compose.setting('PROVIDER_ADMIN_TOKEN'),
       ...(body === undefined ? {} : { method: 'POST', body }),
     });
   const operationsPort = (replica: (typeof REPLICAS)[number]) =>
-    replica === 'consumer' ? env.CONSUMER_OPERATIONS_PORT : env.CONSUMER_2_OPERATIONS_PORT;
+    replica === 'consumer'
+      ? compose.env.CONSUMER_OPERATIONS_PORT
+      : compose.env.CONSUMER_2_OPERATIONS_PORT;
   const view = (replica: (typeof REPLICAS)[number], messageId: string) =>
     json<{ inbound: { importedAt: string | null; acknowledgedAt: string | null } }>(
       `http://127.0.0.1:${operationsPort(replica)}/admin/messages/${messageId}`,
-      { token: setting('ADMIN_TOKEN') },
+      { token: compose.setting('ADMIN_TOKEN') },
     );
   /** Sends `count` invoices from the demo supplier; resolves once the service shows them delivered. */
   const deliverInvoices = async (count: number) => {
@@ -103,16 +86,19 @@ describeWithEngine('the compose deployment on PostgreSQL (docker/compose.postgre
     ) as Record<(typeof REPLICAS)[number], LogLine[]>;
 
   beforeAll(async () => {
-    await buildImages();
-    sandbox = await generateSandboxEnv();
-    env.GATEWAY_HTTPS_PORT = String(await freePort());
-    env.CONSUMER_OPERATIONS_PORT = String(await freePort());
-    env.CONSUMER_2_OPERATIONS_PORT = String(await freePort());
-    env.PROVIDER_PUBLISHED_PORT = String(await freePort());
-    compose = await upCompose({
+    compose = await upSandboxCompose({
       files: ['compose.yaml', 'compose.postgres.yaml', 'compose.sandbox.yaml'],
-      envFile: sandbox.file,
-      env,
+      ports: [
+        'GATEWAY_HTTPS_PORT',
+        'CONSUMER_OPERATIONS_PORT',
+        'CONSUMER_2_OPERATIONS_PORT',
+        'PROVIDER_PUBLISHED_PORT',
+      ],
+      // CI's stand-in (.ci/docker.sh); otherwise the file's default, pulled by the engine.
+      env:
+        process.env.POSTGRES_IMAGE === undefined
+          ? {}
+          : { POSTGRES_IMAGE: process.env.POSTGRES_IMAGE },
       waits: {
         postgres: Wait.forHealthCheck(),
         // Log waits, as in compose.test.ts: the operations ports are on 127.0.0.1 only.

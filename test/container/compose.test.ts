@@ -10,48 +10,26 @@ import { Wait } from 'testcontainers';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
-import { freePort } from '../support/processes.ts';
 import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
-import {
-  type ComposeProject,
-  generateSandboxEnv,
-  type SandboxEnv,
-  upCompose,
-} from './support/compose.ts';
 import { describeWithEngine } from './support/engine.ts';
 import { json, waitFor } from './support/http.ts';
-import { buildImages, CONSUMER_IMAGE, GATEWAY_IMAGE } from './support/images.ts';
+import { type SandboxCompose, upSandboxCompose } from './support/sandbox-compose.ts';
 
 const PARTY = '0192:999999999';
 
 describeWithEngine('the compose sandbox (docker/compose.yaml, compose.sandbox.yaml)', () => {
-  let sandbox: SandboxEnv;
-  /** A setting of the generated docker/sandbox.env. */
-  const setting = (name: string) => sandbox.values[name] as string;
-  // Besides the generated file, what a test needs: its images, free ports, no demo traffic.
-  const env: Record<string, string> = {
-    CONSUMER_IMAGE,
-    GATEWAY_IMAGE,
-    DEMO_INTERVAL_SECONDS: '0',
-    // Every 2 s instead of daily, so that a scheduled run shows within the test.
-    RECONCILE_SCHEDULE: '*/2 * * * * *',
-  };
-  let compose: ComposeProject;
+  let compose: SandboxCompose;
 
-  const providerUrl = () => `http://127.0.0.1:${env.PROVIDER_PUBLISHED_PORT}`;
-  const operationsUrl = () => `http://127.0.0.1:${env.CONSUMER_OPERATIONS_PORT}`;
+  const providerUrl = () => `http://127.0.0.1:${compose.env.PROVIDER_PUBLISHED_PORT}`;
+  const operationsUrl = () => `http://127.0.0.1:${compose.env.CONSUMER_OPERATIONS_PORT}`;
   const container = (service: string) => compose.container(service);
 
   beforeAll(async () => {
-    await buildImages();
-    sandbox = await generateSandboxEnv();
-    env.GATEWAY_HTTPS_PORT = String(await freePort());
-    env.CONSUMER_OPERATIONS_PORT = String(await freePort());
-    env.PROVIDER_PUBLISHED_PORT = String(await freePort());
-    compose = await upCompose({
+    compose = await upSandboxCompose({
       files: ['compose.yaml', 'compose.sandbox.yaml'],
-      envFile: sandbox.file,
-      env,
+      ports: ['GATEWAY_HTTPS_PORT', 'CONSUMER_OPERATIONS_PORT', 'PROVIDER_PUBLISHED_PORT'],
+      // Every 2 s instead of daily, so that a scheduled run shows within the test.
+      env: { RECONCILE_SCHEDULE: '*/2 * * * * *' },
       waits: {
         provider: Wait.forLogMessage('Provider simulator listening'),
         'reconcile-schedule': Wait.forLogMessage('reconciliation scheduled'),
@@ -71,7 +49,7 @@ describeWithEngine('the compose sandbox (docker/compose.yaml, compose.sandbox.ya
   it('carries an invoice provider -> HTTPS gateway -> consumer -> import -> acknowledgement', async () => {
     const admin = <T>(path: string, body?: unknown) =>
       json<T>(`${providerUrl()}/admin${path}`, {
-        token: setting('PROVIDER_ADMIN_TOKEN'),
+        token: compose.setting('PROVIDER_ADMIN_TOKEN'),
         ...(body === undefined ? {} : { method: 'POST', body }),
       });
     const { messageId } = await admin<{ messageId: string }>('/messages/inbound', {});
@@ -98,7 +76,7 @@ describeWithEngine('the compose sandbox (docker/compose.yaml, compose.sandbox.ya
     const view = () =>
       json<{ inbound: { importedAt: string | null; acknowledgedAt: string | null } }>(
         `${operationsUrl()}/admin/messages/${messageId}`,
-        { token: setting('ADMIN_TOKEN') },
+        { token: compose.setting('ADMIN_TOKEN') },
       );
     // The service shows delivered as soon as mark-as-delivered reaches it; the consumer records
     // the acknowledgement just after.
@@ -119,14 +97,14 @@ describeWithEngine('the compose sandbox (docker/compose.yaml, compose.sandbox.ya
     // As `curl --resolve gateway:PORT:127.0.0.1` would: the name the certificate and the site
     // are for (SNI and Host), sent to the port published on this host.
     const dispatcher = new Agent({ connect: { ca, servername: 'gateway' } });
-    const gateway = `https://127.0.0.1:${env.GATEWAY_HTTPS_PORT}`;
+    const gateway = `https://127.0.0.1:${compose.env.GATEWAY_HTTPS_PORT}`;
     const send = (
       path: string,
       init: { method?: string; headers?: Record<string, string>; body?: string } = {},
     ) =>
       request(`${gateway}${path}`, {
         ...init,
-        headers: { ...init.headers, host: `gateway:${env.GATEWAY_HTTPS_PORT}` },
+        headers: { ...init.headers, host: `gateway:${compose.env.GATEWAY_HTTPS_PORT}` },
         dispatcher,
       }).then(async (res) => {
         await res.body.dump();
@@ -134,7 +112,7 @@ describeWithEngine('the compose sandbox (docker/compose.yaml, compose.sandbox.ya
       });
     try {
       const signed = signedRequest(buildEnvelope({ test: true, action: 'created' }), {
-        secrets: [setting('WEBHOOK_SECRETS')],
+        secrets: [compose.setting('WEBHOOK_SECRETS')],
       });
       // A 204 means the consumer verified the signature over the bytes the gateway passed on.
       expect((await send('/webhooks', { method: 'POST', ...signed })).status).toBe(204);

@@ -10,21 +10,18 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import {
-  GenericContainer,
-  getContainerRuntimeClient,
-  Network,
-  type StartedNetwork,
-  type StartedTestContainer,
-  Wait,
-} from 'testcontainers';
+import { GenericContainer, type StartedTestContainer, Wait } from 'testcontainers';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type ErpStandin, startErpStandin } from '../support/erp-standin.ts';
 import { blockAfter, forkOfThisRepository, REPOSITORY_ROOT } from '../support/fork.ts';
-import { describeWithEngine } from './support/engine.ts';
+import { describeWithEngine, hostAddressOn } from './support/engine.ts';
 import { json, waitFor } from './support/http.ts';
 import { buildImages } from './support/images.ts';
-import { startProviderContainer } from './support/provider-container.ts';
+import {
+  consumerEnvBesideProvider,
+  type SandboxNetwork,
+  startSandboxNetwork,
+} from './support/provider-container.ts';
 
 const run = promisify(execFile);
 const FORK_IMAGE = 'my-consumer';
@@ -46,9 +43,8 @@ function forkWithImporter(): string {
 
 describeWithEngine('a fork with its own importer, as an image', () => {
   let context: string;
-  let network: StartedNetwork;
   let erp: ErpStandin;
-  let provider: StartedTestContainer;
+  let sandbox: SandboxNetwork;
   let consumer: StartedTestContainer | undefined;
 
   beforeAll(async () => {
@@ -66,28 +62,20 @@ describeWithEngine('a fork with its own importer, as an image', () => {
       cwd: context,
       maxBuffer: 64 * 1024 * 1024,
     });
-    network = await new Network().start();
     // The ERP runs on this host; containers reach it at their network's gateway address.
     erp = await startErpStandin({ host: '0.0.0.0' });
     // The sandbox's admin API without a token: it is reached on this test network only.
-    provider = await startProviderContainer(network, { webhookSecret: SECRET });
+    sandbox = await startSandboxNetwork({ webhookSecret: SECRET });
   }, 15 * 60_000);
 
   afterAll(async () => {
     await consumer?.stop();
-    await provider?.stop();
-    await network?.stop();
+    await sandbox?.stop();
     await erp?.close();
     if (context !== undefined) rmSync(context, { recursive: true, force: true });
   });
 
-  const baseEnv = {
-    WEBHOOK_SECRETS: SECRET,
-    API_BASE_URL: 'http://provider:4000',
-    API_ALLOW_INSECURE_HTTP: 'true',
-    API_TOKEN: 'sandbox-token',
-    ADMIN_TOKEN,
-  };
+  const baseEnv = consumerEnvBesideProvider({ webhookSecret: SECRET, adminToken: ADMIN_TOKEN });
 
   it('refuses to start without IMPORTER_MODULE, saying how to choose one', async () => {
     let output = '';
@@ -102,29 +90,21 @@ describeWithEngine('a fork with its own importer, as an image', () => {
   });
 
   it('books an inbound invoice in the ERP through the fork importer, and shows where', async () => {
-    const inspect = await (await getContainerRuntimeClient()).network
-      .getById(network.getId())
-      .inspect();
-    const gateway = inspect.IPAM?.Config?.[0]?.Gateway;
-    if (gateway === undefined) throw new Error('the test network has no gateway address');
+    const gateway = await hostAddressOn(sandbox.network);
     const port = new URL(erp.url).port;
-    consumer = await new GenericContainer(FORK_IMAGE)
-      .withNetwork(network)
-      .withNetworkAliases('consumer')
-      .withEnvironment({
+    consumer = await sandbox
+      .consumer(FORK_IMAGE, {
         ...baseEnv,
         IMPORTER_MODULE: 'my-erp',
         ERP_BASE_URL: `http://${gateway}:${port}`,
         ERP_TOKEN: erp.token,
       })
-      .withExposedPorts(3000, 3001)
-      .withWaitStrategy(Wait.forHttp('/readyz', 3001))
       .start();
     const started = consumer;
     const logs = await streamText(await started.logs({ tail: 200 }), 'importer ready');
     expect(logs).toContain('"importer":"my-erp"');
 
-    const providerUrl = `http://${provider.getHost()}:${provider.getMappedPort(4000)}`;
+    const providerUrl = sandbox.providerUrl();
     const { messageId } = await json<{ messageId: string }>(
       `${providerUrl}/admin/messages/inbound`,
       { method: 'POST', body: {} },

@@ -10,8 +10,6 @@ import { performance } from 'node:perf_hooks';
 import {
   GenericContainer,
   getContainerRuntimeClient,
-  Network,
-  type StartedNetwork,
   type StartedTestContainer,
   Wait,
 } from 'testcontainers';
@@ -21,7 +19,11 @@ import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
 import { describeWithEngine } from './support/engine.ts';
 import { json, waitFor } from './support/http.ts';
 import { buildImages, CONSUMER_IMAGE } from './support/images.ts';
-import { startProviderContainer } from './support/provider-container.ts';
+import {
+  consumerEnvBesideProvider,
+  type SandboxNetwork,
+  startSandboxNetwork,
+} from './support/provider-container.ts';
 
 const SECRET = `whsec_${randomBytes(16).toString('hex')}`;
 const ADMIN_TOKEN = randomBytes(32).toString('hex');
@@ -29,24 +31,19 @@ const PROVIDER_ADMIN_TOKEN = randomBytes(16).toString('hex');
 const PARTY = '0192:999999999';
 // Compose and Kubernetes would set the same; the sandbox is reached over the test network.
 const CONSUMER_ENV = {
-  WEBHOOK_SECRETS: SECRET,
-  API_BASE_URL: 'http://provider:4000',
-  API_ALLOW_INSECURE_HTTP: 'true',
-  API_TOKEN: 'sandbox-token',
+  ...consumerEnvBesideProvider({ webhookSecret: SECRET, adminToken: ADMIN_TOKEN }),
   API_TIMEOUT_MS: '2000',
-  ADMIN_TOKEN,
   // The image runs in production, where the importer must be chosen: here, on purpose, files.
   IMPORTER_MODULE: 'file',
 };
 
 describeWithEngine('the consumer image', () => {
   const volume = `invoicing-webhook-test-${randomUUID()}`;
-  let network: StartedNetwork;
-  let provider: StartedTestContainer;
+  let sandbox: SandboxNetwork;
   let consumer: StartedTestContainer;
   let importedMessageId: string;
 
-  const providerUrl = () => `http://${provider.getHost()}:${provider.getMappedPort(4000)}`;
+  const providerUrl = () => sandbox.providerUrl();
   const webhookUrl = () => `http://${consumer.getHost()}:${consumer.getMappedPort(3000)}/webhooks`;
   const operationsUrl = () => `http://${consumer.getHost()}:${consumer.getMappedPort(3001)}`;
   const providerAdmin = <T>(path: string, body?: unknown) =>
@@ -61,20 +58,15 @@ describeWithEngine('the consumer image', () => {
     (await getContainerRuntimeClient()).container.getById(container.getId()).inspect();
 
   function startConsumer() {
-    return new GenericContainer(CONSUMER_IMAGE)
-      .withNetwork(network)
-      .withNetworkAliases('consumer')
-      .withEnvironment(CONSUMER_ENV)
+    return sandbox
+      .consumer(CONSUMER_IMAGE, CONSUMER_ENV)
       .withBindMounts([{ source: volume, target: '/data' }])
-      .withExposedPorts(3000, 3001)
-      .withWaitStrategy(Wait.forHttp('/readyz', 3001))
       .start();
   }
 
   beforeAll(async () => {
     await buildImages();
-    network = await new Network().start();
-    provider = await startProviderContainer(network, {
+    sandbox = await startSandboxNetwork({
       webhookSecret: SECRET,
       adminToken: PROVIDER_ADMIN_TOKEN,
     });
@@ -83,8 +75,7 @@ describeWithEngine('the consumer image', () => {
 
   afterAll(async () => {
     await consumer?.stop();
-    await provider?.stop();
-    await network?.stop();
+    await sandbox?.stop();
     const client = await getContainerRuntimeClient();
     await client.container.dockerode
       .getVolume(volume)
@@ -185,7 +176,7 @@ describeWithEngine('the consumer image', () => {
     let output = '';
     const reconcile = await new GenericContainer(CONSUMER_IMAGE)
       .withCommand(['reconcile'])
-      .withNetwork(network)
+      .withNetwork(sandbox.network)
       .withEnvironment(CONSUMER_ENV)
       .withBindMounts([{ source: volume, target: '/data' }])
       .withLogConsumer((stream) => stream.on('data', (chunk) => (output += chunk)))

@@ -5,108 +5,75 @@
  * acknowledged. The journal importer (IMPORTER_MODULE) records every import() call of the
  * importer under test (importer-under-test.ts); its hangs come before that importer is called.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pino } from 'pino';
-import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { WebhookEnvelope } from '../../src/protocol/index.ts';
-import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
+import { sandboxConsumerEnv } from '../support/consumer-env.ts';
+import { RECONCILE_SCRIPT } from '../support/entry-points.ts';
 import {
+  createImportJournal,
+  type ImportJournal,
   importsByMessage,
-  journalImporterEnv,
-  readJournal,
-  waitForJournal,
 } from '../support/importer-under-test.ts';
+import { createTestProcesses, freePort, runScript, waitForOutput } from '../support/processes.ts';
+import { providerAdmin } from '../support/provider-admin.ts';
 import {
-  freePort,
-  type RunningScript,
-  runScript,
-  startScript,
-  waitForHttp,
-  waitForOutput,
-} from '../support/processes.ts';
-import { signedRequest } from '../support/webhooks.ts';
+  publishedDeliveryNotified,
+  type RecordingProvider,
+  startRecordingProvider,
+} from '../support/recording-provider.ts';
+import { testFolder } from '../support/test-folder.ts';
+import { postSigned } from '../support/webhooks.ts';
 
-const ROOT = join(import.meta.dirname, '../..');
-const MAIN = join(ROOT, 'src/main.ts');
-const RECONCILE = join(ROOT, 'scripts/reconcile.ts');
 const SECRET = 'whsec_claim_takeover_test';
 const PARTY = '0192:999999999';
 
 let dir: string;
-let journal: string;
-let importerEnv: Record<string, string>;
-let provider: RunningProvider;
-let published: WebhookEnvelope[];
-const processes: RunningScript[] = [];
+let journal: ImportJournal;
+let provider: RecordingProvider;
+const processes = createTestProcesses();
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'claim-takeover-'));
-  journal = join(dir, 'imports.jsonl');
-  writeFileSync(journal, '');
-  importerEnv = await journalImporterEnv(journal);
-  published = [];
-  provider = await startProvider({
-    logger: pino({ level: 'silent' }),
-    tap: { publish: (envelope) => published.push(envelope) },
-  });
+  dir = testFolder('claim-takeover-');
+  journal = await createImportJournal(dir);
+  provider = await startRecordingProvider();
 });
 afterEach(async () => {
-  for (const script of processes.splice(0)) {
-    if (script.child.exitCode === null) script.child.kill('SIGKILL');
-  }
+  await processes.killAll();
   await provider.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function env(overrides: Record<string, string>) {
   return {
-    WEBHOOK_SECRETS: SECRET,
-    API_BASE_URL: provider.url,
-    API_TOKEN: 'sandbox-token',
-    DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
-    DOCUMENTS_DIR: join(dir, 'documents'),
-    SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
+    ...sandboxConsumerEnv({ secret: SECRET, apiBaseUrl: provider.url, dir }),
     LOG_LEVEL: 'warn',
-    ...importerEnv,
+    ...journal.env,
     ...overrides,
   };
 }
 
+const admin = providerAdmin(() => provider.url);
+
 /** An inbound invoice pending at the service, and its deliveryNotified event. */
 async function pendingInvoice(): Promise<{ messageId: string; notified: WebhookEnvelope }> {
-  const res = await request(`${provider.url}/admin/messages/inbound`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{}',
-  });
-  const { messageId } = (await res.body.json()) as { messageId: string };
-  for (let i = 0; i < 200; i++) {
-    const notified = published.find(
-      (e) => e.messageId === messageId && e.action === 'deliveryNotified' && e.party === PARTY,
-    );
-    if (notified !== undefined) return { messageId, notified };
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('no deliveryNotified');
+  const { messageId } = await admin<{ messageId: string }>('POST', '/messages/inbound', {});
+  return { messageId, notified: await publishedDeliveryNotified(provider, messageId, PARTY) };
 }
 
 async function startConsumer(overrides: Record<string, string>) {
   const port = await freePort();
-  const consumer = startScript(MAIN, { cwd: dir, env: env({ ...overrides, PORT: String(port) }) });
-  processes.push(consumer);
-  await waitForHttp(consumer, `http://127.0.0.1:${port}/healthz`);
+  const consumer = await processes.startConsumer({
+    cwd: dir,
+    port,
+    env: env(overrides),
+    ready: '/healthz',
+  });
   return { consumer, webhookUrl: `http://127.0.0.1:${port}/webhooks` };
 }
 
-async function post(url: string, envelope: WebhookEnvelope) {
-  const req = signedRequest(envelope, { secrets: [SECRET] });
-  const res = await request(url, { method: 'POST', headers: req.headers, body: req.body });
-  await res.body.text();
-  return res.statusCode;
-}
+const post = (url: string, envelope: WebhookEnvelope) =>
+  postSigned(url, envelope, { secret: SECRET });
 
 /** One import() answered `imported`, with a location; none answered `already_imported`. */
 const IMPORTED_ONCE = { imported: 1, alreadyImported: 0, locations: [expect.any(String)] };
@@ -123,15 +90,18 @@ describe('the message claim between processes', () => {
       TEST_IMPORTER_HANG_MS: '60000',
     });
     expect(await post(webhookUrl, notified)).toBe(204);
-    await waitForJournal(journal, (entries) => entries.some((e) => e.phase === 'start'));
+    await journal.waitFor((entries) => entries.some((e) => e.phase === 'start'));
     consumer.child.kill('SIGKILL');
     expect(await consumer.exited()).toBeNull();
 
-    const run = await runScript(RECONCILE, { cwd: dir, env: env({ CLAIM_LEASE_MS: '1000' }) });
+    const run = await runScript(RECONCILE_SCRIPT, {
+      cwd: dir,
+      env: env({ CLAIM_LEASE_MS: '1000' }),
+    });
     expect(run.code, run.output).toBe(0);
     expect(run.output).toContain('found=1 imported=1 acknowledged=1 rejected=0 busy=0');
 
-    const entries = readJournal(journal);
+    const entries = journal.entries();
     expect(
       entries.map((e) => [e.phase, e.pid === consumer.child.pid, e.previouslyAttempted]),
     ).toEqual([
@@ -154,22 +124,21 @@ describe('the message claim between processes', () => {
       TEST_IMPORTER_GATE: gate,
     });
     expect(await post(webhookUrl, notified)).toBe(204);
-    await waitForJournal(journal, (entries) => entries.some((e) => e.phase === 'start'));
+    await journal.waitFor((entries) => entries.some((e) => e.phase === 'start'));
 
     // A reconciliation finds the message claimed and waits, long past the import's deadline
     // (300 ms) and past the consumer's first lease (600 ms); only then does the import end.
-    const reconcile = startScript(RECONCILE, {
+    const reconcile = processes.start(RECONCILE_SCRIPT, {
       cwd: dir,
       env: env({ CLAIM_LEASE_MS: '600', IMPORT_TIMEOUT_MS: '30000', LOG_LEVEL: 'info' }),
     });
-    processes.push(reconcile);
     await waitForOutput(reconcile, 'waiting for a message another handler holds');
     await new Promise((r) => setTimeout(r, 700));
     writeFileSync(gate, '');
 
     expect(await reconcile.exited(), reconcile.output()).toBe(0);
     expect(reconcile.output()).toContain('found=1 imported=0 acknowledged=1 rejected=0 busy=0');
-    const entries = readJournal(journal);
+    const entries = journal.entries();
     expect(entries.map((e) => [e.phase, e.pid === consumer.child.pid])).toEqual([
       ['start', true],
       ['end', true],
@@ -187,9 +156,9 @@ describe('the message claim between processes', () => {
       TEST_IMPORTER_HANG: 'until-aborted',
     });
     expect(await post(webhookUrl, notified)).toBe(204);
-    await waitForJournal(journal, (entries) => entries.some((e) => e.phase === 'start'));
+    await journal.waitFor((entries) => entries.some((e) => e.phase === 'start'));
 
-    const run = await runScript(RECONCILE, {
+    const run = await runScript(RECONCILE_SCRIPT, {
       cwd: dir,
       env: env({ CLAIM_LEASE_MS: '600', IMPORT_TIMEOUT_MS: '5000' }),
     });
@@ -199,7 +168,7 @@ describe('the message claim between processes', () => {
 
     // Only the reconciliation completed an import; the consumer's attempts (its first, and
     // perhaps a retry meanwhile) all stopped at their deadline.
-    const entries = readJournal(journal);
+    const entries = journal.entries();
     const ends = entries.filter((e) => e.phase === 'end');
     expect(ends).toHaveLength(1);
     expect(ends[0]).toMatchObject({ previouslyAttempted: true });

@@ -1,47 +1,17 @@
 /** The consumer as an operator runs it: a process, its environment, its exit code. */
-import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startScript } from '../support/processes.ts';
+import { CONSUMER_MAIN } from '../support/entry-points.ts';
+import { createTestProcesses, freePort, waitForOutput } from '../support/processes.ts';
+import { testFolder } from '../support/test-folder.ts';
 import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
 
-const MAIN = join(import.meta.dirname, '../../src/main.ts');
-const children: ChildProcess[] = [];
-const dirs: string[] = [];
-
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+const processes = createTestProcesses();
+afterEach(() => processes.killAll());
 
 /** main.ts in a folder of its own: no .env file, only the environment the test gives. */
 function run(env: Record<string, string>) {
-  const dir = mkdtempSync(join(tmpdir(), 'consumer-e2e-'));
-  dirs.push(dir);
-  const running = startScript(MAIN, { cwd: dir, env });
-  children.push(running.child);
-  return running;
-}
-
-async function waitFor(check: () => boolean, what: string) {
-  for (let i = 0; i < 200; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  return processes.start(CONSUMER_MAIN, { cwd: testFolder('consumer-e2e-'), env });
 }
 
 describe('consumer process', () => {
@@ -56,14 +26,15 @@ describe('consumer process', () => {
 
   it('serves signed webhooks and stops cleanly on SIGTERM', async () => {
     const port = await freePort();
-    const { child, exited, output } = run({
+    const consumer = run({
       PORT: String(port),
       WEBHOOK_SECRETS: 'whsec_e2e',
       API_BASE_URL: 'http://127.0.0.1:9',
       API_TOKEN: 't',
       DATABASE_URL: 'sqlite:./data/c.db',
     });
-    await waitFor(() => output().includes('consumer listening'), 'the listener');
+    const { child, exited, output } = consumer;
+    await waitForOutput(consumer, 'consumer listening', 10_000);
 
     const url = `http://127.0.0.1:${port}/webhooks`;
     const req = signedRequest(buildEnvelope(), { secrets: ['whsec_e2e'] });

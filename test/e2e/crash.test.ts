@@ -4,54 +4,50 @@
  * restart without a second import. The consumers import through the journal importer, with
  * the importer under test (importer-under-test.ts), and the journal shows what they imported.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { Agent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
+import { sandboxConsumerEnv } from '../support/consumer-env.ts';
+import { CONSUMER_MAIN } from '../support/entry-points.ts';
 import {
+  createImportJournal,
   IMPORTER_UNDER_TEST,
+  type ImportJournal,
   importsByMessage,
-  journalImporterEnv,
-  readJournal,
 } from '../support/importer-under-test.ts';
-import { freePort, type RunningScript, startScript } from '../support/processes.ts';
+import {
+  createTestProcesses,
+  freePort,
+  type RunningScript,
+  waitForOutput,
+} from '../support/processes.ts';
 import { providerAdmin } from '../support/provider-admin.ts';
+import { testFolder } from '../support/test-folder.ts';
 import { buildEnvelope, postSigned } from '../support/webhooks.ts';
 
-const MAIN = join(import.meta.dirname, '../../src/main.ts');
 const SECRET = 'whsec_crash_test';
 const PARTY = '0192:999999999';
 
 let dir: string;
-let journal: string;
+let journal: ImportJournal;
 let port: number;
 let provider: RunningProvider | undefined;
-const running: RunningScript[] = [];
+const running = createTestProcesses();
 
 async function startConsumerProcess(apiBaseUrl = 'http://127.0.0.1:9') {
-  const consumer = startScript(MAIN, {
+  const consumer = running.start(CONSUMER_MAIN, {
     cwd: dir,
     env: {
       PORT: String(port),
-      WEBHOOK_SECRETS: SECRET,
-      API_BASE_URL: apiBaseUrl,
-      API_TOKEN: 'sandbox-token',
-      DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
-      DOCUMENTS_DIR: join(dir, 'documents'),
-      SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
+      ...sandboxConsumerEnv({ secret: SECRET, apiBaseUrl, dir }),
       LOG_LEVEL: 'info',
-      ...(await journalImporterEnv(journal)),
+      ...journal.env,
     },
   });
-  running.push(consumer);
-  for (let i = 0; i < 200 && !consumer.output().includes('consumer listening'); i++) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  if (!consumer.output().includes('consumer listening')) throw new Error(consumer.output());
+  await waitForOutput(consumer, 'consumer listening', 10_000);
   return consumer;
 }
 
@@ -61,17 +57,14 @@ async function kill(consumer: RunningScript) {
 }
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'crash-e2e-'));
-  journal = join(dir, 'imports.jsonl');
-  writeFileSync(journal, '');
+  dir = testFolder('crash-e2e-');
+  journal = await createImportJournal(dir);
   port = await freePort();
 });
 afterEach(async () => {
-  for (const consumer of running.splice(0))
-    if (consumer.child.exitCode === null) consumer.child.kill('SIGKILL');
+  await running.killAll();
   await provider?.close();
   provider = undefined;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('SIGKILL', () => {
@@ -151,7 +144,7 @@ describe('SIGKILL', () => {
     expect(hanging).toBe(true);
     // Imported (the journal's line is written before import() returns, so before the
     // acknowledgement that hangs), with a location.
-    expect(importsByMessage(readJournal(journal)).get(messageId)).toMatchObject({
+    expect(journal.byMessage().get(messageId)).toMatchObject({
       calls: 1,
       imported: 1,
       locations: [expect.any(String)],
@@ -167,7 +160,7 @@ describe('SIGKILL', () => {
     expect(status).toBe('delivered');
     // Not imported again: the restarted consumer did not call import(), or was told the
     // message is already there. Never a second 'imported'.
-    const entries = readJournal(journal);
+    const entries = journal.entries();
     expect(importsByMessage(entries).get(messageId)).toMatchObject({ imported: 1, errors: 0 });
     const again = entries.filter((e) => e.pid === restarted.child.pid);
     expect(

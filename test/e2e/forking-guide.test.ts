@@ -10,6 +10,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { userShellEnv } from '../support/child-env.ts';
 import { type ProcessGroup, startProcessGroup } from '../support/child-output.ts';
 import { forkOfThisRepository, REPOSITORY_ROOT } from '../support/fork.ts';
 import { freePort } from '../support/processes.ts';
@@ -64,11 +65,7 @@ describe('docs/forking.md', () => {
     fork = forkOfThisRepository();
     const ports = { provider: await freePort(), consumer: await freePort(), erp: await freePort() };
     const env = {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? fork,
-      ...(process.env.NODE_EXTRA_CA_CERTS
-        ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS }
-        : {}),
+      ...userShellEnv(fork),
       PROVIDER_PORT: String(ports.provider),
       PORT: String(ports.consumer),
       ERP_STANDIN_PORT: String(ports.erp),

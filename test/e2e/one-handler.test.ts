@@ -8,45 +8,33 @@
  * Whatever the seed, every message is imported exactly once, its core document fetched once
  * and acknowledged only after it, every process exits 0, and the runs' counts add up.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newEvent } from '../../src/consumer/store/events.ts';
 import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
 import type { WebhookEnvelope } from '../../src/protocol/index.ts';
-import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
 import { seededRandom } from '../../src/provider/seeded-random.ts';
-import {
-  importsByMessage,
-  journalImporterEnv,
-  readJournal,
-} from '../support/importer-under-test.ts';
-import { freePort, type RunningScript, startScript, waitForHttp } from '../support/processes.ts';
+import { sandboxConsumerEnv } from '../support/consumer-env.ts';
+import { RECONCILE_SCRIPT, REPLAY_SCRIPT } from '../support/entry-points.ts';
+import { createImportJournal, importsByMessage } from '../support/importer-under-test.ts';
+import { createTestProcesses, freePort } from '../support/processes.ts';
+import { type RecordingProvider, startRecordingProvider } from '../support/recording-provider.ts';
+import { testFolder } from '../support/test-folder.ts';
 import { postSigned } from '../support/webhooks.ts';
 
-const ROOT = join(import.meta.dirname, '../..');
-const MAIN = join(ROOT, 'src/main.ts');
-const RECONCILE = join(ROOT, 'scripts/reconcile.ts');
-const REPLAY = join(ROOT, 'scripts/replay.ts');
 const SECRET = 'whsec_one_handler_test';
 const PARTY = '0192:999999999';
 const MESSAGES = 90;
 const SEEDS = [11, 23, 37];
 
-let dir: string;
-let provider: RunningProvider | undefined;
-const processes: RunningScript[] = [];
+let provider: RecordingProvider | undefined;
+const processes = createTestProcesses();
 
 afterEach(async () => {
-  for (const script of processes.splice(0)) {
-    if (script.child.exitCode === null) script.child.kill('SIGKILL');
-  }
+  await processes.killAll();
   await provider?.close();
   provider = undefined;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('one message, one handler, in any number of processes', () => {
@@ -54,14 +42,9 @@ describe('one message, one handler, in any number of processes', () => {
     'consumer + 2 reconciliations + replay import each message once (seed %i)',
     async (seed) => {
       const next = seededRandom(seed);
-      dir = mkdtempSync(join(tmpdir(), 'one-handler-'));
-      const journal = join(dir, 'imports.jsonl');
-      writeFileSync(journal, '');
-      const published: WebhookEnvelope[] = [];
-      provider = await startProvider({
-        logger: pino({ level: 'silent' }),
-        tap: { publish: (envelope) => published.push(envelope) },
-      });
+      const dir = testFolder('one-handler-');
+      const journal = await createImportJournal(dir);
+      provider = await startRecordingProvider();
       const running = provider;
 
       // Messages pending at the service. No endpoint is set up: the test delivers webhooks.
@@ -76,7 +59,7 @@ describe('one message, one handler, in any number of processes', () => {
       }
       const notified = new Map<string, WebhookEnvelope>();
       for (let i = 0; i < 200 && notified.size < MESSAGES; i++) {
-        for (const e of published) {
+        for (const e of running.published) {
           if (e.action === 'deliveryNotified' && e.transfer === 'inbound' && e.party === PARTY)
             notified.set(e.messageId, e);
         }
@@ -107,31 +90,18 @@ describe('one message, one handler, in any number of processes', () => {
 
       const port = await freePort();
       const env = {
-        WEBHOOK_SECRETS: SECRET,
-        API_BASE_URL: running.url,
-        API_TOKEN: 'sandbox-token',
-        DATABASE_URL: `sqlite:${dbPath}`,
-        DOCUMENTS_DIR: join(dir, 'documents'),
-        SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
+        ...sandboxConsumerEnv({ secret: SECRET, apiBaseUrl: running.url, dir }),
         LOG_LEVEL: 'warn',
-        ...(await journalImporterEnv(journal)),
+        ...journal.env,
         TEST_IMPORTER_SEED: String(seed),
         TEST_IMPORTER_DELAY_MS: '15',
       };
-      const start = (script: string, args: string[] = []) => {
-        const started = startScript(script, {
-          cwd: dir,
-          args,
-          env: { ...env, PORT: String(port) },
-        });
-        processes.push(started);
-        return started;
-      };
+      const start = (script: string, args: string[] = []) =>
+        processes.start(script, { cwd: dir, args, env: { ...env, PORT: String(port) } });
 
-      const consumer = start(MAIN);
-      await waitForHttp(consumer, `http://127.0.0.1:${port}/healthz`);
-      const reconciles = [start(RECONCILE), start(RECONCILE)];
-      const replay = start(REPLAY, ['--dead']);
+      const consumer = await processes.startConsumer({ cwd: dir, port, env, ready: '/healthz' });
+      const reconciles = [start(RECONCILE_SCRIPT), start(RECONCILE_SCRIPT)];
+      const replay = start(REPLAY_SCRIPT, ['--dead']);
       const deliveries = [...withWebhook, ...withWebhook]
         .map((id) => ({ id, order: next() }))
         .sort((a, b) => a.order - b.order);
@@ -166,7 +136,7 @@ describe('one message, one handler, in any number of processes', () => {
 
       // Exactly one import() per message, and it answered `imported` with a location; none
       // failed.
-      const entries = readJournal(journal);
+      const entries = journal.entries();
       const imports = importsByMessage(entries);
       expect([...imports.keys()].sort()).toEqual([...messageIds].sort());
       const notOnce = [...imports].filter(

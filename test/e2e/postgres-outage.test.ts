@@ -15,7 +15,6 @@
  *
  * The server is a private cluster of this file, so the suite's shared one stays up.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import {
   createServer,
   request as httpRequest,
@@ -23,31 +22,28 @@ import {
   type Server,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { pino } from 'pino';
 import { request } from 'undici';
 import { afterEach, expect, it } from 'vitest';
 import { EVENT_ID_HEADER } from '../../src/protocol/headers.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
-import {
-  importsByMessage,
-  journalImporterEnv,
-  readJournal,
-} from '../support/importer-under-test.ts';
+import { sandboxConsumerEnv } from '../support/consumer-env.ts';
+import { CONSUMER_MAIN } from '../support/entry-points.ts';
+import { createImportJournal } from '../support/importer-under-test.ts';
+import { closeServer } from '../support/loopback-server.ts';
 import {
   type Cluster,
   findPostgresBinaries,
   startPrivateCluster,
 } from '../support/postgres-cluster.ts';
-import { freePort, type RunningScript, startScript, waitForHttp } from '../support/processes.ts';
+import { createTestProcesses, freePort, waitForHttp } from '../support/processes.ts';
 import { providerAdmin } from '../support/provider-admin.ts';
 import { describeIfAvailable } from '../support/requirement.ts';
 import { stuckEvents, waitUntilSettled } from '../support/settled.ts';
+import { testFolder } from '../support/test-folder.ts';
 import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
 
-const MAIN = join(import.meta.dirname, '../../src/main.ts');
 const SECRET = 'whsec_postgres_outage_secret';
 const ADMIN_TOKEN = 'postgres-outage-test-admin-token-0123456789';
 const PARTY = '0192:999999999';
@@ -59,24 +55,16 @@ const ANSWER_WITHIN_MS = 5_000;
 /** Signed webhooks the load sends per second, round robin over the replicas. */
 const LOAD_PER_SECOND = 40;
 
-let dir: string;
 let cluster: Cluster | undefined;
 let provider: RunningProvider | undefined;
 let gateway: Server | undefined;
-const replicas: RunningScript[] = [];
+const replicas = createTestProcesses();
 
 afterEach(async () => {
-  for (const replica of replicas.splice(0)) {
-    if (replica.child.exitCode === null) {
-      replica.child.kill('SIGKILL');
-      await replica.exited();
-    }
-  }
-  gateway?.closeAllConnections();
-  await new Promise((resolve) => gateway?.close(resolve) ?? resolve(undefined));
+  await replicas.killAll();
+  await closeServer(gateway);
   await provider?.close();
   cluster?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 interface Answer {
@@ -189,33 +177,31 @@ describeIfAvailable(
   BIN === undefined ? 'no PostgreSQL server binaries (apt-get install postgresql)' : undefined,
   () => {
     it('no replica exits, webhooks get 204 or 503 in time, readiness follows the database, every invoice is imported once', async () => {
-      dir = mkdtempSync(join(tmpdir(), 'postgres-outage-'));
-      const journal = join(dir, 'imports.jsonl');
-      writeFileSync(journal, '');
+      const dir = testFolder('postgres-outage-');
+      const journal = await createImportJournal(dir);
       const server = await startPrivateCluster(BIN as string);
       cluster = server;
       provider = await startProvider({ logger: pino({ level: 'silent' }), timeScale: 100 });
       const running = provider;
 
       const ports = await Promise.all([freePort(), freePort(), freePort()]);
-      const importerEnv = await journalImporterEnv(journal);
       const exits: string[] = [];
       const start = async (port: number) => {
-        const replica = startScript(MAIN, {
+        const replica = replicas.start(CONSUMER_MAIN, {
           cwd: dir,
           env: {
             PORT: String(port),
-            WEBHOOK_SECRETS: SECRET,
-            API_BASE_URL: running.url,
-            API_TOKEN: 'sandbox-token',
+            ...sandboxConsumerEnv({
+              secret: SECRET,
+              apiBaseUrl: running.url,
+              dir,
+              databaseUrl: server.url,
+            }),
             ADMIN_TOKEN,
-            DATABASE_URL: server.url,
-            DOCUMENTS_DIR: join(dir, 'documents'),
-            SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
             LOG_LEVEL: 'warn',
             CLAIM_LEASE_MS: '3000',
             WORKER_BACKOFF_MAX_MS: '2000',
-            ...importerEnv,
+            ...journal.env,
           },
         });
         replica.child.once('exit', (code, signal) => {
@@ -223,7 +209,6 @@ describeIfAvailable(
             `replica on port ${port} exited (${code ?? signal}):\n${replica.output().slice(-3000)}`,
           );
         });
-        replicas.push(replica);
         await waitForHttp(replica, `http://127.0.0.1:${port}/readyz`, 30_000);
       };
       await Promise.all(ports.map(start));
@@ -365,7 +350,7 @@ describeIfAvailable(
       }
 
       // Each invoice imported exactly once: one `imported` answer, whatever else was retried.
-      const imports = importsByMessage(readJournal(journal));
+      const imports = journal.byMessage();
       expect([...imports].filter(([, m]) => m.imported !== 1).map(([id]) => id)).toEqual([]);
       expect(messageIds.filter((id) => imports.get(id)?.imported !== 1)).toEqual([]);
       expect(exits).toEqual([]);

@@ -11,7 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
+import { userShellEnv } from '../support/child-env.ts';
 import { type ProcessGroup, spawnWithOutput, startProcessGroup } from '../support/child-output.ts';
+import { consumerFilesEnv } from '../support/consumer-env.ts';
 import { freePort } from '../support/processes.ts';
 import { itIfAvailable } from '../support/requirement.ts';
 
@@ -90,11 +92,7 @@ async function userEnvironment() {
   dir = mkdtempSync(join(tmpdir(), 'readme-dev-'));
   const ports = { provider: await freePort(), consumer: await freePort() };
   const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: process.env.HOME ?? dir,
-    ...(process.env.NODE_EXTRA_CA_CERTS
-      ? { NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS }
-      : {}),
+    ...userShellEnv(dir),
     PROVIDER_PORT: String(ports.provider),
     PORT: String(ports.consumer),
     // A developer's own .env must not change what this test sees.
@@ -103,9 +101,7 @@ async function userEnvironment() {
   // Where `npm run dev` keeps its data, away from a developer's ./data.
   const devEnv = {
     ...env,
-    DATABASE_URL: `sqlite:${join(dir, 'dev.db')}`,
-    DOCUMENTS_DIR: join(dir, 'documents'),
-    SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
+    ...consumerFilesEnv(dir, `sqlite:${join(dir, 'dev.db')}`),
     // One demo invoice, the one sent at start ('0' would send none).
     DEMO_INTERVAL_SECONDS: '3600',
   };

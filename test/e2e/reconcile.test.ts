@@ -4,33 +4,29 @@
  * message, imports it and acknowledges it. It imports through the journal importer, with the
  * importer under test (importer-under-test.ts); the journal shows what it imported.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
-import {
-  importsByMessage,
-  journalImporterEnv,
-  readJournal,
-} from '../support/importer-under-test.ts';
+import { sandboxConsumerEnv } from '../support/consumer-env.ts';
+import { RECONCILE_SCRIPT } from '../support/entry-points.ts';
+import { createImportJournal, type ImportJournal } from '../support/importer-under-test.ts';
 import { runScript } from '../support/processes.ts';
 import { providerAdmin } from '../support/provider-admin.ts';
+import { testFolder } from '../support/test-folder.ts';
 
-const SCRIPT = join(import.meta.dirname, '../../scripts/reconcile.ts');
 const PARTY = '0192:999999999';
 
 let provider: RunningProvider;
 let dir: string;
-let journal: string;
+let journal: ImportJournal;
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'reconcile-e2e-'));
-  journal = join(dir, 'imports.jsonl');
-  writeFileSync(journal, '');
+  dir = testFolder('reconcile-e2e-');
+  journal = await createImportJournal(dir);
   // The consumer has run here before: reconcile works on its database, never creates one.
   await (await openSqliteStore(join(dir, 'consumer.db'))).close();
   // 2 hours of retries pass in about 70 ms.
@@ -43,22 +39,16 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await provider.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function reconcile(env: Record<string, string> = {}) {
-  return runScript(SCRIPT, {
+  return runScript(RECONCILE_SCRIPT, {
     cwd: dir,
     env: {
-      WEBHOOK_SECRETS: 'whsec_unused_here',
-      API_BASE_URL: provider.url,
-      API_TOKEN: 'sandbox-token',
+      ...sandboxConsumerEnv({ secret: 'whsec_unused_here', apiBaseUrl: provider.url, dir }),
       API_TIMEOUT_MS: '500',
-      DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
-      DOCUMENTS_DIR: join(dir, 'documents'),
-      SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
       LOG_LEVEL: 'silent',
-      ...(await journalImporterEnv(journal)),
+      ...journal.env,
       ...env,
     },
   });
@@ -92,7 +82,7 @@ describe('npm run reconcile', () => {
     );
     expect(first.code).toBe(0);
     expect((await admin('GET', `/messages/${messageId}`)).sides.inbound.status).toBe('delivered');
-    expect(importsByMessage(readJournal(journal)).get(messageId)).toMatchObject(IMPORTED_ONCE);
+    expect(journal.byMessage().get(messageId)).toMatchObject(IMPORTED_ONCE);
 
     const second = await reconcile();
     expect(second.output).toContain('found=0');
@@ -118,7 +108,7 @@ describe('npm run reconcile', () => {
     const retried = await reconcile();
     expect(retried.output).toContain('found=1 imported=1 acknowledged=1');
     expect(retried.code).toBe(0);
-    expect(importsByMessage(readJournal(journal)).get(messageId)).toMatchObject(IMPORTED_ONCE);
+    expect(journal.byMessage().get(messageId)).toMatchObject(IMPORTED_ONCE);
   });
 
   it('counts apart a message the importer already had (a database restored from an older backup)', async () => {
@@ -171,7 +161,10 @@ describe('npm run reconcile', () => {
   });
 
   it('exits 2 naming the variable when the configuration is wrong', async () => {
-    const { code, output } = await runScript(SCRIPT, { cwd: dir, env: { API_TOKEN: 't' } });
+    const { code, output } = await runScript(RECONCILE_SCRIPT, {
+      cwd: dir,
+      env: { API_TOKEN: 't' },
+    });
     expect(code).toBe(2);
     expect(output).toContain('API_BASE_URL is required');
   });

@@ -7,51 +7,39 @@
  * importer under test's answers, importer-under-test.ts) and acknowledged, every event that
  * got a 204 is handled, and each message ends with the provider's statuses.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
-import { pino } from 'pino';
 import { afterEach, expect, it } from 'vitest';
-import type { WebhookEnvelope } from '../../src/protocol/index.ts';
-import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
-import {
-  importsByMessage,
-  journalImporterEnv,
-  readJournal,
-} from '../support/importer-under-test.ts';
+import { sandboxConsumerEnv } from '../support/consumer-env.ts';
+import { createImportJournal, importsByMessage } from '../support/importer-under-test.ts';
+import { closeServer } from '../support/loopback-server.ts';
 import {
   createTestDatabase,
   describeWithPostgres,
   type TestDatabase,
 } from '../support/postgres.ts';
-import { freePort, type RunningScript, startScript, waitForHttp } from '../support/processes.ts';
+import { createTestProcesses, freePort, type RunningScript } from '../support/processes.ts';
 import { providerAdmin } from '../support/provider-admin.ts';
+import { type RecordingProvider, startRecordingProvider } from '../support/recording-provider.ts';
 import { stuckEvents, unsettledEvents, waitUntilSettled } from '../support/settled.ts';
+import { testFolder } from '../support/test-folder.ts';
 import { postSigned } from '../support/webhooks.ts';
 
-const MAIN = join(import.meta.dirname, '../../src/main.ts');
 const SECRET = 'whsec_replicas_test_secret';
 const PARTY = '0192:999999999';
 const INVOICES = Number(process.env.REPLICAS_TEST_INVOICES ?? 300);
 
-let dir: string;
 let database: TestDatabase | undefined;
-let provider: RunningProvider | undefined;
+let provider: RecordingProvider | undefined;
 let proxy: Server | undefined;
-const replicas: RunningScript[] = [];
+const replicas = createTestProcesses();
 
 afterEach(async () => {
-  for (const replica of replicas.splice(0)) {
-    if (replica.child.exitCode === null) replica.child.kill('SIGKILL');
-  }
-  proxy?.closeAllConnections();
-  await new Promise((resolve) => proxy?.close(resolve) ?? resolve(undefined));
+  await replicas.killAll();
+  await closeServer(proxy);
   await provider?.close();
   await database?.drop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /** Round robin over `ports`; a replica that is down answers 502, and the service retries. */
@@ -76,42 +64,31 @@ function startProxy(ports: number[]): Promise<Server> {
 
 describeWithPostgres('replicas on one PostgreSQL database', () => {
   it(`three replicas, one killed halfway: ${INVOICES} invoices imported exactly once`, async () => {
-    dir = mkdtempSync(join(tmpdir(), 'replicas-'));
-    const journal = join(dir, 'imports.jsonl');
-    writeFileSync(journal, '');
+    const dir = testFolder('replicas-');
+    const journal = await createImportJournal(dir);
     database = await createTestDatabase();
-    const published: WebhookEnvelope[] = [];
     // Webhook retries (1 min, 1 min, ...) pass a hundred times faster.
-    provider = await startProvider({
-      logger: pino({ level: 'silent' }),
-      timeScale: 100,
-      tap: { publish: (envelope) => published.push(envelope) },
-    });
+    provider = await startRecordingProvider({ timeScale: 100 });
     const running = provider;
 
     const ports = await Promise.all([freePort(), freePort(), freePort()]);
-    const importerEnv = await journalImporterEnv(journal);
-    const start = async (port: number) => {
-      const replica = startScript(MAIN, {
+    const start = (port: number) =>
+      replicas.startConsumer({
         cwd: dir,
+        port,
         env: {
-          PORT: String(port),
-          WEBHOOK_SECRETS: SECRET,
-          API_BASE_URL: running.url,
-          API_TOKEN: 'sandbox-token',
-          DATABASE_URL: database?.url as string,
-          DOCUMENTS_DIR: join(dir, 'documents'),
-          SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
+          ...sandboxConsumerEnv({
+            secret: SECRET,
+            apiBaseUrl: running.url,
+            dir,
+            databaseUrl: database?.url as string,
+          }),
           LOG_LEVEL: 'warn',
           CLAIM_LEASE_MS: '3000',
-          ...importerEnv,
+          ...journal.env,
           TEST_IMPORTER_DELAY_MS: '5',
         },
       });
-      replicas.push(replica);
-      await waitForHttp(replica, `http://127.0.0.1:${port}/readyz`);
-      return replica;
-    };
     const started = await Promise.all(ports.map(start));
     proxy = await startProxy(ports);
     const gateway = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/webhooks`;
@@ -148,7 +125,7 @@ describeWithPostgres('replicas on one PostgreSQL database', () => {
     await start(ports[1] as number);
 
     // The service's duplicates: a tenth of the events again, through the gateway.
-    const duplicates = published.filter((e, i) => e.party === PARTY && i % 10 === 0);
+    const duplicates = running.published.filter((e, i) => e.party === PARTY && i % 10 === 0);
     for (const event of duplicates) {
       expect([204, 502]).toContain(await postSigned(gateway, event, { secret: SECRET }));
     }
@@ -180,7 +157,7 @@ describeWithPostgres('replicas on one PostgreSQL database', () => {
             1,
           ),
         );
-        for (const r of replicas)
+        for (const r of replicas.started())
           console.log('--- replica', r.child.pid, r.child.exitCode, r.output().slice(-3000));
       }
       expect(await unsettledEvents(client), JSON.stringify(stuck)).toBe(0);
@@ -207,7 +184,7 @@ describeWithPostgres('replicas on one PostgreSQL database', () => {
 
     // Exactly one completed import per invoice, with a location. The killed replica may have
     // started one it never finished; the next import of that invoice was then told so.
-    const entries = readJournal(journal);
+    const entries = journal.entries();
     const imports = importsByMessage(entries);
     expect([...imports].filter(([, m]) => m.imported > 1)).toEqual([]);
     expect(messageIds.filter((id) => (imports.get(id)?.locations.length ?? 0) === 0)).toEqual([]);

@@ -5,8 +5,7 @@
  * seeded moments while replies are being lost. Each invoice ends with exactly one message at
  * the service, and the status journal holds one submission notice per invoice.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { request } from 'undici';
@@ -14,13 +13,20 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SINK_LEASE_MS } from '../../src/consumer/sink/sink-worker.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
 import { seededRandom } from '../../src/provider/seeded-random.ts';
+import { sandboxConsumerEnv } from '../support/consumer-env.ts';
+import { CONSUMER_MAIN } from '../support/entry-points.ts';
 import { type RunningProxy, startProxy } from '../support/http-proxy.ts';
-import { freePort, type RunningScript, startScript, waitForOutput } from '../support/processes.ts';
+import {
+  createTestProcesses,
+  freePort,
+  type RunningScript,
+  waitForOutput,
+} from '../support/processes.ts';
 import { providerAdmin } from '../support/provider-admin.ts';
 import { eventually } from '../support/sandbox.ts';
 import { exampleInvoice, type SubmissionView } from '../support/submissions.ts';
+import { testFolder } from '../support/test-folder.ts';
 
-const MAIN = join(import.meta.dirname, '../../src/main.ts');
 const SECRET = 'whsec_submission_crash_test';
 const PARTY = '0192:999999999';
 const ADMIN_TOKEN = 'submission-crash-admin-token-0123456789';
@@ -30,31 +36,25 @@ let dir: string;
 let port: number;
 let provider: RunningProvider;
 let proxy: RunningProxy | undefined;
-const running: RunningScript[] = [];
+const running = createTestProcesses();
 const admin = providerAdmin(() => provider.url);
 
 async function startConsumerProcess(apiBaseUrl: string, deadlineMs = 1000) {
-  const consumer = startScript(MAIN, {
+  const consumer = running.start(CONSUMER_MAIN, {
     cwd: dir,
     env: {
       PORT: String(port),
-      WEBHOOK_SECRETS: SECRET,
-      API_BASE_URL: apiBaseUrl,
-      API_TOKEN: 'sandbox-token',
+      ...sandboxConsumerEnv({ secret: SECRET, apiBaseUrl, dir }),
       // An invoice in hand is leased for API_DEADLINE_MS + SUBMISSION_LOOKUP_DELAY_MS + 1 s:
       // a killed process's invoice is taken over that long after its attempt.
       API_TIMEOUT_MS: String(deadlineMs),
       API_DEADLINE_MS: String(deadlineMs),
       ADMIN_TOKEN,
-      DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
-      DOCUMENTS_DIR: join(dir, 'documents'),
-      SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
       CLAIM_LEASE_MS: '1000',
       SUBMISSION_LOOKUP_DELAY_MS: '300',
       LOG_LEVEL: 'info',
     },
   });
-  running.push(consumer);
   await waitForOutput(consumer, 'consumer listening');
   return consumer;
 }
@@ -150,17 +150,15 @@ function readJournalSubmissions(): Map<string, string[]> {
 }
 
 beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'submission-crash-'));
+  dir = testFolder('submission-crash-');
   port = await freePort();
   provider = await startProvider({ logger: pino({ level: 'silent' }) });
 });
 afterEach(async () => {
-  for (const consumer of running.splice(0))
-    if (consumer.child.exitCode === null) consumer.child.kill('SIGKILL');
+  await running.killAll();
   await proxy?.close();
   proxy = undefined;
   await provider.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('submissions through SIGKILL', () => {

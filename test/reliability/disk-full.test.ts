@@ -12,21 +12,13 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { afterEach, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { documentFolder } from '../../src/consumer/importer/file-importer.ts';
 import { createFileImporter, type Importer } from '../../src/consumer/importer/index.ts';
-import { eventually, type Sandbox, startSandbox } from '../support/sandbox.ts';
+import { consumerFilesEnv } from '../support/consumer-env.ts';
+import { eventually, type Sandbox, startSandboxForTest } from '../support/sandbox.ts';
 import { buildEnvelope } from '../support/webhooks.ts';
-import { describeWithSmallDisk, mountSmallDisk, type SmallDisk } from './support/small-disk.ts';
-
-let sandbox: Sandbox | undefined;
-let disk: SmallDisk | undefined;
-afterEach(async () => {
-  await sandbox?.stop();
-  sandbox = undefined;
-  disk?.unmount();
-  disk = undefined;
-});
+import { describeWithSmallDisk, mountSmallDiskForTest } from './support/small-disk.ts';
 
 async function readiness(s: Sandbox) {
   const res = await request(`${s.consumer.url}/readyz`);
@@ -38,8 +30,7 @@ const providerStatus = (s: Sandbox, messageId: string) =>
 
 describeWithSmallDisk('a full disk under the database and the documents', () => {
   it('503 and not ready while full, never a 204 for an event not stored; recovers by itself', async () => {
-    disk = mountSmallDisk(16 * 1024 * 1024);
-    const d = disk;
+    const d = mountSmallDiskForTest(16 * 1024 * 1024);
     // The default file importer, counting the imports it completes.
     const files = createFileImporter({ documentsDir: join(d.path, 'documents') });
     const imported = new Map<string, number>();
@@ -52,17 +43,12 @@ describeWithSmallDisk('a full disk under the database and the documents', () => 
         return result;
       },
     };
-    sandbox = await startSandbox({
+    const s = await startSandboxForTest({
       importer,
       // The service's retries (1 min, 1 min, ...) come 600 times sooner.
       provider: { timeScale: 600 },
-      consumerEnv: {
-        DATABASE_URL: `sqlite:${join(d.path, 'consumer.db')}`,
-        DOCUMENTS_DIR: join(d.path, 'documents'),
-        SINK_JOURNAL_FILE: join(d.path, 'status-journal.jsonl'),
-      },
+      consumerEnv: consumerFilesEnv(d.path),
     });
-    const s = sandbox;
     const invoices: string[] = [];
     invoices.push(await s.sendInboundInvoice());
     await eventually(

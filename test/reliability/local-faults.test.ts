@@ -8,24 +8,24 @@
  * DOCUMENTS_DIR is a 1 MiB tmpfs of its own: the kernel's own errors, no mock.
  */
 import { request } from 'undici';
-import { afterEach, expect, it } from 'vitest';
-import { eventually, SANDBOX_ADMIN_TOKEN, type Sandbox, startSandbox } from '../support/sandbox.ts';
-import { describeWithSmallDisk, mountSmallDisk, type SmallDisk } from './support/small-disk.ts';
-
-let sandbox: Sandbox | undefined;
-let disk: SmallDisk | undefined;
-afterEach(async () => {
-  await sandbox?.stop();
-  sandbox = undefined;
-  disk?.unmount();
-  disk = undefined;
-});
+import { expect, it } from 'vitest';
+import {
+  eventually,
+  SANDBOX_ADMIN_TOKEN,
+  type Sandbox,
+  startSandboxForTest,
+} from '../support/sandbox.ts';
+import {
+  describeWithSmallDisk,
+  mountSmallDiskForTest,
+  type SmallDisk,
+} from './support/small-disk.ts';
 
 const MAX_ATTEMPTS = 3;
 
 async function start(): Promise<{ sandbox: Sandbox; disk: SmallDisk }> {
-  disk = mountSmallDisk(1024 * 1024);
-  sandbox = await startSandbox({
+  const disk = mountSmallDiskForTest(1024 * 1024);
+  const sandbox = await startSandboxForTest({
     consumerEnv: { DOCUMENTS_DIR: disk.path, WORKER_MAX_ATTEMPTS: String(MAX_ATTEMPTS) },
   });
   return { sandbox, disk };

@@ -12,8 +12,6 @@
  *   and acknowledged; an import a kill cut short is repeated only with `previouslyAttempted`,
  *   and nothing is ever marked as failed.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { pino } from 'pino';
@@ -21,32 +19,25 @@ import { Agent } from 'undici';
 import { afterEach, expect, it } from 'vitest';
 import type { Clock } from '../../src/provider/clock.ts';
 import { type RunningProvider, startProvider } from '../../src/provider/provider.ts';
-import {
-  importsByMessage,
-  journalImporterEnv,
-  readJournal,
-} from '../support/importer-under-test.ts';
-import { freePort, type RunningScript, startScript, waitForHttp } from '../support/processes.ts';
+import { sandboxConsumerEnv } from '../support/consumer-env.ts';
+import { createImportJournal, importsByMessage } from '../support/importer-under-test.ts';
+import { createTestProcesses, freePort } from '../support/processes.ts';
 import { providerAdmin } from '../support/provider-admin.ts';
 import { eventually } from '../support/sandbox.ts';
+import { testFolder } from '../support/test-folder.ts';
 import { buildEnvelope, postSigned } from '../support/webhooks.ts';
 import { FUZZ_SEED, seededRandom } from './support/fuzz.ts';
 
-const MAIN = join(import.meta.dirname, '../../src/main.ts');
 const SECRET = 'whsec_repeated_crashes_0123456789';
 const PARTY = '0192:999999999';
 const KILLS = 5;
 
-let dir: string;
 let provider: RunningProvider | undefined;
-const processes: RunningScript[] = [];
+const processes = createTestProcesses();
 afterEach(async () => {
-  for (const consumer of processes.splice(0)) {
-    if (consumer.child.exitCode === null) consumer.child.kill('SIGKILL');
-  }
+  await processes.killAll();
   await provider?.close();
   provider = undefined;
-  rmSync(dir, { recursive: true, force: true });
 });
 
 /**
@@ -87,9 +78,8 @@ function createHurryingClock(scale: number): Clock & { hurry(): number } {
 }
 
 it(`${KILLS} SIGKILLs at seeded moments under load: nothing acknowledged is lost, no invoice imported twice`, async () => {
-  dir = mkdtempSync(join(tmpdir(), 'repeated-crashes-'));
-  const journal = join(dir, 'imports.jsonl');
-  writeFileSync(journal, '');
+  const dir = testFolder('repeated-crashes-');
+  const journal = await createImportJournal(dir);
   const next = seededRandom(FUZZ_SEED);
   // The service's retries (1 min, 1 min, ..., 10 min) come 60 times sooner, and at once when
   // the test says the consumer is back.
@@ -98,31 +88,22 @@ it(`${KILLS} SIGKILLs at seeded moments under load: nothing acknowledged is lost
   const running = provider;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const importerEnv = await journalImporterEnv(journal);
 
-  const start = async () => {
-    const consumer = startScript(MAIN, {
+  const start = () =>
+    processes.startConsumer({
       cwd: dir,
+      port,
       env: {
-        PORT: String(port),
-        WEBHOOK_SECRETS: SECRET,
-        API_BASE_URL: running.url,
-        API_TOKEN: 'sandbox-token',
+        ...sandboxConsumerEnv({ secret: SECRET, apiBaseUrl: running.url, dir }),
         API_TIMEOUT_MS: '2000',
-        DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
-        DOCUMENTS_DIR: join(dir, 'documents'),
-        SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
         LOG_LEVEL: 'warn',
-        ...importerEnv,
+        ...journal.env,
         // Imports take a while, so that kills land inside them too.
         TEST_IMPORTER_DELAY_MS: '30',
         TEST_IMPORTER_SEED: String(FUZZ_SEED),
       },
+      ms: 30_000,
     });
-    processes.push(consumer);
-    await waitForHttp(consumer, `${url}/readyz`, 30_000);
-    return consumer;
-  };
 
   let consumer = await start();
   running.provider.dispatcher.createEndpoint(PARTY, {
@@ -234,7 +215,7 @@ it(`${KILLS} SIGKILLs at seeded moments under load: nothing acknowledged is lost
   // Each invoice imported once: a call answered with its location, and no second import
   // completed. (A kill after the import got through but before the journal's end line leaves
   // the next attempt to find it: `already_imported`, which is the import guarantee at work.)
-  const entries = readJournal(journal);
+  const entries = journal.entries();
   const imports = importsByMessage(entries);
   expect([...imports].filter(([, m]) => m.imported > 1)).toEqual([]);
   const missing = invoices.filter((id) => (imports.get(id)?.locations.length ?? 0) === 0);

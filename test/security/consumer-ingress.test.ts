@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildEnvelope, forgedSignature, signedRequest } from '../support/webhooks.ts';
 import {
   type ConsumerProcess,
+  consumerUnderAttackEnv,
   metric,
   startConsumerProcess,
   waitUntil,
@@ -28,9 +29,7 @@ afterEach(async () => {
 
 async function start(env: Record<string, string> = {}): Promise<ConsumerProcess> {
   const consumer = await startConsumerProcess({
-    WEBHOOK_SECRETS: SECRET,
-    API_BASE_URL: 'http://127.0.0.1:9',
-    API_TOKEN: 'security-test-token',
+    ...consumerUnderAttackEnv(SECRET),
     ADMIN_TOKEN,
     ...env,
   });

@@ -9,17 +9,13 @@
  */
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
-import { type ConsumerProcess, startConsumerProcess } from './support/consumer-process.ts';
+import { buildEnvelope, postSigned } from '../support/webhooks.ts';
 import {
-  type FloodOutcome,
-  forgedSignature,
-  gzipFlood,
-  largeBodyFlood,
-  MiB,
-  measurePeak,
-  readMemory,
-} from './support/floods.ts';
+  type ConsumerProcess,
+  consumerUnderAttackEnv,
+  startConsumerProcess,
+} from './support/consumer-process.ts';
+import { FLOODS, type FloodOutcome, MiB, measurePeak, readMemory } from './support/floods.ts';
 
 const SECRET = 'whsec_security_floods_0123456789';
 /** The issue's target is 50 MiB over idle; the bound leaves room for noise. */
@@ -28,23 +24,12 @@ const BOUND = 80 * MiB;
 let consumer: ConsumerProcess;
 let idle: number;
 
-async function sendSigned(): Promise<number> {
-  const signed = signedRequest(buildEnvelope(), { secrets: [SECRET] });
-  const res = await request(`${consumer.url}/webhooks`, {
-    method: 'POST',
-    headers: signed.headers,
-    body: signed.body,
-  });
-  await res.body.dump();
-  return res.statusCode;
-}
+/** A legitimate webhook, as the service sends it: its status code. */
+const sendSigned = () =>
+  postSigned(`${consumer.url}/webhooks`, buildEnvelope(), { secret: SECRET });
 
 beforeEach(async () => {
-  consumer = await startConsumerProcess({
-    WEBHOOK_SECRETS: SECRET,
-    API_BASE_URL: 'http://127.0.0.1:9',
-    API_TOKEN: 'security-test-token',
-  });
+  consumer = await startConsumerProcess(consumerUnderAttackEnv(SECRET));
   // Warm up the paths the floods take (accepted, refused), so idle is a running consumer's.
   expect(await sendSigned()).toBe(204);
   const unsigned = await request(`${consumer.url}/webhooks`, { method: 'POST', body: '{}' });
@@ -66,7 +51,7 @@ function total(outcome: FloodOutcome): number {
 describe('floods against the consumer process', () => {
   it('100 unsigned gzip bodies (25 MiB each inflated): all 401 unread, RSS < idle + 80 MiB', async () => {
     const { result, peak } = await measurePeak(consumer.pid, () =>
-      gzipFlood(`${consumer.url}/webhooks`),
+      FLOODS.unsignedGzip.send(`${consumer.url}/webhooks`),
     );
     expect(result).toEqual({ statuses: { 401: 100 }, errors: {} });
     expect(peak - idle).toBeLessThan(BOUND);
@@ -75,9 +60,7 @@ describe('floods against the consumer process', () => {
 
   it('100 gzip bodies with a forged fresh signature header: all 415 unread, RSS < idle + 80 MiB', async () => {
     const { result, peak } = await measurePeak(consumer.pid, () =>
-      gzipFlood(`${consumer.url}/webhooks`, {
-        headers: () => ({ 'svc-webhook-signature': forgedSignature() }),
-      }),
+      FLOODS.forgedGzip.send(`${consumer.url}/webhooks`),
     );
     expect(result).toEqual({ statuses: { 415: 100 }, errors: {} });
     expect(peak - idle).toBeLessThan(BOUND);
@@ -86,10 +69,7 @@ describe('floods against the consumer process', () => {
 
   it('100 plain 24 MiB bodies with Content-Length: refused unread (413), RSS < idle + 80 MiB', async () => {
     const { result, peak } = await measurePeak(consumer.pid, () =>
-      largeBodyFlood(`${consumer.url}/webhooks`, {
-        declareLength: true,
-        headers: () => ({ 'svc-webhook-signature': forgedSignature() }),
-      }),
+      FLOODS.declaredBodies.send(`${consumer.url}/webhooks`),
     );
     // The answer comes before the body; a client still sending may see the close instead.
     expect(Object.keys(result.statuses)).toEqual(['413']);
@@ -100,9 +80,7 @@ describe('floods against the consumer process', () => {
 
   it('100 plain 24 MiB chunked bodies: cut off at the limit on the wire, RSS < idle + 128 MiB', async () => {
     const { result, peak } = await measurePeak(consumer.pid, () =>
-      largeBodyFlood(`${consumer.url}/webhooks`, {
-        headers: () => ({ 'svc-webhook-signature': forgedSignature() }),
-      }),
+      FLOODS.chunkedBodies.send(`${consumer.url}/webhooks`),
     );
     // Without a length each body is read up to WEBHOOK_MAX_BODY_BYTES (1 MiB) before the 413;
     // those over the in-flight budget get 503 unread.

@@ -6,18 +6,18 @@
  * such bodies are answered 400, and such answers fail the event once, for good, while
  * legitimate webhooks go on being answered 204.
  */
-import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient } from '../../src/consumer/api/index.ts';
+import { closeServer, listenOnLoopback } from '../support/loopback-server.ts';
 import { buildEnvelope, postSigned, signedRequest } from '../support/webhooks.ts';
 import {
   type ConsumerProcess,
+  consumerUnderAttackEnv,
   startConsumerProcess,
   waitUntil,
 } from './support/consumer-process.ts';
@@ -33,16 +33,9 @@ let api: Server | undefined;
 afterEach(async () => {
   await consumer?.stop();
   consumer = undefined;
-  api?.close();
-  api?.closeAllConnections();
+  await closeServer(api);
   api = undefined;
 });
-
-async function listen(server: Server): Promise<string> {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 /** Posts a raw signed body; status and problem. */
 async function postRaw(url: string, body: string) {
@@ -60,9 +53,7 @@ async function postRaw(url: string, body: string) {
 describe('signed webhook bodies', () => {
   it('a deeply nested body and a 70,000-key body are answered 400, naming the limit, and logged', async () => {
     consumer = await startConsumerProcess({
-      WEBHOOK_SECRETS: SECRET,
-      API_BASE_URL: 'http://127.0.0.1:9',
-      API_TOKEN: 'security-test-token',
+      ...consumerUnderAttackEnv(SECRET),
       ADMIN_TOKEN,
     });
     const url = `${consumer.url}/webhooks`;
@@ -119,11 +110,9 @@ describe('answers of a hostile messaging API', () => {
         .writeHead(200, { 'content-type': 'application/json' })
         .end(`{"messageId":"m","documents":${nestedArrays(500_000)}}`);
     });
-    const apiUrl = await listen(api);
+    const apiUrl = await listenOnLoopback(api);
     consumer = await startConsumerProcess({
-      WEBHOOK_SECRETS: SECRET,
-      API_BASE_URL: apiUrl,
-      API_TOKEN: 'security-test-token',
+      ...consumerUnderAttackEnv(SECRET, apiUrl),
       ADMIN_TOKEN,
     });
     const url = `${consumer.url}/webhooks`;
@@ -169,7 +158,7 @@ describe('answers of a hostile messaging API', () => {
       api = hostile(nestedArrays(100_000));
       const spoolDir = join(tmpdir(), `json-shape-spool-${process.pid}`);
       const client = createApiClient({
-        baseUrl: await listen(api),
+        baseUrl: await listenOnLoopback(api),
         token: 'api-token',
         maxRetries: 0,
         spoolDir,
@@ -194,7 +183,7 @@ describe('answers of a hostile messaging API', () => {
 
     it('a problem body over the limits is not parsed, and its start is kept as text', async () => {
       api = hostile(`{"title":${nestedArrays(30_000)}}`, 422);
-      const client = createApiClient({ baseUrl: await listen(api), token: 'api-token' });
+      const client = createApiClient({ baseUrl: await listenOnLoopback(api), token: 'api-token' });
       try {
         const error = await failure(client.getMessage('m1'));
         expect(error).toMatchObject({ status: 422, problem: undefined, retryable: false });
@@ -207,7 +196,7 @@ describe('answers of a hostile messaging API', () => {
     it('descriptor answers are capped at 1 MiB', async () => {
       const padded = (bytes: number) => `{"pad":"${'x'.repeat(bytes)}"}`;
       api = hostile(padded(1024 * 1024));
-      const client = createApiClient({ baseUrl: await listen(api), token: 'api-token' });
+      const client = createApiClient({ baseUrl: await listenOnLoopback(api), token: 'api-token' });
       try {
         const error = await failure(client.getMessage('m1'));
         expect(error).toMatchObject({ retryable: false });

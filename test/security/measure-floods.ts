@@ -7,20 +7,12 @@
  * The argument lets the same attacks run against an older checkout of the consumer.
  */
 import { startConsumerProcess } from './support/consumer-process.ts';
-import {
-  type FloodOutcome,
-  forgedSignature,
-  gzipFlood,
-  largeBodyFlood,
-  MiB,
-  measurePeak,
-  readMemory,
-} from './support/floods.ts';
+import { FLOODS, type Flood, MiB, measurePeak, readMemory } from './support/floods.ts';
 
 const main = process.argv[2];
 const secret = 'whsec_measure_floods_secret_0123456789';
 
-async function measure(name: string, attack: (url: string) => Promise<FloodOutcome>) {
+async function measure(name: string, attack: Flood) {
   const consumer = await startConsumerProcess(
     {
       WEBHOOK_SECRETS: secret,
@@ -53,16 +45,4 @@ async function measure(name: string, attack: (url: string) => Promise<FloodOutco
   }
 }
 
-await measure('gzip flood, unsigned', (url) => gzipFlood(url));
-await measure('gzip flood, forged fresh signature', (url) =>
-  gzipFlood(url, { headers: () => ({ 'svc-webhook-signature': forgedSignature() }) }),
-);
-await measure('large-body flood, chunked, forged fresh signature', (url) =>
-  largeBodyFlood(url, { headers: () => ({ 'svc-webhook-signature': forgedSignature() }) }),
-);
-await measure('large-body flood, Content-Length, forged fresh signature', (url) =>
-  largeBodyFlood(url, {
-    declareLength: true,
-    headers: () => ({ 'svc-webhook-signature': forgedSignature() }),
-  }),
-);
+for (const { name, send } of Object.values(FLOODS)) await measure(name, send);

@@ -4,14 +4,17 @@
  * the token attached. Refused where an id enters (the envelope, on the real consumer process)
  * and where it leaves (the API client, against a real server that must see nothing).
  */
-import { once } from 'node:events';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient } from '../../src/consumer/api/index.ts';
+import { listenOnLoopback } from '../support/loopback-server.ts';
 import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
-import { type ConsumerProcess, startConsumerProcess } from './support/consumer-process.ts';
+import {
+  type ConsumerProcess,
+  consumerUnderAttackEnv,
+  startConsumerProcess,
+} from './support/consumer-process.ts';
 
 const UNSAFE = ['..', '.', '../documents', 'a/b', 'a\\b', 'a\u0000b', 'line\nbreak'];
 const SECRET = 'whsec_security_message_ids_0123456789';
@@ -26,9 +29,7 @@ afterEach(async () => {
 describe('at the envelope', () => {
   it('a signed event with an unsafe messageId is answered 400 and not stored', async () => {
     consumer = await startConsumerProcess({
-      WEBHOOK_SECRETS: SECRET,
-      API_BASE_URL: 'http://127.0.0.1:9',
-      API_TOKEN: 'security-test-token',
+      ...consumerUnderAttackEnv(SECRET),
       ADMIN_TOKEN,
     });
     for (const messageId of UNSAFE) {
@@ -58,10 +59,7 @@ describe('in the API client', () => {
       received.push(`${req.method} ${req.url}`);
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const { port } = server.address() as AddressInfo;
-    const api = createApiClient({ baseUrl: `http://127.0.0.1:${port}`, token: 'api-token' });
+    const api = createApiClient({ baseUrl: await listenOnLoopback(server), token: 'api-token' });
     try {
       for (const messageId of UNSAFE) {
         const calls = [

@@ -12,3 +12,18 @@ export function childEnv(): Record<string, string> {
   const cache = process.env.NODE_COMPILE_CACHE;
   return { PATH: process.env.PATH ?? '', ...(cache ? { NODE_COMPILE_CACHE: cache } : {}) };
 }
+
+/**
+ * The environment of a user's shell, for the tests that run a guide's commands as a user does:
+ * PATH, HOME (`home` where this run has none) and, when set, NODE_EXTRA_CA_CERTS (npm and Node
+ * reach the registry through a proxy of their own CA on some machines: ENVIRONMENT.md). Nothing
+ * else: what a guide sets, it sets itself.
+ */
+export function userShellEnv(home: string): Record<string, string> {
+  const ca = process.env.NODE_EXTRA_CA_CERTS;
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? home,
+    ...(ca ? { NODE_EXTRA_CA_CERTS: ca } : {}),
+  };
+}

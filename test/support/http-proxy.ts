@@ -4,8 +4,8 @@
  * sends the answer back.
  */
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { closeServer, listenOnLoopback } from './loopback-server.ts';
 
 export interface ProxiedRequest {
   method: string;
@@ -67,16 +67,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       res.writeHead(502).end(String(error));
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return { url: await listenOnLoopback(server), close: () => closeServer(server) };
 }
 
 async function read(incoming: IncomingMessage): Promise<ProxiedRequest> {

@@ -5,7 +5,7 @@
  * (journal-importer.ts) and count imports in the journal, never in DOCUMENTS_DIR, so what they
  * prove holds for any importer, whatever it does with the documents.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { coreVariableNames } from '../../src/consumer/config.ts';
 import { readImporter } from '../../src/consumer/importer/index.ts';
@@ -14,7 +14,8 @@ import { type ImporterJournalEntry, parseJournal } from './journal-importer.ts';
 /**
  * The tests that prove the import guarantee with real processes, from the project's root:
  * what `npm run test:importer` runs. Each starts its consumers (and reconciliations) with
- * journalImporterEnv(); a test that inspects the file importer's own files is not one of them.
+ * journalImporterEnv(), mostly through createImportJournal(); a test that inspects the file
+ * importer's own files is not one of them.
  */
 export const IMPORT_GUARANTEE_TESTS: readonly string[] = [
   'test/e2e/crash.test.ts',
@@ -70,6 +71,38 @@ async function importerSettings(): Promise<Record<string, string>> {
     if (value !== undefined) settings[name] = value;
   }
   return settings;
+}
+
+/**
+ * The import journal of one test: a file in the test's folder, the environment that makes a
+ * process import through it (journalImporterEnv), and what it holds so far.
+ */
+export interface ImportJournal {
+  /** `imports.jsonl` in the folder, empty at first. */
+  file: string;
+  /** What every process the test starts needs to write it. */
+  env: Record<string, string>;
+  /** Its entries so far. */
+  entries(): ImporterJournalEntry[];
+  /** Its entries so far, by message. */
+  byMessage(): Map<string, MessageImports>;
+  /** waitForJournal() on it. */
+  waitFor(
+    until: (entries: ImporterJournalEntry[]) => boolean,
+    ms?: number,
+  ): Promise<ImporterJournalEntry[]>;
+}
+
+export async function createImportJournal(dir: string): Promise<ImportJournal> {
+  const file = join(dir, 'imports.jsonl');
+  writeFileSync(file, '');
+  return {
+    file,
+    env: await journalImporterEnv(file),
+    entries: () => readJournal(file),
+    byMessage: () => importsByMessage(readJournal(file)),
+    waitFor: (until, ms) => waitForJournal(file, until, ms),
+  };
 }
 
 /** The journal's entries so far. */

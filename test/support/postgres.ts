@@ -3,9 +3,8 @@
  * (postgres-global.ts). `describeWithPostgres` skips a suite, with the reason, when there is no
  * server (never in CI: the setup fails there instead).
  */
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { inject } from 'vitest';
+import { createDatabase, dropDatabase } from './postgres-database.ts';
 import { describeIfAvailable } from './requirement.ts';
 
 export const POSTGRES_URL = inject('postgresUrl');
@@ -23,26 +22,6 @@ export interface TestDatabase {
 
 /** Creates an empty database with a unique name; `drop()` removes it (and its connections). */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_URL });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(POSTGRES_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: POSTGRES_URL });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
-    },
-  };
+  const { name, url } = await createDatabase(POSTGRES_URL, 'test');
+  return { url, drop: () => dropDatabase(POSTGRES_URL, name) };
 }

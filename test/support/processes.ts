@@ -7,6 +7,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { childEnv } from './child-env.ts';
+import { CONSUMER_MAIN } from './entry-points.ts';
 
 export interface RunningScript {
   child: ChildProcess;
@@ -73,4 +74,57 @@ export async function waitForHttp(script: RunningScript, url: string, ms = 15_00
     }
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/**
+ * The processes one test starts (consumers, reconciliations, replays), kept so that its end can
+ * kill them all: a failed test leaves none behind holding a port, or writing into a folder the
+ * test is about to remove.
+ */
+export interface TestProcesses {
+  /** startScript(), kept in the list. */
+  start(script: string, options: Parameters<typeof startScript>[1]): RunningScript;
+  /**
+   * The consumer (`node src/main.ts`) on `port` with `env`; resolves once `ready` (a path of
+   * its operations routes) answers 200 within `ms`.
+   */
+  startConsumer(options: {
+    cwd: string;
+    port: number;
+    env: Record<string, string>;
+    /** @default '/readyz' */
+    ready?: string;
+    /** @default 15_000 */
+    ms?: number;
+  }): Promise<RunningScript>;
+  /** Every process started since the last killAll(), in order, exited or not. */
+  started(): readonly RunningScript[];
+  /** SIGKILLs each one still running and waits for it to exit; the list is empty after. */
+  killAll(): Promise<void>;
+}
+
+export function createTestProcesses(): TestProcesses {
+  const started: RunningScript[] = [];
+  const start: TestProcesses['start'] = (script, options) => {
+    const running = startScript(script, options);
+    started.push(running);
+    return running;
+  };
+  return {
+    start,
+    async startConsumer({ cwd, port, env, ready = '/readyz', ms }) {
+      const consumer = start(CONSUMER_MAIN, { cwd, env: { ...env, PORT: String(port) } });
+      await waitForHttp(consumer, `http://127.0.0.1:${port}${ready}`, ms);
+      return consumer;
+    },
+    started: () => started,
+    async killAll() {
+      for (const script of started.splice(0)) {
+        if (script.child.exitCode === null && script.child.signalCode === null) {
+          script.child.kill('SIGKILL');
+          await script.exited();
+        }
+      }
+    },
+  };
 }

@@ -3,18 +3,15 @@
  * the provider's first endpoint is the consumer's webhook URL, and the consumer's messaging
  * API is the provider. Every event the provider publishes is also recorded in `published`.
  */
-import { pino } from 'pino';
 import { request } from 'undici';
+import { onTestFinished } from 'vitest';
 import type { Importer } from '../../src/consumer/importer/index.ts';
 import type { StatusSink } from '../../src/consumer/sink/define-sink.ts';
 import type { WebhookEnvelope } from '../../src/protocol/index.ts';
-import {
-  type RunningProvider,
-  type StartProviderOptions,
-  startProvider,
-} from '../../src/provider/provider.ts';
+import type { RunningProvider, StartProviderOptions } from '../../src/provider/provider.ts';
 import { startTestConsumer, TEST_SECRET, type TestConsumer } from './consumer.ts';
-import { signedRequest } from './webhooks.ts';
+import { startRecordingProvider } from './recording-provider.ts';
+import { postSigned } from './webhooks.ts';
 
 export const SANDBOX_PARTY = '0192:999999999';
 /** The consumer's ADMIN_TOKEN in the sandbox (at least 32 characters). */
@@ -73,12 +70,7 @@ export async function startSandbox(
     webhooks?: boolean;
   } = {},
 ): Promise<Sandbox> {
-  const published: WebhookEnvelope[] = [];
-  const provider = await startProvider({
-    logger: pino({ level: 'silent' }),
-    tap: { publish: (envelope) => published.push(envelope) },
-    ...options.provider,
-  });
+  const provider = await startRecordingProvider(options.provider);
   const startConsumer = (restart?: { dir: string; port: number }) =>
     startTestConsumer(
       {
@@ -130,7 +122,7 @@ export async function startSandbox(
     get consumer() {
       return consumer;
     },
-    published,
+    published: provider.published,
     async admin(method, path, body) {
       const res = await call(method, `${provider.url}/admin${path}`, body);
       if (res.status >= 300)
@@ -149,16 +141,7 @@ export async function startSandbox(
       call('GET', `${consumer.url}/admin/messages/${messageId}`, undefined, {
         authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}`,
       }),
-    async post(envelope) {
-      const req = signedRequest(envelope, { secrets: [TEST_SECRET] });
-      const res = await request(consumer.webhookUrl, {
-        method: 'POST',
-        body: req.body,
-        headers: req.headers,
-      });
-      await res.body.text();
-      return res.statusCode;
-    },
+    post: (envelope) => postSigned(consumer.webhookUrl, envelope, { secret: TEST_SECRET }),
     async sendInboundInvoice(input = {}) {
       const { messageId } = await sandbox.admin<{ messageId: string }>(
         'POST',
@@ -180,6 +163,18 @@ export async function startSandbox(
       await provider.close();
     },
   };
+  return sandbox;
+}
+
+/**
+ * startSandbox() for the running test, stopped once the test has finished, passed or failed:
+ * the set-up of a file whose tests each have a sandbox of their own.
+ */
+export async function startSandboxForTest(
+  options?: Parameters<typeof startSandbox>[0],
+): Promise<Sandbox> {
+  const sandbox = await startSandbox(options);
+  onTestFinished(() => sandbox.stop());
   return sandbox;
 }
 

@@ -3,7 +3,7 @@
  * reported as skipped with the reason, except in CI (CI=true), where that is a failure: CI
  * provisions an engine (.ci/docker.sh), so a missing one means the provisioning broke.
  */
-import { getContainerRuntimeClient } from 'testcontainers';
+import { getContainerRuntimeClient, type StartedNetwork } from 'testcontainers';
 import { describeIfAvailable } from '../../support/requirement.ts';
 
 async function findEngine(): Promise<{ ok: true } | { ok: false; reason: string }> {
@@ -27,4 +27,14 @@ const STEP_TIMEOUT_MS = 60_000;
 export function describeWithEngine(name: string, body: () => void): void {
   const missing = engine.ok ? undefined : `no container engine (.ci/docker.sh): ${engine.reason}`;
   describeIfAvailable(name, missing, body, { timeout: STEP_TIMEOUT_MS });
+}
+
+/** The address containers on `network` reach this host at: the network's gateway. */
+export async function hostAddressOn(network: StartedNetwork): Promise<string> {
+  const inspect = await (await getContainerRuntimeClient()).network
+    .getById(network.getId())
+    .inspect();
+  const gateway = inspect.IPAM?.Config?.[0]?.Gateway;
+  if (gateway === undefined) throw new Error('the test network has no gateway address');
+  return gateway;
 }

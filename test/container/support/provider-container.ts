@@ -1,10 +1,12 @@
 /**
  * The provider sandbox as the image runs it (`provider` command), started beside a consumer on
  * a test network: reached there as http://provider:4000, posting its webhooks to the container
- * aliased `consumer`, with time running 60 times as fast.
+ * aliased `consumer`, with time running 60 times as fast. And that consumer: its settings and
+ * its container.
  */
 import {
   GenericContainer,
+  Network,
   type StartedNetwork,
   type StartedTestContainer,
   Wait,
@@ -18,7 +20,7 @@ export interface ProviderContainerOptions {
   adminToken?: string;
 }
 
-export function startProviderContainer(
+function startProviderContainer(
   network: StartedNetwork,
   options: ProviderContainerOptions,
 ): Promise<StartedTestContainer> {
@@ -38,4 +40,64 @@ export function startProviderContainer(
     .withExposedPorts(4000)
     .withWaitStrategy(Wait.forLogMessage('Provider simulator listening'))
     .start();
+}
+
+/**
+ * A consumer's settings beside the provider container: verifying with the provider's
+ * `webhookSecret`, its messaging API the provider over the test network's plain HTTP.
+ */
+export function consumerEnvBesideProvider(options: {
+  webhookSecret: string;
+  /** The consumer's own ADMIN_TOKEN. */
+  adminToken: string;
+}): Record<string, string> {
+  return {
+    WEBHOOK_SECRETS: options.webhookSecret,
+    API_BASE_URL: 'http://provider:4000',
+    API_ALLOW_INSECURE_HTTP: 'true',
+    API_TOKEN: 'sandbox-token',
+    ADMIN_TOKEN: options.adminToken,
+  };
+}
+
+/** A test network with the provider sandbox on it, for consumer containers beside it. */
+export interface SandboxNetwork {
+  network: StartedNetwork;
+  provider: StartedTestContainer;
+  /** The provider's base URL from this host (its mapped port). */
+  providerUrl(): string;
+  /**
+   * A consumer container of `image` on the network, where the provider posts its webhooks
+   * (alias `consumer`), with `env`, its webhook (3000) and operations (3001) ports mapped,
+   * ready once /readyz answers; not started, so that a test can add to it.
+   */
+  consumer(image: string, env: Record<string, string>): GenericContainer;
+  /** Stops the provider and removes the network (stop the consumers first). */
+  stop(): Promise<void>;
+}
+
+export async function startSandboxNetwork(
+  options: ProviderContainerOptions,
+): Promise<SandboxNetwork> {
+  const network = await new Network().start();
+  const provider = await startProviderContainer(network, options).catch(async (error) => {
+    await network.stop();
+    throw error;
+  });
+  return {
+    network,
+    provider,
+    providerUrl: () => `http://${provider.getHost()}:${provider.getMappedPort(4000)}`,
+    consumer: (image, env) =>
+      new GenericContainer(image)
+        .withNetwork(network)
+        .withNetworkAliases('consumer')
+        .withEnvironment(env)
+        .withExposedPorts(3000, 3001)
+        .withWaitStrategy(Wait.forHttp('/readyz', 3001)),
+    async stop() {
+      await provider.stop();
+      await network.stop();
+    },
+  };
 }

@@ -7,26 +7,21 @@
  */
 import { pino } from 'pino';
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Importer, PermanentImportError } from '../../../src/consumer/importer/index.ts';
-import {
-  createReconciler,
-  type ReconcileSummary,
-} from '../../../src/consumer/reconcile/reconciler.ts';
+import type { ReconcileSummary } from '../../../src/consumer/reconcile/reconciler.ts';
 import {
   eventually,
   SANDBOX_ADMIN_TOKEN,
   SANDBOX_PARTY,
   type Sandbox,
-  startSandbox,
+  startSandboxForTest,
 } from '../../support/sandbox.ts';
+import { createTestReconciler } from '../../support/test-reconciler.ts';
 
 const ERP_DOWN = 'Error: ERP unreachable <- Error: connect ECONNREFUSED 10.0.0.7:8443';
 
 let sandbox: Sandbox;
-afterEach(async () => {
-  await sandbox.stop();
-});
 
 /** An ERP that is down until the test says otherwise, then takes or refuses invoices. */
 function erp() {
@@ -86,25 +81,16 @@ async function deadLettered(): Promise<{ messageId: string; dead: EventView }> {
 }
 
 function reconcile(importer: Importer, logs: Record<string, unknown>[] = []) {
-  const consumer = sandbox.consumer;
-  return createReconciler({
-    api: consumer.api,
+  return createTestReconciler(sandbox.consumer, {
     importer,
-    messages: consumer.store.messages,
-    events: consumer.store.events,
-    claims: consumer.store.claims,
     logger: pino({ level: 'info' }, { write: (line: string) => logs.push(JSON.parse(line)) }),
-    now: Date.now,
-    holder: 'reconcile-test',
-    leaseMs: 30_000,
-    importTimeoutMs: 10_000,
   })();
 }
 
 describe('a dead event whose message is acknowledged later', () => {
   it('is closed by reconciliation: the dead count falls to 0 and the event says why', async () => {
     const { importer, state } = erp();
-    sandbox = await startSandbox({
+    sandbox = await startSandboxForTest({
       importer,
       consumerEnv: { WORKER_MAX_ATTEMPTS: '2', LOG_LEVEL: 'info' },
     });
@@ -180,7 +166,7 @@ describe('a dead event whose message is acknowledged later', () => {
 
   it('is closed as failed when reconciliation finds the importer refusing it', async () => {
     const { importer, state } = erp();
-    sandbox = await startSandbox({ importer, consumerEnv: { WORKER_MAX_ATTEMPTS: '2' } });
+    sandbox = await startSandboxForTest({ importer, consumerEnv: { WORKER_MAX_ATTEMPTS: '2' } });
     const { messageId, dead } = await deadLettered();
 
     state.mode = 'refusing';
@@ -203,7 +189,7 @@ describe('a dead event whose message is acknowledged later', () => {
 
   it('is closed by the worker when another event of the message gets it imported', async () => {
     const { importer, state } = erp();
-    sandbox = await startSandbox({ importer, consumerEnv: { WORKER_MAX_ATTEMPTS: '2' } });
+    sandbox = await startSandboxForTest({ importer, consumerEnv: { WORKER_MAX_ATTEMPTS: '2' } });
     const { messageId, dead } = await deadLettered();
 
     // The service announces the message again (a retry an operator asked for at the service):

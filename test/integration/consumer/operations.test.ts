@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestConsumer, TEST_SECRET, type TestConsumer } from '../../support/consumer.ts';
-import { buildEnvelope, signedRequest } from '../../support/webhooks.ts';
+import { buildEnvelope, postSigned } from '../../support/webhooks.ts';
 
 // ADMIN_TOKEN must be at least 32 characters.
 const ADMIN_TOKEN = 'operations-test-admin-token-0123456789';
@@ -17,14 +17,7 @@ async function get(path: string, headers: Record<string, string> = {}) {
 }
 
 async function deliver(envelope: ReturnType<typeof buildEnvelope>) {
-  const req = signedRequest(envelope, { secrets: [TEST_SECRET] });
-  const res = await request(consumer.webhookUrl, {
-    method: 'POST',
-    body: req.body,
-    headers: req.headers,
-  });
-  await res.body.text();
-  expect(res.statusCode).toBe(204);
+  expect(await postSigned(consumer.webhookUrl, envelope, { secret: TEST_SECRET })).toBe(204);
 }
 
 describe('health and metrics', () => {

@@ -5,20 +5,15 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { documentFolder } from '../../../src/consumer/importer/file-importer.ts';
-import { eventually, SANDBOX_PARTY, type Sandbox, startSandbox } from '../../support/sandbox.ts';
+import { eventually, SANDBOX_PARTY, startSandboxForTest } from '../../support/sandbox.ts';
 
 const EXAMPLE = join(import.meta.dirname, '../../../scripts/examples/invoice.json');
 
-let sandbox: Sandbox;
-afterEach(async () => {
-  await sandbox.stop();
-});
-
 describe('acknowledgement-level responses', () => {
   it('an MLR for an invoice we sent is imported and acknowledged as an inbound message of its own', async () => {
-    sandbox = await startSandbox();
+    const sandbox = await startSandboxForTest();
     await sandbox.admin('PUT', `/participants/${SANDBOX_PARTY}/settings`, {
       acknowledgementResponse: 'MLR',
     });

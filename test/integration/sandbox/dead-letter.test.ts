@@ -1,17 +1,14 @@
 /** An event that keeps failing ends in dead-letter, visible and replayable by an operator. */
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   eventually,
   SANDBOX_ADMIN_TOKEN,
   type Sandbox,
-  startSandbox,
+  startSandboxForTest,
 } from '../../support/sandbox.ts';
 
 let sandbox: Sandbox;
-afterEach(async () => {
-  await sandbox.stop();
-});
 
 async function consumerAdmin(method: 'GET' | 'POST', path: string) {
   const res = await request(`${sandbox.consumer.url}/admin${path}`, {
@@ -24,7 +21,7 @@ async function consumerAdmin(method: 'GET' | 'POST', path: string) {
 
 describe('dead-letter and replay', () => {
   it('dead-letters after WORKER_MAX_ATTEMPTS, then a replay delivers it', async () => {
-    sandbox = await startSandbox({ consumerEnv: { WORKER_MAX_ATTEMPTS: '2' } });
+    sandbox = await startSandboxForTest({ consumerEnv: { WORKER_MAX_ATTEMPTS: '2' } });
     // The core document cannot be fetched for now (for every message).
     await sandbox.admin('POST', '/faults', {
       count: 10_000,
@@ -68,7 +65,7 @@ describe('dead-letter and replay', () => {
   });
 
   it('keeps retrying, not dead-lettering, while the service rejects API_TOKEN', async () => {
-    sandbox = await startSandbox({ consumerEnv: { API_TOKEN: 'revoked-token' } });
+    sandbox = await startSandboxForTest({ consumerEnv: { API_TOKEN: 'revoked-token' } });
     const messageId = await sandbox.sendInboundInvoice();
     const event = await eventually(async () => {
       const { body } = await consumerAdmin('GET', '/events');
@@ -82,7 +79,7 @@ describe('dead-letter and replay', () => {
   });
 
   it('answers 404 for a message the consumer never heard of', async () => {
-    sandbox = await startSandbox();
+    sandbox = await startSandboxForTest();
     expect(
       (await consumerAdmin('GET', '/messages/00000000-0000-0000-0000-000000000000')).status,
     ).toBe(404);

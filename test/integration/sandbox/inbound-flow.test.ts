@@ -2,7 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { documentFolder } from '../../../src/consumer/importer/file-importer.ts';
 import {
   createFileImporter,
@@ -10,12 +10,9 @@ import {
   PermanentImportError,
 } from '../../../src/consumer/importer/index.ts';
 import { countEvents } from '../../support/consumer.ts';
-import { eventually, type Sandbox, startSandbox } from '../../support/sandbox.ts';
+import { eventually, type Sandbox, startSandboxForTest } from '../../support/sandbox.ts';
 
 let sandbox: Sandbox;
-afterEach(async () => {
-  await sandbox.stop();
-});
 
 interface ApiCall {
   method: string;
@@ -54,7 +51,7 @@ function countingImporter(documentsDir: () => string, counts: Map<string, number
 
 describe('inbound invoice', () => {
   it('is stored, imported and acknowledged; the provider shows delivered', async () => {
-    sandbox = await startSandbox();
+    sandbox = await startSandboxForTest();
     const messageId = await sandbox.sendInboundInvoice();
 
     await eventually(
@@ -93,7 +90,7 @@ describe('inbound invoice', () => {
 
   it('imports once when the same deliveryNotified arrives three times at once', async () => {
     const counts = new Map<string, number>();
-    sandbox = await startSandbox({
+    sandbox = await startSandboxForTest({
       importer: countingImporter(() => join(sandbox.consumer.dir, 'documents'), counts),
     });
     const messageId = await sandbox.sendInboundInvoice();
@@ -113,7 +110,7 @@ describe('inbound invoice', () => {
   });
 
   it('survives 500s and a hang from the API without ever calling mark-as-failed', async () => {
-    sandbox = await startSandbox({ consumerEnv: { API_TIMEOUT_MS: '300' } });
+    sandbox = await startSandboxForTest({ consumerEnv: { API_TIMEOUT_MS: '300' } });
     await sandbox.admin('POST', '/faults', { count: 5, mode: '500' });
     await sandbox.admin('POST', '/faults', { count: 1, mode: 'hang', hangMs: 2000 });
     const messageId = await sandbox.sendInboundInvoice();
@@ -138,7 +135,7 @@ describe('inbound invoice', () => {
         throw new PermanentImportError('unknown supplier 0192:111111111 in the ERP');
       },
     };
-    sandbox = await startSandbox({ importer: rejecting });
+    sandbox = await startSandboxForTest({ importer: rejecting });
     const messageId = await sandbox.sendInboundInvoice();
 
     await eventually(
@@ -161,7 +158,7 @@ describe('inbound invoice', () => {
   it('after a stop between import and acknowledgement, acknowledges without importing again', async () => {
     const counts = new Map<string, number>();
     const importer = countingImporter(() => join(sandbox.consumer.dir, 'documents'), counts);
-    sandbox = await startSandbox({
+    sandbox = await startSandboxForTest({
       importer: {
         async import(input) {
           const result = await importer.import(input);
@@ -194,7 +191,7 @@ describe('inbound invoice', () => {
   });
 
   it('stops within SHUTDOWN_TIMEOUT_MS even while an API call hangs', async () => {
-    sandbox = await startSandbox({
+    sandbox = await startSandboxForTest({
       consumerEnv: { SHUTDOWN_TIMEOUT_MS: '300', API_TIMEOUT_MS: '60000' },
     });
     await sandbox.admin('POST', '/faults', { count: 1, mode: 'hang', hangMs: 60_000 });
@@ -215,7 +212,7 @@ describe('inbound invoice', () => {
   });
 
   it('stores test events and unknown actions, answers 204, imports nothing', async () => {
-    sandbox = await startSandbox();
+    sandbox = await startSandboxForTest();
     const endpoint = sandbox.provider.provider.dispatcher.listEndpoints('0192:999999999')[0];
     if (endpoint === undefined) throw new Error('no endpoint');
     const result = await sandbox.provider.provider.dispatcher.sendTestEvent(

@@ -1,20 +1,15 @@
 /** The consumer's view of invoices it sends, from the provider's outbound events. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, SANDBOX_PARTY, type Sandbox, startSandbox } from '../../support/sandbox.ts';
+import { describe, expect, it } from 'vitest';
+import { eventually, SANDBOX_PARTY, startSandboxForTest } from '../../support/sandbox.ts';
 
 const EXAMPLE = join(import.meta.dirname, '../../../scripts/examples/invoice.json');
 const example = () => JSON.parse(readFileSync(EXAMPLE, 'utf8'));
 
-let sandbox: Sandbox;
-afterEach(async () => {
-  await sandbox.stop();
-});
-
 describe('outbound invoice', () => {
   it('is recorded as validated when deliveryNotified arrives, then delivered when the receiver confirms', async () => {
-    sandbox = await startSandbox();
+    const sandbox = await startSandboxForTest();
     const { messageId, status } = await sandbox.consumer.api.submitInvoice(example());
     expect(status).toBe('received');
 
@@ -36,7 +31,7 @@ describe('outbound invoice', () => {
   });
 
   it('keeps the validation findings of a rejected invoice, errors first', async () => {
-    sandbox = await startSandbox();
+    const sandbox = await startSandboxForTest();
     const invoice = example();
     delete invoice.invoice.invoiceNo;
     invoice.invoice.invoiceLines[0].taxAmount = 8; // also a warning: not 25% of 30
@@ -67,7 +62,7 @@ describe('outbound invoice', () => {
   });
 
   it('ends rejected whatever the arrival order: created (validationStatus none) after the failure changes nothing', async () => {
-    sandbox = await startSandbox({ webhooks: false });
+    const sandbox = await startSandboxForTest({ webhooks: false });
     const invoice = example();
     delete invoice.invoice.invoiceNo;
     const { messageId } = await sandbox.consumer.api.submitInvoice(invoice);

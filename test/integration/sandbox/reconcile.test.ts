@@ -1,34 +1,20 @@
 /** Reconciliation as a function, against the provider: the parts the e2e test does not reach. */
-import { pino } from 'pino';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createFileImporter, PermanentImportError } from '../../../src/consumer/importer/index.ts';
-import { createReconciler } from '../../../src/consumer/reconcile/reconciler.ts';
-import { SANDBOX_PARTY, type Sandbox, startSandbox } from '../../support/sandbox.ts';
+import { SANDBOX_PARTY, type Sandbox, startSandboxForTest } from '../../support/sandbox.ts';
+import { createTestReconciler } from '../../support/test-reconciler.ts';
 
 let sandbox: Sandbox;
-afterEach(async () => {
-  await sandbox.stop();
-});
 
-function reconciler(staleAfterMs: number) {
-  return createReconciler({
-    api: sandbox.consumer.api,
+const reconciler = (staleAfterMs: number) =>
+  createTestReconciler(sandbox.consumer, {
     importer: createFileImporter({ documentsDir: `${sandbox.consumer.dir}/documents` }),
-    messages: sandbox.consumer.store.messages,
-    events: sandbox.consumer.store.events,
-    claims: sandbox.consumer.store.claims,
-    logger: pino({ level: 'silent' }),
-    now: Date.now,
-    holder: 'reconcile-test',
-    leaseMs: 30_000,
-    importTimeoutMs: 10_000,
     staleAfterMs,
   });
-}
 
 describe('reconcile', () => {
   it('refreshes a local message that heard nothing for longer than the retry window', async () => {
-    sandbox = await startSandbox({ webhooks: false });
+    sandbox = await startSandboxForTest({ webhooks: false });
     const messageId = await sandbox.sendInboundInvoice();
     // The consumer heard of the message once; everything after that was lost.
     // The simulator publishes on a later tick.
@@ -63,23 +49,14 @@ describe('reconcile', () => {
   });
 
   it('counts a message the importer rejects as rejected, and marks it failed', async () => {
-    sandbox = await startSandbox({ webhooks: false });
+    sandbox = await startSandboxForTest({ webhooks: false });
     const messageId = await sandbox.sendInboundInvoice({ invoice: { invoiceNo: 'REJECT-1' } });
-    const reconcile = createReconciler({
-      api: sandbox.consumer.api,
+    const reconcile = createTestReconciler(sandbox.consumer, {
       importer: {
         async import(input) {
           throw new PermanentImportError(`ERP refuses ${input.descriptor.documentNo}`);
         },
       },
-      messages: sandbox.consumer.store.messages,
-      events: sandbox.consumer.store.events,
-      claims: sandbox.consumer.store.claims,
-      logger: pino({ level: 'silent' }),
-      now: Date.now,
-      holder: 'reconcile-test',
-      leaseMs: 30_000,
-      importTimeoutMs: 10_000,
     });
     expect(await reconcile()).toMatchObject({
       found: 1,

@@ -3,8 +3,8 @@
  * property names are kept and never required; a formerValue the consumer cannot continue
  * from makes it fetch the message, and what the service says wins over the event.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type Sandbox, startSandbox } from '../../support/sandbox.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { type Sandbox, startSandboxForTest } from '../../support/sandbox.ts';
 import { buildEnvelope } from '../../support/webhooks.ts';
 
 let sandbox: Sandbox;
@@ -19,13 +19,10 @@ function publishedCreated(messageId: string) {
     return created;
   });
 }
-afterEach(async () => {
-  await sandbox.stop();
-});
 
 describe('consumer rules', () => {
   it('an unknown status property name is answered 204, kept, and the change applied', async () => {
-    sandbox = await startSandbox({ webhooks: false });
+    sandbox = await startSandboxForTest({ webhooks: false });
     const messageId = await sandbox.sendInboundInvoice();
     const event = buildEnvelope({
       messageId,
@@ -53,7 +50,7 @@ describe('consumer rules', () => {
   });
 
   it('fetches GET /messages/:mid when formerValue does not match, and keeps the service value over the event', async () => {
-    sandbox = await startSandbox({ webhooks: false });
+    sandbox = await startSandboxForTest({ webhooks: false });
     const messageId = await sandbox.sendInboundInvoice();
     const created = await publishedCreated(messageId);
     expect(await sandbox.post(created as never)).toBe(204);

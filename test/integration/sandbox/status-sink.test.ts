@@ -6,7 +6,7 @@
  * The sink here records what it is handed (a test double of an ERP's module; the bundled
  * journal and HTTP sinks are tested with the same flows in test/integration/consumer/sinks).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StatusSink } from '../../../src/consumer/sink/define-sink.ts';
 import type { StatusChangeNotice } from '../../../src/consumer/store/status-notice.ts';
 import type { WebhookEnvelope } from '../../../src/protocol/index.ts';
@@ -16,14 +16,8 @@ import {
   SANDBOX_ADMIN_TOKEN,
   SANDBOX_PARTY,
   type Sandbox,
-  startSandbox,
+  startSandboxForTest,
 } from '../../support/sandbox.ts';
-
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.stop();
-  sandbox = undefined;
-});
 
 /** A sink that records each notice it takes; `refuse` makes it throw while it returns true. */
 function recordingSink(refuse: (notice: StatusChangeNotice) => boolean = () => false) {
@@ -81,8 +75,7 @@ function expectOncePerChangeInOrder(taken: StatusChangeNotice[]) {
 describe('the status sink', () => {
   it('hears every change of an inbound invoice once, in order, with its properties', async () => {
     const recorder = recordingSink();
-    sandbox = await startSandbox({ sink: recorder.sink });
-    const s = sandbox;
+    const s = await startSandboxForTest({ sink: recorder.sink });
     const messageId = await s.sendInboundInvoice();
     await eventually(
       async () => (await s.view(messageId)).body.inbound?.deliveryStatus === 'delivered',
@@ -111,8 +104,7 @@ describe('the status sink', () => {
 
   it('hears an outbound invoice that failed validation, with its validation results', async () => {
     const recorder = recordingSink();
-    sandbox = await startSandbox({ sink: recorder.sink });
-    const s = sandbox;
+    const s = await startSandboxForTest({ sink: recorder.sink });
     const invoice = (await (
       await fetch(`${s.provider.url}/console/example-invoice.json`)
     ).json()) as {
@@ -133,8 +125,7 @@ describe('the status sink', () => {
   it('hears each change once and in order from events shuffled and repeated, through a sink that refuses at first', async () => {
     let refusals = 12;
     const recorder = recordingSink(() => refusals-- > 0);
-    sandbox = await startSandbox({ webhooks: false, sink: recorder.sink });
-    const s = sandbox;
+    const s = await startSandboxForTest({ webhooks: false, sink: recorder.sink });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push(await s.sendInboundInvoice());
     for (const id of ids) {
@@ -178,8 +169,7 @@ describe('the status sink', () => {
   it('keeps what a down sink has not taken across a restart, and hands it over after', async () => {
     let down = true;
     const recorder = recordingSink(() => down);
-    sandbox = await startSandbox({ sink: recorder.sink });
-    const s = sandbox;
+    const s = await startSandboxForTest({ sink: recorder.sink });
     const messageId = await s.sendInboundInvoice();
     await eventually(
       async () => (await s.view(messageId)).body.inbound?.deliveryStatus === 'delivered',

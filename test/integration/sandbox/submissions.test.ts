@@ -6,22 +6,16 @@
  * and each status it goes through once.
  */
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { StatusSink } from '../../../src/consumer/sink/define-sink.ts';
 import type { StatusNotice } from '../../../src/consumer/store/status-notice.ts';
 import {
   eventually,
   SANDBOX_ADMIN_TOKEN,
   type Sandbox,
-  startSandbox,
+  startSandboxForTest,
 } from '../../support/sandbox.ts';
 import { exampleInvoice, type SubmissionView } from '../../support/submissions.ts';
-
-let sandbox: Sandbox | undefined;
-afterEach(async () => {
-  await sandbox?.stop();
-  sandbox = undefined;
-});
 
 function recordingSink() {
   const taken: StatusNotice[] = [];
@@ -78,8 +72,7 @@ const settled = (s: Sandbox, invoiceNo: string) =>
 describe('submissions that go out once', () => {
   it('submits an invoice once, answers a repeat with the same message, and refuses its number with another body', async () => {
     const recorder = recordingSink();
-    sandbox = await startSandbox({ sink: recorder.sink });
-    const s = sandbox;
+    const s = await startSandboxForTest({ sink: recorder.sink });
     const body = await exampleInvoice(s.provider.url, 'ERP-1001');
 
     const first = await send(s, body);
@@ -136,8 +129,7 @@ describe('submissions that go out once', () => {
 
   it('hears of a validation failure of an invoice it sent, with its results', async () => {
     const recorder = recordingSink();
-    sandbox = await startSandbox({ sink: recorder.sink });
-    const s = sandbox;
+    const s = await startSandboxForTest({ sink: recorder.sink });
     const body = await exampleInvoice(s.provider.url, 'ERP-1002');
     delete body.invoice.currencyCode;
     const { body: view } = await send(s, body);
@@ -153,8 +145,7 @@ describe('submissions that go out once', () => {
 
   it('after a reply lost once the service acted, learns the message from its created webhook: one submit', async () => {
     const recorder = recordingSink();
-    sandbox = await startSandbox({ sink: recorder.sink });
-    const s = sandbox;
+    const s = await startSandboxForTest({ sink: recorder.sink });
     await submitFault(s, 'lose-reply', 1);
     await send(s, await exampleInvoice(s.provider.url, 'ERP-2001'));
     const view = await settled(s, 'ERP-2001');
@@ -171,8 +162,7 @@ describe('submissions that go out once', () => {
   });
 
   it('after a reply lost with no webhook to tell, finds the message by a lookup: one submit', async () => {
-    sandbox = await startSandbox({ webhooks: false });
-    const s = sandbox;
+    const s = await startSandboxForTest({ webhooks: false });
     await submitFault(s, 'lose-reply', 1);
     await send(s, await exampleInvoice(s.provider.url, 'ERP-2002'));
     const view = await settled(s, 'ERP-2002');
@@ -181,8 +171,7 @@ describe('submissions that go out once', () => {
   });
 
   it('sends again, once, what surely never reached the service or was not acted on', async () => {
-    sandbox = await startSandbox({ webhooks: false });
-    const s = sandbox;
+    const s = await startSandboxForTest({ webhooks: false });
     // Cut before the route (not acted on), then the service down twice: each outcome is
     // unknown to the consumer, which asks the service before each new attempt.
     await submitFault(s, 'reset', 1);
@@ -194,8 +183,7 @@ describe('submissions that go out once', () => {
   });
 
   it('refuses a submission it cannot key, and answers for invoice numbers it does not hold', async () => {
-    sandbox = await startSandbox();
-    const s = sandbox;
+    const s = await startSandboxForTest();
     const noNumber = await send(s, { invoice: { currencyCode: 'NOK' } });
     expect(noNumber.status).toBe(400);
     expect(JSON.stringify(noNumber.body)).toContain('invoice.invoiceNo');

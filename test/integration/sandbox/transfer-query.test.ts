@@ -6,16 +6,18 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, SANDBOX_PARTY, type Sandbox, startSandbox } from '../../support/sandbox.ts';
+import { describe, expect, it } from 'vitest';
+import {
+  eventually,
+  SANDBOX_PARTY,
+  type Sandbox,
+  startSandboxForTest,
+} from '../../support/sandbox.ts';
 import { buildEnvelope } from '../../support/webhooks.ts';
 
 const EXAMPLE = join(import.meta.dirname, '../../../scripts/examples/invoice.json');
 
 let sandbox: Sandbox;
-afterEach(async () => {
-  await sandbox.stop();
-});
 
 async function selfSend(): Promise<string> {
   const invoice = JSON.parse(readFileSync(EXAMPLE, 'utf8'));
@@ -33,7 +35,7 @@ async function selfSend(): Promise<string> {
 
 describe('a service that ignores ?transfer= on GET /messages/:mid', () => {
   it('applies a fetched descriptor to the side it names, never to the other side of a self-send', async () => {
-    sandbox = await startSandbox({ webhooks: false });
+    sandbox = await startSandboxForTest({ webhooks: false });
     const messageId = await selfSend();
     // The receiver's access point confirms: outbound delivered, inbound still pending.
     await sandbox.admin('POST', `/messages/${messageId}/deliver`, {});

@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { onTestFinished } from 'vitest';
 import { describeIfAvailable } from '../../support/requirement.ts';
 
 function mountMissing(): string | undefined {
@@ -71,4 +72,14 @@ export function mountSmallDisk(bytes: number): SmallDisk {
       rmSync(parent, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * mountSmallDisk() for the running test, unmounted once it has finished: after what the test
+ * started later on it (a sandbox started after it is stopped first).
+ */
+export function mountSmallDiskForTest(bytes: number): SmallDisk {
+  const disk = mountSmallDisk(bytes);
+  onTestFinished(() => disk.unmount());
+  return disk;
 }

@@ -10,8 +10,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { childEnv } from '../../support/child-env.ts';
+import { consumerFilesEnv } from '../../support/consumer-env.ts';
+import { CONSUMER_MAIN } from '../../support/entry-points.ts';
 
-export const CONSUMER_MAIN = join(import.meta.dirname, '../../../src/main.ts');
+/**
+ * A consumer under test at its edges: verifying webhooks with `secret`, calling the messaging
+ * API at `apiBaseUrl` (by default nowhere: nothing listens on port 9) with a test token.
+ */
+export function consumerUnderAttackEnv(
+  secret: string,
+  apiBaseUrl = 'http://127.0.0.1:9',
+): Record<string, string> {
+  return { WEBHOOK_SECRETS: secret, API_BASE_URL: apiBaseUrl, API_TOKEN: 'security-test-token' };
+}
 
 export interface ConsumerProcess {
   child: ChildProcess;
@@ -39,9 +50,7 @@ export async function startConsumerProcess(
     env: {
       ...childEnv(),
       PORT: '0',
-      DATABASE_URL: `sqlite:${join(dir, 'consumer.db')}`,
-      DOCUMENTS_DIR: join(dir, 'documents'),
-      SINK_JOURNAL_FILE: join(dir, 'status-journal.jsonl'),
+      ...consumerFilesEnv(dir),
       // The address comes from an info line: a quieter level would leave this waiting.
       LOG_LEVEL: 'info',
       ...env,

@@ -6,8 +6,8 @@
  * ever fires, so only an overall deadline or a minimum rate ends such an answer.
  */
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { closeServer, listenOnLoopback } from '../../support/loopback-server.ts';
 
 export interface DrippedAnswer {
   path: string;
@@ -88,18 +88,14 @@ export async function startDripApi(options: {
       res.writeHead(502).end(String(error));
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: await listenOnLoopback(server),
     dripped,
     active: () => dripped.filter((d) => d.endedAt === undefined).length,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const timer of timers) clearInterval(timer);
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: () => {
+      for (const timer of timers) clearInterval(timer);
+      return closeServer(server);
+    },
   };
 }
 

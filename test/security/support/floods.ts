@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { Agent, request } from 'undici';
 
-export { forgedSignature } from '../../support/webhooks.ts';
+import { forgedSignature } from '../../support/webhooks.ts';
 
 export const MiB = 1024 * 1024;
 
@@ -168,3 +168,29 @@ export function largeBodyFlood(
     return res.statusCode;
   });
 }
+
+/** One flood against a consumer's webhook URL. */
+export type Flood = (url: string) => Promise<FloodOutcome>;
+
+const forged = () => ({ 'svc-webhook-signature': forgedSignature() });
+
+/**
+ * The four floods of issue 17, as the tests bound them and measure-floods.ts prints them (in
+ * this order), each with the name it is printed under. A forged signature is well-formed and
+ * fresh: it passes every check that can run before the body is read.
+ */
+export const FLOODS = {
+  unsignedGzip: { name: 'gzip flood, unsigned', send: (url) => gzipFlood(url) },
+  forgedGzip: {
+    name: 'gzip flood, forged fresh signature',
+    send: (url) => gzipFlood(url, { headers: forged }),
+  },
+  chunkedBodies: {
+    name: 'large-body flood, chunked, forged fresh signature',
+    send: (url) => largeBodyFlood(url, { headers: forged }),
+  },
+  declaredBodies: {
+    name: 'large-body flood, Content-Length, forged fresh signature',
+    send: (url) => largeBodyFlood(url, { declareLength: true, headers: forged }),
+  },
+} satisfies Record<string, { name: string; send: Flood }>;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ConfigError,
   configWarnings,
   coreVariableNames,
   isLoopbackUrl,
@@ -11,22 +10,13 @@ import {
   loadSubmitConfig,
   readConfig,
 } from '../../../src/consumer/config.ts';
+import { configProblems } from '../../support/config-problems.ts';
 
 const minimal = {
   WEBHOOK_SECRETS: 'whsec_a',
   API_BASE_URL: 'https://api.example.test',
   API_TOKEN: 'token',
 };
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return [...error.problems];
-    throw error;
-  }
-  throw new Error('expected a ConfigError');
-}
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
@@ -68,22 +58,22 @@ describe('loadConfig', () => {
   it('reads the retention policy, keeping eventIds at least as long as the service redelivers', () => {
     expect(loadConfig({ ...minimal, RETENTION_ENABLED: 'false' }).retention).toBeUndefined();
     expect(loadConfig({ ...minimal, RETENTION_BODY_DAYS: '0' }).retention?.bodyDays).toBe(0);
-    expect(problemsOf({ ...minimal, RETENTION_DEDUPE_DAYS: '30' })).toEqual([
+    expect(configProblems({ ...minimal, RETENTION_DEDUPE_DAYS: '30' })).toEqual([
       'RETENTION_DEDUPE_DAYS must be an integer from 184 to 36500 (got "30")',
     ]);
-    expect(problemsOf({ ...minimal, RETENTION_BODY_DAYS: '100' })).toEqual([
+    expect(configProblems({ ...minimal, RETENTION_BODY_DAYS: '100' })).toEqual([
       expect.stringMatching(/^RETENTION_BODY_DAYS must not exceed RETENTION_EVENT_DAYS/),
     ]);
-    expect(problemsOf({ ...minimal, RETENTION_DEAD_DAYS: '60' })).toEqual([
+    expect(configProblems({ ...minimal, RETENTION_DEAD_DAYS: '60' })).toEqual([
       expect.stringMatching(
         /^RETENTION_DEAD_DAYS must be at least RETENTION_EVENT_DAYS \(60 < 90\)/,
       ),
     ]);
     expect(loadConfig({ ...minimal, RETENTION_DEAD_DAYS: '90' }).retention?.deadDays).toBe(90);
-    expect(problemsOf({ ...minimal, RETENTION_MESSAGE_DAYS: '190' })).toEqual([
+    expect(configProblems({ ...minimal, RETENTION_MESSAGE_DAYS: '190' })).toEqual([
       expect.stringMatching(/^RETENTION_MESSAGE_DAYS must be at least RETENTION_DEDUPE_DAYS/),
     ]);
-    expect(problemsOf({ ...minimal, RETENTION_ENABLED: 'no' })).toEqual([
+    expect(configProblems({ ...minimal, RETENTION_ENABLED: 'no' })).toEqual([
       'RETENTION_ENABLED must be true or false (got "no")',
     ]);
   });
@@ -108,7 +98,7 @@ describe('loadConfig', () => {
   });
 
   it('names every missing required variable at once', () => {
-    const problems = problemsOf({});
+    const problems = configProblems({});
     expect(problems.join('\n')).toMatch(/WEBHOOK_SECRETS is required/);
     expect(problems.join('\n')).toMatch(/API_BASE_URL is required/);
     expect(problems.join('\n')).toMatch(/API_TOKEN is required/);
@@ -127,13 +117,13 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['WEBHOOK_CREDENTIAL', 'token:abc'],
   ])('rejects %s=%s naming the variable, never defaulting', (name, value) => {
-    const problems = problemsOf({ ...minimal, [name]: value });
+    const problems = configProblems({ ...minimal, [name]: value });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toContain(name);
   });
 
   it('never echoes a bad credential value, which may be a secret', () => {
-    const [problem] = problemsOf({ ...minimal, WEBHOOK_CREDENTIAL: 'token=s3cr3t-value' });
+    const [problem] = configProblems({ ...minimal, WEBHOOK_CREDENTIAL: 'token=s3cr3t-value' });
     expect(problem).toContain('WEBHOOK_CREDENTIAL');
     expect(problem).not.toContain('s3cr3t-value');
   });
@@ -142,7 +132,7 @@ describe('loadConfig', () => {
     const ADMIN = 'a'.repeat(32);
 
     it('requires ADMIN_TOKEN to have at least 32 characters, without echoing it', () => {
-      const [problem, ...rest] = problemsOf({ ...minimal, ADMIN_TOKEN: 'short-admin-token' });
+      const [problem, ...rest] = configProblems({ ...minimal, ADMIN_TOKEN: 'short-admin-token' });
       expect(rest).toEqual([]);
       expect(problem).toMatch(/^ADMIN_TOKEN must be at least 32 characters/);
       expect(problem).not.toContain('short-admin-token');
@@ -165,7 +155,7 @@ describe('loadConfig', () => {
       'http://128.0.0.1',
       'http://localhost.example.test',
     ])('refuses plain http:// API_BASE_URL=%s to a host that is not loopback', (url) => {
-      const [problem] = problemsOf({ ...minimal, API_BASE_URL: url });
+      const [problem] = configProblems({ ...minimal, API_BASE_URL: url });
       expect(problem).toMatch(/^API_BASE_URL must use https:\/\//);
       expect(problem).toContain('API_ALLOW_INSECURE_HTTP');
     });
@@ -181,7 +171,7 @@ describe('loadConfig', () => {
     });
 
     it('reads API_ALLOW_INSECURE_HTTP strictly', () => {
-      const [problem] = problemsOf({ ...minimal, API_ALLOW_INSECURE_HTTP: 'yes' });
+      const [problem] = configProblems({ ...minimal, API_ALLOW_INSECURE_HTTP: 'yes' });
       expect(problem).toMatch(/^API_ALLOW_INSECURE_HTTP must be true or false/);
     });
 
@@ -192,7 +182,7 @@ describe('loadConfig', () => {
       ['API_BASE_URL', 'ftp://app:PASSWORD@api.example.test'],
       ['WEBHOOK_PATH', 'https://app:PASSWORD@host/hook'],
     ])('redacts the userinfo of %s=%s in its error', (name, value) => {
-      const [problem] = problemsOf({ ...minimal, [name]: value });
+      const [problem] = configProblems({ ...minimal, [name]: value });
       expect(problem).toContain(name);
       expect(problem).toContain('[redacted]@');
       expect(problem).not.toContain('PASSWORD');
@@ -227,13 +217,13 @@ describe('loadConfig', () => {
         loadConfig({ ...minimal, WEBHOOK_MAX_BODY_BYTES: String(32 * 1024 * 1024) })
           .webhookMaxInflightBytes,
       ).toBe(32 * 1024 * 1024);
-      const [problem] = problemsOf({
+      const [problem] = configProblems({
         ...minimal,
         WEBHOOK_MAX_BODY_BYTES: '4096',
         WEBHOOK_MAX_INFLIGHT_BYTES: '2048',
       });
       expect(problem).toMatch(/^WEBHOOK_MAX_INFLIGHT_BYTES must be an integer from 4096/);
-      expect(problemsOf({ ...minimal, WEBHOOK_MAX_CONNECTIONS: '0' })[0]).toContain(
+      expect(configProblems({ ...minimal, WEBHOOK_MAX_CONNECTIONS: '0' })[0]).toContain(
         'WEBHOOK_MAX_CONNECTIONS',
       );
     });
@@ -241,10 +231,10 @@ describe('loadConfig', () => {
     it('reads OPERATIONS_PORT, which must differ from PORT', () => {
       expect(loadConfig({ ...minimal, OPERATIONS_PORT: '9090' }).operationsPort).toBe(9090);
       expect(loadConfig({ ...minimal, PORT: '0', OPERATIONS_PORT: '0' }).operationsPort).toBe(0);
-      expect(problemsOf({ ...minimal, PORT: '8080', OPERATIONS_PORT: '8080' })[0]).toMatch(
+      expect(configProblems({ ...minimal, PORT: '8080', OPERATIONS_PORT: '8080' })[0]).toMatch(
         /^OPERATIONS_PORT must differ from PORT/,
       );
-      expect(problemsOf({ ...minimal, OPERATIONS_PORT: 'ops' })[0]).toMatch(/^OPERATIONS_PORT/);
+      expect(configProblems({ ...minimal, OPERATIONS_PORT: 'ops' })[0]).toMatch(/^OPERATIONS_PORT/);
     });
 
     it('knows loopback URLs', () => {
@@ -326,7 +316,7 @@ describe('loadReconcileScheduleConfig', () => {
 
 describe('choosing an importer', () => {
   it('refuses to start in production until IMPORTER_MODULE chooses one, saying how', () => {
-    expect(problemsOf({ ...minimal, NODE_ENV: 'production' })).toEqual([
+    expect(configProblems({ ...minimal, NODE_ENV: 'production' })).toEqual([
       expect.stringMatching(
         /^IMPORTER_MODULE is required when NODE_ENV=production .*IMPORTER_MODULE=file .*docs\/forking\.md/,
       ),
@@ -348,7 +338,7 @@ describe('choosing an importer', () => {
 describe('what each command requires', () => {
   it('reconcile runs without the webhook settings', () => {
     const { WEBHOOK_SECRETS: _unused, ...api } = minimal;
-    expect(problemsOf(api)).toEqual([expect.stringMatching(/^WEBHOOK_SECRETS is required/)]);
+    expect(configProblems(api)).toEqual([expect.stringMatching(/^WEBHOOK_SECRETS is required/)]);
     expect(loadConfig(api, { webhooks: false }).webhookSecrets).toEqual([]);
   });
 
@@ -367,7 +357,7 @@ describe('SUBMISSION_LOOKUP_DELAY_MS', () => {
     expect(
       loadConfig({ ...minimal, SUBMISSION_LOOKUP_DELAY_MS: '0' }).submissionLookupDelayMs,
     ).toBe(0);
-    expect(problemsOf({ ...minimal, SUBMISSION_LOOKUP_DELAY_MS: '-1' })).toEqual([
+    expect(configProblems({ ...minimal, SUBMISSION_LOOKUP_DELAY_MS: '-1' })).toEqual([
       'SUBMISSION_LOOKUP_DELAY_MS must be an integer from 0 to 3600000 (got "-1")',
     ]);
   });
@@ -378,7 +368,7 @@ describe('WORKER_BACKOFF_MAX_MS', () => {
     expect(loadConfig({ ...minimal, WORKER_BACKOFF_MAX_MS: '3600000' }).workerBackoffMaxMs).toBe(
       3_600_000,
     );
-    expect(problemsOf({ ...minimal, WORKER_BACKOFF_MAX_MS: '10' })).toEqual([
+    expect(configProblems({ ...minimal, WORKER_BACKOFF_MAX_MS: '10' })).toEqual([
       'WORKER_BACKOFF_MAX_MS must be an integer from 2000 to 86400000 (got "10")',
     ]);
   });
@@ -400,7 +390,9 @@ describe('the messaging API deadline and minimum rate (issue 26)', () => {
   });
 
   it('refuses a deadline below API_TIMEOUT_MS, naming both', () => {
-    expect(problemsOf({ ...minimal, API_TIMEOUT_MS: '10000', API_DEADLINE_MS: '5000' })).toEqual([
+    expect(
+      configProblems({ ...minimal, API_TIMEOUT_MS: '10000', API_DEADLINE_MS: '5000' }),
+    ).toEqual([
       'API_DEADLINE_MS must be at least API_TIMEOUT_MS (5000 < 10000): the deadline bounds a whole call, API_TIMEOUT_MS one wait within it',
     ]);
     // Equal is allowed: one wait may take the whole call.
@@ -415,7 +407,7 @@ describe('the messaging API deadline and minimum rate (issue 26)', () => {
 
   it('refuses garbage and zero, naming the variable', () => {
     expect(
-      problemsOf({ ...minimal, API_DEADLINE_MS: '1m', API_MIN_BYTES_PER_SECOND: '0' }),
+      configProblems({ ...minimal, API_DEADLINE_MS: '1m', API_MIN_BYTES_PER_SECOND: '0' }),
     ).toEqual([
       'API_DEADLINE_MS must be an integer from 1 to 9007199254740991 (got "1m")',
       'API_MIN_BYTES_PER_SECOND must be an integer from 1 to 9007199254740991 (got "0")',

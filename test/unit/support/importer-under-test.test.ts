@@ -15,7 +15,9 @@ describe('the import-guarantee tests', () => {
       .map((file) => relative(ROOT, join(ROOT, 'test', file)))
       .filter((file) => file !== relative(ROOT, import.meta.filename))
       .filter((file) =>
-        /journalImporterEnv|importerUnderTestEnv/.test(readFileSync(join(ROOT, file), 'utf8')),
+        /createImportJournal|journalImporterEnv|importerUnderTestEnv/.test(
+          readFileSync(join(ROOT, file), 'utf8'),
+        ),
       );
     expect([...IMPORT_GUARANTEE_TESTS].sort()).toEqual(using.sort());
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../../src/consumer/config.ts';
 import { PUBLIC_SECRETS } from '../../../../src/consumer/settings/public-secrets.ts';
 import { DEFAULT_API_TOKEN } from '../../../../src/provider/provider.ts';
+import { configProblems } from '../../../support/config-problems.ts';
 
 const production = {
   NODE_ENV: 'production',
@@ -10,16 +10,6 @@ const production = {
   API_BASE_URL: 'https://api.example.test',
   API_TOKEN: 'a-token-from-the-service',
 };
-
-function problemsOf(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return [...error.problems];
-    throw error;
-  }
-  return [];
-}
 
 describe('in production, the secrets this repository publishes are refused by name', () => {
   it.each([
@@ -49,20 +39,22 @@ describe('in production, the secrets this repository publishes are refused by na
       /^DATABASE_URL's password is "compose-sandbox-only" .*: set a password of your own/,
     ],
   ])('%s=%s', (name, value, message) => {
-    expect(problemsOf({ ...production, [name]: value })).toEqual([expect.stringMatching(message)]);
+    expect(configProblems({ ...production, [name]: value })).toEqual([
+      expect.stringMatching(message),
+    ]);
     // Outside production (npm run dev, the sandbox, the tests) they are what they are for.
-    expect(problemsOf({ ...production, NODE_ENV: 'development', [name]: value })).toEqual([]);
+    expect(configProblems({ ...production, NODE_ENV: 'development', [name]: value })).toEqual([]);
   });
 
   it('finds a public secret anywhere in a rotation, and a percent-encoded password', () => {
     expect(
-      problemsOf({
+      configProblems({
         ...production,
         WEBHOOK_SECRETS: 'whsec_the-new-one-of-the-endpoint,whsec_compose-sandbox-only',
       }),
     ).toEqual([expect.stringMatching(/^WEBHOOK_SECRETS contains \(entry 2\) "whsec_compose/)]);
     expect(
-      problemsOf({
+      configProblems({
         ...production,
         DATABASE_URL: 'postgresql://consumer:compose%2Dsandbox%2Donly@db/consumer',
       }),
@@ -72,7 +64,7 @@ describe('in production, the secrets this repository publishes are refused by na
   it('lets the sandbox token through to a plain-HTTP API: the simulator, never the service', () => {
     for (const url of ['http://127.0.0.1:4000', 'http://provider:4000']) {
       expect(
-        problemsOf({
+        configProblems({
           ...production,
           API_BASE_URL: url,
           API_ALLOW_INSECURE_HTTP: 'true',
@@ -83,7 +75,7 @@ describe('in production, the secrets this repository publishes are refused by na
   });
 
   it('reports every public value at once, with the other problems', () => {
-    const problems = problemsOf({
+    const problems = configProblems({
       ...production,
       WEBHOOK_SECRETS: 'whsec_compose-sandbox-only',
       API_TOKEN: 'sandbox-token',
@@ -100,7 +92,7 @@ describe('in production, the secrets this repository publishes are refused by na
 
   it('accepts secrets of its own', () => {
     expect(
-      problemsOf({
+      configProblems({
         ...production,
         ADMIN_TOKEN: 'x'.repeat(32),
         DATABASE_URL: 'postgres://u:p@db/c',
