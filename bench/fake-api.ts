@@ -6,6 +6,7 @@
  * named as one: the backlog drain runs against the real simulator.
  */
 import { createServer } from 'node:http';
+import { descriptorOf } from '../test/support/descriptors.ts';
 import { closeServer, listenOnLoopback } from '../test/support/loopback-server.ts';
 import { serveControl } from './server-control.ts';
 
@@ -16,22 +17,13 @@ const TRANSACTION = Buffer.from(JSON.stringify({ invoice: { invoiceNo: 'INV-1', 
 const party = { identifier: '0192:999999999', name: 'Sandbox Participant AS', countryCode: 'NO' };
 
 function descriptor(id: string, transfer: string) {
+  const fields = {
+    uniqueId: id,
+    timeReceived: '2026-11-23T09:00:00Z',
+    transfer: transfer as 'inbound',
+  };
   return Buffer.from(
-    JSON.stringify({
-      uniqueId: id,
-      timeReceived: '2026-11-23T09:00:00Z',
-      documentNo: 'INV-1',
-      status: 'pendingdelivery',
-      transfer,
-      validationStatus: 'approved',
-      taxReportingStatus: 'none',
-      lifecycleStatus: 'none',
-      importStatus: 'NotSet',
-      action: 'SubmitInvoice',
-      originParty: party,
-      destinationParty: party,
-      documents: [],
-    }),
+    JSON.stringify(descriptorOf({ ...fields, originParty: party, destinationParty: party })),
   );
 }
 

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import { ApiError } from '../../src/consumer/api/index.ts';
 import type { MessageDescriptor } from '../../src/protocol/index.ts';
+import { descriptorOf } from './descriptors.ts';
 
 export interface RecordedRequest {
   method: string;
@@ -114,20 +115,9 @@ export const drip =
 
 /** A valid inbound message descriptor with one core document. */
 export function exampleDescriptor(uniqueId: string): MessageDescriptor {
-  const party = { identifier: '0192:999999999', name: 'Sandbox', countryCode: 'NO' };
-  return {
+  return descriptorOf({
     uniqueId,
-    timeReceived: '2026-01-05T09:00:00Z',
     documentNo: `INV-${uniqueId}`,
-    status: 'pendingdelivery',
-    transfer: 'inbound',
-    validationStatus: 'approved',
-    taxReportingStatus: 'none',
-    lifecycleStatus: 'none',
-    importStatus: 'NotSet',
-    action: 'SubmitInvoice',
-    originParty: party,
-    destinationParty: party,
     documents: [
       {
         index: 0,
@@ -137,7 +127,7 @@ export function exampleDescriptor(uniqueId: string): MessageDescriptor {
         isTransformed: false,
       },
     ],
-  };
+  });
 }
 
 /** The ApiError a call failed with; the test fails if it succeeded or threw something else. */

@@ -18,28 +18,14 @@ import {
   PermanentImportError,
 } from '../../../../src/consumer/importer/index.ts';
 import type { MessageDescriptor } from '../../../../src/protocol/index.ts';
+import { descriptorOf } from '../../../support/descriptors.ts';
 
 const MESSAGE_ID = '3f2b8c1e-0a4d-4e6f-9b7a-1c2d3e4f5a6b';
 const CORE = Buffer.from('<?xml version="1.0"?>\n<Invoice><ID>INV-1</ID><Note>é</Note></Invoice>');
 const TRANSACTION = Buffer.from('{"invoice": {"invoiceNo": "INV-1"},  "spacing": "kept"}');
 
 function descriptor(): MessageDescriptor {
-  const party = { identifier: '0192:999999999', name: 'Sandbox', countryCode: 'NO' };
-  return {
-    uniqueId: MESSAGE_ID,
-    timeReceived: '2026-01-05T09:00:00Z',
-    documentNo: 'INV-1',
-    status: 'pendingdelivery',
-    transfer: 'inbound',
-    validationStatus: 'approved',
-    taxReportingStatus: 'none',
-    lifecycleStatus: 'none',
-    importStatus: 'NotSet',
-    action: 'SubmitInvoice',
-    originParty: party,
-    destinationParty: party,
-    documents: [],
-  };
+  return descriptorOf({ uniqueId: MESSAGE_ID });
 }
 
 let spooled = 0;

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAnswer } from '../../../../../src/consumer/http/webhook/answer.ts';
 import { tooLarge } from '../../../../../src/consumer/http/webhook/rejection.ts';
 import { createMetrics } from '../../../../../src/consumer/metrics/index.ts';
+import { buildEnvelope } from '../../../../support/webhooks.ts';
 
 const closers: (() => void)[] = [];
 afterEach(() => {
@@ -33,16 +34,12 @@ describe('the answer, its log line and its metric', () => {
         answer.accepted(req, res, performance.now(), {
           outcome: 'stored',
           status: 204,
-          envelope: {
+          envelope: buildEnvelope({
             eventId: 'evt-1',
             action: 'created',
-            transfer: 'inbound',
-            occurredAt: '2026-01-01T00:00:00.000Z',
-            test: false,
-            party: '0192:999999999',
             messageId: 'm-1',
             data: {},
-          },
+          }),
         }),
     );
     const response = await fetch(url, { method: 'POST', body: '{}' });

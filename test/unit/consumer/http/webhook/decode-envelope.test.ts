@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEnvelope } from '../../../../../src/consumer/http/webhook/decode-envelope.ts';
 import { Rejection } from '../../../../../src/consumer/http/webhook/rejection.ts';
+import { buildEnvelope } from '../../../../support/webhooks.ts';
 
-const envelope = {
-  eventId: 'evt-1',
-  action: 'created',
-  transfer: 'inbound',
-  occurredAt: '2026-01-01T00:00:00.000Z',
-  test: false,
-  party: '0192:999999999',
-  messageId: 'm-1',
-  data: {},
-};
+const envelope = buildEnvelope({ eventId: 'evt-1', action: 'created', messageId: 'm-1', data: {} });
 
 function refused(body: Buffer | string): Rejection {
   const result = decodeEnvelope(Buffer.from(body));

@@ -2,19 +2,15 @@ import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Rejection } from '../../../../../src/consumer/http/webhook/rejection.ts';
 import { storeEvent } from '../../../../../src/consumer/http/webhook/store-event.ts';
-import type { WebhookEnvelope } from '../../../../../src/protocol/index.ts';
 import { openTempStore } from '../../../../support/sqlite.ts';
+import { buildEnvelope } from '../../../../support/webhooks.ts';
 
-const envelope: WebhookEnvelope = {
+const envelope = buildEnvelope({
   eventId: 'evt-1',
   action: 'created',
-  transfer: 'inbound',
-  occurredAt: '2026-01-01T00:00:00.000Z',
-  test: false,
-  party: '0192:999999999',
   messageId: 'm-1',
   data: {},
-};
+});
 const body = Buffer.from(JSON.stringify(envelope));
 const logger = pino({ level: 'silent' });
 const now = () => 1_800_000_000_000;
