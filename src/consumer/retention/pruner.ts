@@ -18,15 +18,22 @@ import type { BatchBound, ForgottenMessage, PruneBatch } from '../store/retentio
 import type { Store } from '../store/store.ts';
 import { cutoffs, type RetentionPolicy } from './policy.ts';
 
-export type PruneStep =
-  | 'bodies'
-  | 'events'
-  | 'dead'
-  | 'eventIds'
-  | 'messages'
-  | 'notices'
-  | 'submissions'
-  | 'pages';
+export const PRUNE_STEPS = [
+  'events',
+  'dead',
+  'bodies',
+  'eventIds',
+  'messages',
+  'notices',
+  'submissions',
+  'pages',
+] as const;
+export type PruneStep = (typeof PRUNE_STEPS)[number];
+
+/** One number per step, each `value`: a report's counts, the batch sizes. */
+export function perStep(value: number): Record<PruneStep, number> {
+  return Object.fromEntries(PRUNE_STEPS.map((step) => [step, value])) as Record<PruneStep, number>;
+}
 
 export interface PruneReport {
   /** Rows (pages for `pages`) each step removed or emptied. */
@@ -77,16 +84,7 @@ export function createPruner(deps: PrunerDeps): Pruner {
   // Each step's rows cost differently (an event is several index entries, a dedupe record
   // one, a page moved by the vacuum a page written), so each keeps its own size, from run to
   // run.
-  const sizes: Record<PruneStep, number> = {
-    events: FIRST_BATCH,
-    dead: FIRST_BATCH,
-    bodies: FIRST_BATCH,
-    eventIds: FIRST_BATCH,
-    messages: FIRST_BATCH,
-    notices: FIRST_BATCH,
-    submissions: FIRST_BATCH,
-    pages: FIRST_BATCH,
-  };
+  const sizes = perStep(FIRST_BATCH);
   let stopping = false;
   let running: Promise<PruneReport> | undefined;
 
@@ -194,16 +192,7 @@ async function drain(run: Run, step: PruneStep, batch: Batch): Promise<void> {
 
 function emptyReport(): PruneReport {
   return {
-    counts: {
-      events: 0,
-      dead: 0,
-      bodies: 0,
-      eventIds: 0,
-      messages: 0,
-      notices: 0,
-      submissions: 0,
-      pages: 0,
-    },
+    counts: perStep(0),
     batches: 0,
     longestBatchMs: 0,
     longestBatchStep: null,

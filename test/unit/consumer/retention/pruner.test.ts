@@ -10,6 +10,7 @@ import {
   createPruner,
   nextSize,
   type PruneStep,
+  perStep,
 } from '../../../../src/consumer/retention/pruner.ts';
 import type {
   BatchBound,
@@ -31,17 +32,7 @@ function scriptedStore(
   const cost = (step: PruneStep) =>
     typeof msPerRow === 'number' ? msPerRow : (msPerRow[step] ?? 0.01);
   const calls: { step: PruneStep; bound: BatchBound; args: unknown[] }[] = [];
-  const left = {
-    events: 0,
-    dead: 0,
-    bodies: 0,
-    eventIds: 0,
-    messages: 0,
-    notices: 0,
-    submissions: 0,
-    pages: 0,
-    ...rows,
-  };
+  const left = { ...perStep(0), ...rows };
   const batch = (step: PruneStep, bound: BatchBound, args: unknown[] = []): PruneBatch => {
     calls.push({ step, bound, args });
     const byBudget = Math.max(1, Math.ceil(bound.budgetMs / cost(step)));
