@@ -2,8 +2,9 @@
  * The status sink's metrics: each delivery by outcome and its time, and gauges of its outbox
  * (notices waiting, failing, the oldest one's age), read from the store on scrape.
  */
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { Counter, Histogram, type Registry } from 'prom-client';
 import type { SinkOutboxStore } from '../store/sink-outbox.ts';
+import { ageSeconds, gaugeOnScrape } from './scrape-gauge.ts';
 import { sharedReading } from './shared-reading.ts';
 
 export interface SinkMetrics {
@@ -34,26 +35,29 @@ export function createSinkMetrics(registry: Registry, now: () => number): SinkMe
     },
     trackSinkOutbox(outbox) {
       const stats = sharedReading(() => outbox.stats());
-      new Gauge({
-        name: 'sink_outbox_notices',
-        help: 'Status notices not yet delivered to the status sink (pending), and of those the ones whose last delivery failed (failing)',
-        labelNames: ['state'] as const,
-        registers: [registry],
-        async collect() {
+      gaugeOnScrape(
+        registry,
+        {
+          name: 'sink_outbox_notices',
+          help: 'Status notices not yet delivered to the status sink (pending), and of those the ones whose last delivery failed (failing)',
+          labelNames: ['state'],
+        },
+        async () => {
           const { pending, failing } = await stats();
-          this.set({ state: 'pending' }, pending);
-          this.set({ state: 'failing' }, failing);
+          return [
+            [{ state: 'pending' }, pending],
+            [{ state: 'failing' }, failing],
+          ];
         },
-      });
-      new Gauge({
-        name: 'sink_outbox_oldest_age_seconds',
-        help: 'Seconds since the oldest undelivered status notice was queued; 0 when there is none',
-        registers: [registry],
-        async collect() {
-          const { oldestPendingAt } = await stats();
-          this.set(oldestPendingAt === null ? 0 : Math.max(0, (now() - oldestPendingAt) / 1000));
+      );
+      gaugeOnScrape(
+        registry,
+        {
+          name: 'sink_outbox_oldest_age_seconds',
+          help: 'Seconds since the oldest undelivered status notice was queued; 0 when there is none',
         },
-      });
+        async () => ageSeconds(now(), (await stats()).oldestPendingAt),
+      );
     },
   };
 }

@@ -2,9 +2,10 @@
  * The submission outbox's metrics: each attempt or lookup by outcome, and gauges of the
  * invoices not settled yet (by state, the oldest one's age), read from the store on scrape.
  */
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
 import type { SubmissionStore } from '../store/submissions.ts';
 import type { SubmissionOutcome } from '../submit/submission-worker.ts';
+import { ageSeconds, gaugeOnScrape } from './scrape-gauge.ts';
 import { sharedReading } from './shared-reading.ts';
 
 export interface SubmissionMetrics {
@@ -28,27 +29,28 @@ export function createSubmissionMetrics(registry: Registry, now: () => number): 
     },
     trackSubmissions(submissions) {
       const stats = sharedReading(() => submissions.stats());
-      new Gauge({
-        name: 'submission_outbox_open',
-        help: 'Invoices of the submission outbox not settled yet, by state (queued, sending, unknown: its reply was lost)',
-        labelNames: ['state'] as const,
-        registers: [registry],
-        async collect() {
+      gaugeOnScrape(
+        registry,
+        {
+          name: 'submission_outbox_open',
+          help: 'Invoices of the submission outbox not settled yet, by state (queued, sending, unknown: its reply was lost)',
+          labelNames: ['state'],
+        },
+        async () => {
           const open = await stats();
-          for (const state of ['queued', 'sending', 'unknown'] as const) {
-            this.set({ state }, open[state]);
-          }
+          return (['queued', 'sending', 'unknown'] as const).map(
+            (state) => [{ state }, open[state]] as const,
+          );
         },
-      });
-      new Gauge({
-        name: 'submission_outbox_oldest_age_seconds',
-        help: 'Seconds since the oldest unsettled invoice of the submission outbox was stored; 0 when there is none',
-        registers: [registry],
-        async collect() {
-          const { oldestOpenAt } = await stats();
-          this.set(oldestOpenAt === null ? 0 : Math.max(0, (now() - oldestOpenAt) / 1000));
+      );
+      gaugeOnScrape(
+        registry,
+        {
+          name: 'submission_outbox_oldest_age_seconds',
+          help: 'Seconds since the oldest unsettled invoice of the submission outbox was stored; 0 when there is none',
         },
-      });
+        async () => ageSeconds(now(), (await stats()).oldestOpenAt),
+      );
     },
   };
 }
