@@ -143,6 +143,9 @@ export function createErpHttpImporter(options: ErpHttpSettings): Importer {
 
 export default defineImporter({
   settings,
+  // Hidden by the consumer in every error, location and log line of this importer (an ERP may
+  // echo the Authorization header in a refusal), as is ERP_BASE_URL's user:password.
+  secrets: ['ERP_TOKEN'],
   describe: (s) => `documents are booked in the ERP at ${s.ERP_BASE_URL} (POST /documents)`,
   create: ({ settings: s }) => createErpHttpImporter(s),
 });

@@ -87,6 +87,9 @@ export function createErpHttpSink(options: ErpHttpSinkSettings): StatusSink {
 
 export default defineStatusSink({
   settings,
+  // Hidden by the consumer in every error and log line of this sink, in any encoding an ERP
+  // may echo it in (the hide() above only catches it as sent), as is SINK_ERP_URL's userinfo.
+  secrets: ['SINK_ERP_TOKEN'],
   describe: (s) =>
     `status changes are posted to the ERP at ${redactUserinfo(s.SINK_ERP_URL.replace(/\/+$/, ''))}/status-changes`,
   create: ({ settings: s }) => createErpHttpSink(s),

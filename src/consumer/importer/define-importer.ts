@@ -5,12 +5,15 @@
  *
  *   export default defineImporter({
  *     settings: z.object({ MY_ERP_URL: z.url(), MY_ERP_TOKEN: z.string().min(1) }),
+ *     secrets: ['MY_ERP_TOKEN'],
  *     describe: (settings) => `invoices go to ${settings.MY_ERP_URL}`,
  *     create: ({ settings, logger }) => createMyErpImporter(settings, logger),
  *   });
  *
  * The consumer validates the settings together with its own configuration (one report of every
  * problem, exit 2, in every command that imports), then calls `create` once per process.
+ * Whatever comes out of the importer (its errors, its results' locations, its log lines,
+ * `describe`) passes a redaction of its secrets first (modules/module-redaction.ts).
  * docs/forking.md is the guide; README.md beside this file is the contract.
  */
 import type { Logger } from 'pino';
@@ -46,7 +49,20 @@ export interface ImporterDefinition<Schema extends SettingsSchema = SettingsSche
    * never sees the core's secrets.
    */
   settings: Schema;
-  /** One line on where imports go, for the dev banner and the start-up log. Never a secret. */
+  /**
+   * The settings whose values are secrets (a token, a password). Their values, in plain,
+   * base64, percent-encoded and upper- or lower-case forms, are hidden in everything the
+   * importer's errors, results and log lines carry into the consumer, as is the userinfo of any
+   * URL. A name containing TOKEN, SECRET, PASSWORD, PASSPHRASE, KEY or CREDENTIAL is secret
+   * whether listed or not; list the others (`MY_ERP_CLIENT_ID_PAIR`), and the named ones too,
+   * for the reader.
+   * @default []
+   */
+  secrets?: ReadonlyArray<Extract<keyof z.output<Schema>, string>>;
+  /**
+   * One line on where imports go, for the dev banner and the start-up log. Never a secret
+   * (its secrets and URL userinfo are hidden all the same).
+   */
   describe(settings: z.output<Schema>, context: { documentsDir: string }): string;
   /** Builds the importer. Called once per process, after the settings are valid. */
   create(context: ImporterContext<z.output<Schema>>): Importer | Promise<Importer>;

@@ -12,12 +12,17 @@
  *     `.js` under dist/.
  * Unset, it is `file` (the default importer), except in production, where config.ts refuses
  * to start without a choice.
+ *
+ * What the module says and does passes its redaction (modules/module-redaction.ts): describe(),
+ * the logger it is given, what create() throws, and the importer it creates
+ * (redacting-importer.ts), so none of its secrets leaves through the consumer.
  */
 import type { Logger } from 'pino';
 import { moduleFolder, moduleNames } from '../modules/module-folder.ts';
 import { type LoadedModule, type ModuleReading, readModule } from '../modules/read-module.ts';
 import type { ImporterDefinition } from './define-importer.ts';
 import type { Importer } from './importer.ts';
+import { redactingImporter } from './redacting-importer.ts';
 
 export { parseSettings } from '../modules/read-module.ts';
 
@@ -39,9 +44,9 @@ const IMPORTERS: ModuleReading = {
 
 /** An importer whose module loaded and whose settings are valid, ready to create. */
 export interface LoadedImporter extends LoadedModule {
-  /** Where imports go, from the definition's describe(). */
+  /** Where imports go, from the definition's describe(), its secrets and URL userinfo hidden. */
   describe(context: { documentsDir: string }): string;
-  /** Builds the importer (once per process). */
+  /** Builds the importer (once per process), whose results and errors are redacted. */
   create(deps: { logger: Logger; documentsDir: string }): Promise<Importer>;
 }
 
@@ -63,24 +68,26 @@ export async function readImporter(
 ): Promise<{ importer: LoadedImporter } | { problems: string[] }> {
   const read = await readModule<ImporterDefinition>(env, IMPORTERS, options.coreVariables);
   if ('problems' in read) return read;
-  const { definition, settings, ...loaded } = read.module;
+  const { definition, settings, redaction, ...loaded } = read.module;
   const { name, file } = loaded;
   return {
     importer: {
       ...loaded,
-      describe: (context) => definition.describe(settings, context),
+      describe: (context) => redaction.text(definition.describe(settings, context)),
       async create({ logger, documentsDir }) {
-        const importer = await definition.create({
-          settings,
-          logger: logger.child({ importer: name }),
-          documentsDir,
-        });
+        const importer = await redaction.guard(() =>
+          definition.create({
+            settings,
+            logger: redaction.logger(logger.child({ importer: name })),
+            documentsDir,
+          }),
+        );
         if (typeof importer?.import !== 'function') {
           throw new ImporterModuleError(
             `importer ${name} (${file}): create() did not return an object with an import() method`,
           );
         }
-        return importer;
+        return redactingImporter(importer, redaction);
       },
     },
   };

@@ -5,13 +5,17 @@
  * reports them with the core configuration's, in one list (exit 2).
  *
  * What an importer and a sink have in common is their definition's shape, `{ name?, settings,
- * describe, create }`; what `describe` and `create` take and give is theirs
- * (importer/load-importer.ts, sink/load-sink.ts).
+ * secrets?, describe, create }`, and the redaction of everything that comes out of them
+ * (module-redaction.ts), made here from their settings; what `describe` and `create` take and
+ * give is theirs (importer/load-importer.ts, sink/load-sink.ts).
  */
 import { basename, extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { z } from 'zod';
+import { redactUserinfo } from '../text/redact-userinfo.ts';
 import { findModule, type ModuleFolder } from './module-folder.ts';
+import { createModuleRedaction, type ModuleRedaction } from './module-redaction.ts';
+import { isSecretSetting, secretsProblems, secretValues } from './module-secrets.ts';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -22,6 +26,8 @@ export type ModuleKind = 'importer' | 'sink';
 export interface ModuleDefinition {
   name?: string;
   settings: z.ZodObject;
+  /** Settings whose values are secrets, besides those named so (module-secrets.ts). */
+  secrets?: readonly string[];
   // Each kind types its own arguments: `never[]` takes any of them.
   describe(...args: never[]): string;
   create(...args: never[]): unknown;
@@ -49,10 +55,12 @@ export interface ModuleReading {
   wrongExport(module: Record<string, unknown>, path: string, spec: string): string;
 }
 
-/** A module read: what it says of itself, its definition and its parsed settings. */
+/** A module read: what it says of itself, its definition, its parsed settings, its redaction. */
 export interface ReadModule<D extends ModuleDefinition> extends LoadedModule {
   definition: D;
   settings: Record<string, unknown>;
+  /** What everything that comes out of the module passes (module-redaction.ts). */
+  redaction: ModuleRedaction;
 }
 
 /**
@@ -74,14 +82,17 @@ export async function readModule<D extends ModuleDefinition>(
   const name = definition.name ?? basename(path, extname(path));
   const parsed = parseSettings({ ...definition, name }, env, coreVariables, reading.kind);
   if ('problems' in parsed) return parsed;
+  const variables = Object.keys(definition.settings.shape);
+  const secrets = secretValues(settingsInput(variables, env), definition.secrets ?? []);
   return {
     module: {
       spec,
       name,
       file: path,
-      variables: Object.keys(definition.settings.shape),
+      variables,
       definition: definition as D,
       settings: parsed.settings,
+      redaction: createModuleRedaction(secrets),
     },
   };
 }
@@ -121,12 +132,12 @@ function isModuleDefinition(value: unknown): value is ModuleDefinition {
     (d.name === undefined || typeof d.name === 'string') &&
     typeof d.create === 'function' &&
     typeof d.describe === 'function' &&
+    (d.secrets === undefined ||
+      (Array.isArray(d.secrets) && d.secrets.every((name) => typeof name === 'string'))) &&
     typeof d.settings?.safeParse === 'function' &&
     typeof d.settings.shape === 'object'
   );
 }
-
-const SECRET_NAME = /TOKEN|SECRET|PASSWORD|PASSPHRASE|KEY|CREDENTIAL/i;
 
 /** How the problems name a kind's own variables. */
 const WORDING: Record<ModuleKind, { article: string; prefix: string }> = {
@@ -137,39 +148,54 @@ const WORDING: Record<ModuleKind, { article: string; prefix: string }> = {
 /**
  * The module's variables parsed by its schema. Only the names it declares are read from `env`
  * (so a lenient schema never sees the rest); unset and empty both read as undefined. `kind`
- * words the problems.
+ * words the problems, which never show a secret: a secret setting's value is not echoed, and
+ * any other value, or a message of the schema, has its URL userinfo and the module's secrets
+ * hidden (module-secrets.ts).
  */
 export function parseSettings(
-  definition: { settings: z.ZodObject; name: string },
+  definition: { settings: z.ZodObject; name: string; secrets?: readonly string[] },
   env: Env,
   coreVariables: ReadonlySet<string>,
   kind: ModuleKind = 'importer',
 ): { settings: Record<string, unknown> } | { problems: string[] } {
   const names = Object.keys(definition.settings.shape);
+  const who = `${kind} ${definition.name}`;
+  const declared = definition.secrets ?? [];
   const taken = names.filter((name) => coreVariables.has(name));
   if (taken.length > 0) {
     const { article, prefix } = WORDING[kind];
     return {
       problems: taken.map(
         (name) =>
-          `${kind} ${definition.name} declares ${name}, a variable of the consumer itself: ${article} ${kind} reads variables of its own (use a prefix such as ${prefix})`,
+          `${who} declares ${name}, a variable of the consumer itself: ${article} ${kind} reads variables of its own (use a prefix such as ${prefix})`,
       ),
     };
   }
+  const misdeclared = secretsProblems(declared, names, who);
+  if (misdeclared.length > 0) return { problems: misdeclared };
+  const input = settingsInput(names, env);
+  const result = definition.settings.safeParse(input);
+  if (result.success) return { settings: result.data as Record<string, unknown> };
+  const redact = createModuleRedaction(secretValues(input, declared)).text;
+  const problems = result.error.issues.map((issue) => {
+    const name = String(issue.path[0] ?? '');
+    const value = input[name];
+    if (value === undefined) return `${name} is required (${who})`;
+    // The value may be a secret: name the variable, never echo it.
+    const shown = isSecretSetting(name, declared)
+      ? ''
+      : ` (got ${JSON.stringify(redactUserinfo(value).slice(0, 200))})`;
+    return redact(`${name}: ${issue.message} (${who})${shown}`);
+  });
+  return { problems: [...new Set(problems)] };
+}
+
+/** The module's variables as set in `env`, trimmed; unset and empty both undefined. */
+function settingsInput(names: readonly string[], env: Env): Record<string, string | undefined> {
   const input: Record<string, string | undefined> = {};
   for (const name of names) {
     const value = env[name]?.trim();
     input[name] = value === '' ? undefined : value;
   }
-  const result = definition.settings.safeParse(input);
-  if (result.success) return { settings: result.data as Record<string, unknown> };
-  const problems = result.error.issues.map((issue) => {
-    const name = String(issue.path[0] ?? '');
-    const value = input[name];
-    if (value === undefined) return `${name} is required (${kind} ${definition.name})`;
-    // The value may be a secret: name the variable, never echo it.
-    const shown = SECRET_NAME.test(name) ? '' : ` (got ${JSON.stringify(value.slice(0, 200))})`;
-    return `${name}: ${issue.message} (${kind} ${definition.name})${shown}`;
-  });
-  return { problems: [...new Set(problems)] };
+  return input;
 }

@@ -4,13 +4,16 @@
  * as an importer module does:
  *
  *   export default defineStatusSink({
- *     settings: z.object({ MY_ERP_STATUS_URL: z.url() }),
+ *     settings: z.object({ MY_ERP_STATUS_URL: z.url(), MY_ERP_TOKEN: z.string() }),
+ *     secrets: ['MY_ERP_TOKEN'],
  *     describe: (settings) => `status changes go to ${settings.MY_ERP_STATUS_URL}`,
  *     create: ({ settings, logger }) => createMyErpSink(settings, logger),
  *   });
  *
  * SINK_MODULE names it (a name of src/sinks/, or a path); its settings are validated with the
- * consumer's configuration, in one report.
+ * consumer's configuration, in one report. What comes out of the sink (the errors deliver()
+ * throws, its log lines, `describe`) passes a redaction of its secrets first, as an
+ * importer's does (modules/module-redaction.ts).
  */
 import type { Logger } from 'pino';
 import type { z } from 'zod';
@@ -40,7 +43,14 @@ export interface SinkDefinition<Schema extends z.ZodObject = z.ZodObject> {
   name?: string;
   /** The sink's own environment variables, as an importer's (define-importer.ts). */
   settings: Schema;
-  /** One line on where status changes go. Never a secret. */
+  /**
+   * The settings whose values are secrets, hidden in what comes out of the sink; names with
+   * TOKEN, SECRET, PASSWORD, PASSPHRASE, KEY or CREDENTIAL are secret whether listed or not
+   * (define-importer.ts says more).
+   * @default []
+   */
+  secrets?: ReadonlyArray<Extract<keyof z.output<Schema>, string>>;
+  /** One line on where status changes go. Never a secret (its secrets are hidden all the same). */
   describe(settings: z.output<Schema>): string;
   /** Builds the sink. Called once per process, after the settings are valid. */
   create(context: SinkContext<z.output<Schema>>): StatusSink | Promise<StatusSink>;

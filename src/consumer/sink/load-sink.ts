@@ -9,9 +9,14 @@
  *   - a path (`./lib/sink.ts`, `/opt/sink.js`) is resolved against the project's root, never
  *     the working directory; a `.ts` path under the project also finds its compiled `.js`.
  * Unset, it is `journal` (the default sink: one JSON line per status change in a file).
+ *
+ * What the module says and does passes its redaction (modules/module-redaction.ts), as an
+ * importer's does: describe(), the logger it is given, and what create(), deliver() and close()
+ * throw, so an ERP that echoes the token puts it in no notice's lastError and no log line.
  */
 import type { Logger } from 'pino';
 import { moduleFolder, moduleNames } from '../modules/module-folder.ts';
+import type { ModuleRedaction } from '../modules/module-redaction.ts';
 import { type LoadedModule, type ModuleReading, readModule } from '../modules/read-module.ts';
 import type { SinkDefinition, StatusSink } from './define-sink.ts';
 
@@ -31,7 +36,7 @@ const SINKS: ModuleReading = {
 
 /** A sink whose module loaded and whose settings are valid, ready to create. */
 export interface LoadedSink extends LoadedModule {
-  /** Where status changes go, from the definition's describe(). Never a secret. */
+  /** Where status changes go, from the definition's describe(), its secrets hidden. */
   describe(): string;
   /** Builds the sink (once per process); its logger is `logger` with `sink: <name>`. */
   create(deps: { logger: Logger }): Promise<StatusSink>;
@@ -55,14 +60,19 @@ export async function readSink(
 ): Promise<{ sink: LoadedSink } | { problems: string[] }> {
   const read = await readModule<SinkDefinition>(env, SINKS, options.coreVariables);
   if ('problems' in read) return read;
-  const { definition, settings, ...loaded } = read.module;
+  const { definition, settings, redaction, ...loaded } = read.module;
   const { name, file } = loaded;
   return {
     sink: {
       ...loaded,
-      describe: () => definition.describe(settings),
+      describe: () => redaction.text(definition.describe(settings)),
       async create({ logger }) {
-        const sink = await definition.create({ settings, logger: logger.child({ sink: name }) });
+        const sink = await redaction.guard(() =>
+          definition.create({
+            settings,
+            logger: redaction.logger(logger.child({ sink: name })),
+          }),
+        );
         if (typeof sink?.deliver !== 'function') {
           throw new SinkModuleError(
             `sink ${name} (${file}): create() did not return an object with a deliver() method`,
@@ -71,9 +81,18 @@ export async function readSink(
         if (sink.close !== undefined && typeof sink.close !== 'function') {
           throw new SinkModuleError(`sink ${name} (${file}): close is not a function`);
         }
-        return sink;
+        return redactingSink(sink, redaction);
       },
     },
+  };
+}
+
+/** The sink as the consumer uses it: what its calls throw is redacted (and its message bounded). */
+function redactingSink(sink: StatusSink, redaction: ModuleRedaction): StatusSink {
+  const close = sink.close;
+  return {
+    deliver: (notice) => redaction.guard(() => sink.deliver(notice)),
+    ...(close === undefined ? {} : { close: () => redaction.guard(() => close.call(sink)) }),
   };
 }
 
