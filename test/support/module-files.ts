@@ -13,6 +13,8 @@ import { afterAll } from 'vitest';
 export interface DefinitionParts {
   name?: string;
   settings: string;
+  /** The settings listed as secrets, as code: `"['MY_PAIR']"`. */
+  secrets?: string;
   describe: string;
   create: string;
 }
@@ -45,7 +47,7 @@ export function createModuleFiles(
         `import { ${entry.define}, z } from ${JSON.stringify(entry.path)};
 export default ${entry.define}({
 ${parts.name === undefined ? '' : `  name: ${JSON.stringify(parts.name)},\n`}  settings: ${parts.settings},
-  describe: ${parts.describe},
+${parts.secrets === undefined ? '' : `  secrets: ${parts.secrets},\n`}  describe: ${parts.describe},
   create: ${parts.create},
 });`,
       ),

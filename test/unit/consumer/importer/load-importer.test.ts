@@ -6,12 +6,19 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { coreVariableNames } from '../../../../src/consumer/config.ts';
-import { importerNames, readImporter } from '../../../../src/consumer/importer/index.ts';
+import {
+  type ImportInput,
+  importerNames,
+  PermanentImportError,
+  readImporter,
+} from '../../../../src/consumer/importer/index.ts';
 import { PROJECT_ROOT } from '../../../../src/consumer/modules/module-folder.ts';
+import { REMOTE_TEXT_LIMIT } from '../../../../src/consumer/text/error-text.ts';
 import { createModuleFiles } from '../../../support/module-files.ts';
 
+const ENTRY = join(PROJECT_ROOT, 'src/consumer/importer/index.ts');
 const modules = createModuleFiles('load-importer-', {
-  path: join(PROJECT_ROOT, 'src/consumer/importer/index.ts'),
+  path: ENTRY,
   define: 'defineImporter',
 });
 const { dir } = modules;
@@ -70,6 +77,81 @@ describe('readImporter', () => {
     const problems = await read({ IMPORTER_MODULE: secret, X_API_KEY: 'hunter2' });
     expect(JSON.stringify(problems)).toContain('X_API_KEY');
     expect(JSON.stringify(problems)).not.toContain('hunter2');
+  });
+
+  it('hides the password of a URL in a bad setting, and a listed secret that is no setting', async () => {
+    const problems = await read({
+      IMPORTER_MODULE: 'erp-http',
+      ERP_BASE_URL: 'ftp://erp-user:Pw-Of-The-Erp@erp.test',
+      ERP_TOKEN: 't0ken-of-the-erp',
+    });
+    expect(problems).toEqual({
+      problems: [
+        'ERP_BASE_URL: must be an http(s) URL (importer erp-http) (got "ftp://[redacted]@erp.test")',
+      ],
+    });
+    const wrong = modules.definition('wrong-secrets.ts', {
+      name: 'wrong-secrets',
+      settings: 'z.object({ WS_URL: z.string() })',
+      secrets: "['WS_PAIR'] as never",
+      describe: "() => 'nowhere'",
+      create: IMPORTS,
+    });
+    expect(await read({ IMPORTER_MODULE: wrong, WS_URL: 'u' })).toEqual({
+      problems: [
+        'importer wrong-secrets lists WS_PAIR in its secrets, which is not one of its settings (WS_URL)',
+      ],
+    });
+  });
+
+  it('hides its secrets in what comes out of it: describe, errors, locations, log lines', async () => {
+    const leaky = modules.write(
+      'leaky.ts',
+      `import { defineImporter, PermanentImportError, z } from ${JSON.stringify(ENTRY)};
+export default defineImporter({
+  name: 'leaky',
+  settings: z.object({ LEAKY_URL: z.string(), LEAKY_PAIR: z.string(), LEAKY_API_KEY: z.string() }),
+  secrets: ['LEAKY_PAIR'],
+  describe: (s) => \`books at \${s.LEAKY_URL} as \${s.LEAKY_PAIR}\`,
+  create: ({ settings: s, logger }) => ({
+    async import(input) {
+      logger.warn({ key: s.LEAKY_API_KEY }, 'calling with ' + btoa('Bearer ' + s.LEAKY_API_KEY));
+      if (input.messageId === 'refused') {
+        throw new PermanentImportError('refused for ' + s.LEAKY_PAIR.toUpperCase());
+      }
+      if (input.messageId === 'down') throw new Error('down: ' + encodeURIComponent(s.LEAKY_API_KEY));
+      return { status: 'imported', location: '\\u001b[2J' + s.LEAKY_PAIR + '\\n' + 'x'.repeat(900) };
+    },
+  }),
+});`,
+    );
+    const loaded = await read({
+      IMPORTER_MODULE: leaky,
+      LEAKY_URL: 'https://erp-user:Url-Pw-4411@erp.test',
+      LEAKY_PAIR: 'client-Pair-8830',
+      LEAKY_API_KEY: 'Key/7731+zz',
+    });
+    if (!('importer' in loaded)) throw new Error(loaded.problems.join('\n'));
+    expect(loaded.importer.describe({ documentsDir: dir })).toBe(
+      'books at https://[redacted]@erp.test as [redacted]',
+    );
+    const lines: string[] = [];
+    const recording = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const importer = await loaded.importer.create({ logger: recording, documentsDir: dir });
+    const input = (messageId: string) => ({ messageId }) as ImportInput;
+    const refused = await importer.import(input('refused')).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PermanentImportError);
+    expect((refused as PermanentImportError).reason).toBe('refused for [redacted]');
+    await expect(importer.import(input('down'))).rejects.toThrow(/^down: \[redacted\]$/);
+    const { location } = await importer.import(input('fine'));
+    expect(location).toMatch(/^\[redacted\] x+…$/);
+    expect(location).toHaveLength(REMOTE_TEXT_LIMIT);
+    expect(lines).toHaveLength(3);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      importer: 'leaky',
+      key: '[redacted]',
+      msg: 'calling with QmVhcmVyI[redacted]',
+    });
   });
 
   it('refuses a setting that is a variable of the consumer itself', async () => {

@@ -78,6 +78,38 @@ describe('readSink', () => {
     expect(lines).toEqual([expect.objectContaining({ sink: 'own', msg: 'delivered' })]);
   });
 
+  it('hides its secrets in what comes out of it: describe, errors, log lines', async () => {
+    const echoing = modules.definition('echoing.ts', {
+      name: 'echoing',
+      settings: 'z.object({ ECHO_URL: z.string(), ECHO_SINK_TOKEN: z.string() })',
+      describe: "(s) => 'to ' + s.ECHO_URL",
+      create: `({ settings: s, logger }) => ({
+        async deliver() {
+          logger.info({ header: 'Bearer ' + s.ECHO_SINK_TOKEN }, 'posting');
+          throw new Error('500: ' + btoa('Bearer ' + s.ECHO_SINK_TOKEN) + ' ' + s.ECHO_SINK_TOKEN.toUpperCase());
+        },
+      })`,
+    });
+    const loaded = await read({
+      SINK_MODULE: echoing,
+      ECHO_URL: 'https://sink-user:Sink-Pw-5520@erp.test/',
+      ECHO_SINK_TOKEN: 'sink-Tok/3321+q',
+    });
+    if (!('sink' in loaded)) throw new Error(loaded.problems.join('\n'));
+    expect(loaded.sink.describe()).toBe('to https://[redacted]@erp.test/');
+    const lines: string[] = [];
+    const recording = pino({ level: 'info' }, { write: (line: string) => lines.push(line) });
+    const sink = await loaded.sink.create({ logger: recording });
+    await expect(sink.deliver({} as never)).rejects.toThrow(
+      /^500: QmVhcmVyI\[redacted\] \[redacted\]$/,
+    );
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      sink: 'echoing',
+      header: 'Bearer [redacted]',
+    });
+  });
+
   it('refuses a module whose default export is not made with defineStatusSink, naming SINK_MODULE', async () => {
     const plain = modules.write('plain.ts', 'export function deliver() {}');
     expect(await read({ SINK_MODULE: plain })).toEqual({
