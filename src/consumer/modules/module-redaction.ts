@@ -37,8 +37,12 @@ export interface ModuleRedaction {
 /** The redaction of a module whose secret values are `secrets` (module-secrets.ts). */
 export function createModuleRedaction(secrets: Iterable<string>): ModuleRedaction {
   const text = createTextRedactor(secrets);
-  // Redacted before it is cut, so a bound never leaves half a secret behind.
-  const stored = (value: string) => text(printableText(text(value), REMOTE_TEXT_LIMIT));
+  // Redacted before it is cut, so a bound never leaves half a secret behind; and after, for a
+  // secret the removed control characters joined up, or one the cut left a first part of.
+  const stored = (value: string) => {
+    const shown = text(printableText(text(value), REMOTE_TEXT_LIMIT));
+    return shown.length <= REMOTE_TEXT_LIMIT ? shown : printableText(shown, REMOTE_TEXT_LIMIT);
+  };
   const error = (thrown: unknown) => redactValue(thrown, { text, message: stored });
   const logged = (value: unknown) => redactValue(value, { text, message: text });
   return {

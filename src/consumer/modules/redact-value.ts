@@ -49,11 +49,22 @@ function copy(value: unknown, redact: Redact, depth: number, seen: WeakMap<objec
     return items;
   }
   if (value instanceof Error) return copyError(value, redact, depth, seen);
+  // An object that says how it is written (a URL: its href, userinfo and all) is copied as that.
+  const toJSON = (value as { toJSON?: unknown }).toJSON;
+  if (typeof toJSON === 'function') {
+    return copy(
+      attempt(() => toJSON.call(value)),
+      redact,
+      depth + 1,
+      seen,
+    );
+  }
   // Any other object (a plain one, a class instance such as a headers object) becomes a plain
   // object of its own enumerable fields: enough for a log line, and nothing hidden in a getter.
   const fields: Record<string, unknown> = {};
   seen.set(value, fields);
-  for (const [key, field] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
+    const field = attempt(() => (value as Record<string, unknown>)[key]);
     fields[key] = copy(field, redact, depth + 1, seen);
   }
   return fields;
@@ -102,8 +113,13 @@ function stackOf(error: Error, name: unknown, message: string, text: StringRedac
 
 /** A field read from the original error, or undefined when reading it throws. */
 function readField(error: Error, key: PropertyKey): unknown {
+  return attempt(() => (error as unknown as Record<PropertyKey, unknown>)[key]);
+}
+
+/** What `read` returns, or undefined when it throws: a getter of the module's must not stop us. */
+function attempt(read: () => unknown): unknown {
   try {
-    return (error as unknown as Record<PropertyKey, unknown>)[key];
+    return read();
   } catch {
     return undefined;
   }

@@ -31,8 +31,11 @@ export const REDACTED = '[redacted]';
  */
 export const MIN_SECRET_LENGTH = 4;
 
-/** The shortest first part of a secret hidden at the end of a text cut short. */
-const MIN_CUT_PART = 4;
+/**
+ * The shortest first part of a secret hidden at the end of a text: after a cut mark (`…`,
+ * `...`), and at a bare end, where a short match is more likely an ordinary word or number.
+ */
+const MIN_CUT_PART = { marked: 4, bare: 8 };
 
 /** A function that hides the secrets it was made with in any text. */
 export type TextRedactor = (text: string) => string;
@@ -109,10 +112,11 @@ const CUT_MARK = /(?:…|\.\.\.)?$/;
 function hideCutPart(text: string, lowered: readonly string[]): string {
   const mark = CUT_MARK.exec(text)?.[0] ?? '';
   const body = text.slice(0, text.length - mark.length).toLowerCase();
+  const shortest = mark === '' ? MIN_CUT_PART.bare : MIN_CUT_PART.marked;
   let longest = 0;
   for (const form of lowered) {
     for (let length = Math.min(form.length - 1, body.length); length > longest; length--) {
-      if (length < MIN_CUT_PART) break;
+      if (length < shortest) break;
       if (body.endsWith(form.slice(0, length))) {
         longest = length;
         break;

@@ -64,13 +64,15 @@ describe('the redaction of what a module throws', () => {
     const upstream = Object.assign(new Error('request failed', { cause: disk }), {
       status: 401,
       config: { headers: { Authorization: `Bearer ${TOKEN.toUpperCase()}` } },
+      url: new URL(`https://erp:${encodeURIComponent(TOKEN)}@erp.example/documents`),
     });
     const thrown = new AggregateError([upstream, `token=${encodeURIComponent(TOKEN)}`], '');
     const copy = redaction.error(thrown) as AggregateError;
     expect(copy).toBeInstanceOf(AggregateError);
-    const [first, second] = copy.errors as [typeof upstream, string];
+    const [first, second] = copy.errors as [Omit<typeof upstream, 'url'> & { url: string }, string];
     expect(first.status).toBe(401);
     expect(first.config.headers.Authorization).toBe('Bearer [redacted]');
+    expect(first.url).toBe('https://[redacted]@erp.example/documents');
     expect((first.cause as Error).message).toBe('write /erp/[redacted]: no space');
     expect(second).toBe('token=[redacted]');
     expect(localFault(copy.errors[0])).toMatch(/^ENOSPC/);
@@ -117,5 +119,16 @@ describe('the logger a module is given', () => {
       err: { type: 'Error', message: 'refused [redacted]' },
     });
     expect(logger.isLevelEnabled('debug')).toBe(true);
+  });
+});
+
+describe('stored text of a module', () => {
+  it('is hidden, printable and at most REMOTE_TEXT_LIMIT, whatever the cut leaves', () => {
+    const joined = redaction.stored(`refused ${TOKEN.slice(0, 5)}\u0000${TOKEN.slice(5)}`);
+    expect(joined).toBe('refused [redacted]');
+    const cut = redaction.stored(`${'x'.repeat(REMOTE_TEXT_LIMIT - 12)} Bearer ${TOKEN}`);
+    expect(cut).not.toContain(TOKEN.slice(0, 4));
+    expect(cut.length).toBeLessThanOrEqual(REMOTE_TEXT_LIMIT);
+    expect(cut.endsWith('…')).toBe(true);
   });
 });
