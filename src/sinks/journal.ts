@@ -18,9 +18,9 @@
  * crash in the middle of a write: it is ended with a newline and left, and a reader skips it.
  *
  * The journal is private: it holds invoice numbers and status properties (a rejection's
- * reason, a payment), so a file it creates is 0600 and the folders it creates 0700, whatever
- * the umask lets through for others (before issue 37: 0644 and 0755, readable by every user of
- * the host). A file that exists keeps its mode: whoever made it group-readable for the system
+ * reason, a payment), so a file it creates is 0600 and the folders it creates 0700 (the umask
+ * can only take more away; before issue 37 they were 0644 and 0755 under the usual umask,
+ * readable by every user of the host). A file that exists keeps its mode: whoever made it group-readable for the system
  * that tails it meant to; one that every user may read draws a warning at start. U+2028 and
  * U+2029 are written escaped, so each line is valid JSON and valid JavaScript alike, and no
  * reader that splits on Unicode line ends (a JavaScript line reader, an editor) sees a line cut.
