@@ -43,7 +43,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, isIP } from 'node:net';
-import { isAllowedHost, sameOrigin } from '../../src/provider/browser-guard.ts';
+import { createBrowserRefusal } from './erp-standin-guard.ts';
 
 export type ErpFaultMode = '503' | 'hang' | 'lose-reply';
 
@@ -447,27 +447,6 @@ async function submitThroughConsumer(
     }
   }
   return last;
-}
-
-/**
- * The simulator's Host and Origin checks (src/provider/browser-guard.ts) for a node:http
- * server: why a request is refused, or undefined when it may go on.
- */
-function createBrowserRefusal(
-  allowedHosts: readonly string[],
-): (req: IncomingMessage) => string | undefined {
-  const allowed = new Set(allowedHosts.map((name) => name.toLowerCase()));
-  return (req) => {
-    const host = req.headers.host ?? '';
-    if (!isAllowedHost(host, allowed)) {
-      return `The ERP stand-in answers only to loopback names, IP addresses and the names in ERP_STANDIN_ALLOWED_HOSTS, not to Host ${JSON.stringify(host.slice(0, 100))}.`;
-    }
-    const origin = req.headers.origin;
-    if (origin !== undefined && !sameOrigin(origin, host)) {
-      return 'The ERP stand-in does not answer requests a web page of another origin makes.';
-    }
-    return undefined;
-  };
 }
 
 /** The body's sha256 and size, or undefined past `limit` bytes (then the request is cut). */

@@ -5,8 +5,8 @@
  * Before issue 37 POST /admin/submissions parsed whatever fit in its 1 MiB: a body of nested
  * arrays parsed, then overflowed the stack in JSON.stringify (`RangeError: Maximum call stack
  * size exceeded`), a 500 logged as an unhandled error, where a webhook of that shape was a 400
- * naming the limit. Every admin route that takes JSON reads it through readJsonObject, so the
- * same bytes get the same answer on either path.
+ * naming the limit. Every admin route that takes JSON reads it through a reader of
+ * createJsonObjectReader, so the same bytes get the same answer on either path.
  */
 import express, { type Request } from 'express';
 import {
