@@ -18,6 +18,8 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
           'config.webhookSecrets',
           'config.apiToken',
           'config.adminToken',
+          'config.adminSubmitToken',
+          'config.adminReadToken',
           'config.webhookCredential',
         ],
         censor: '[redacted]',

@@ -76,7 +76,8 @@ function hostName(hostHeader: string): string | undefined {
   return name?.toLowerCase();
 }
 
-function sameOrigin(origin: string, hostHeader: string): boolean {
+/** Whether an Origin header names the server the Host header names (scheme aside). */
+export function sameOrigin(origin: string, hostHeader: string): boolean {
   try {
     return new URL(origin).host === hostHeader.toLowerCase();
   } catch {

@@ -16,8 +16,16 @@
  * one redelivery the consumer makes (a crash after the line was written, before the outbox
  * recorded it: the line is among the last). A line that does not parse is the remains of a
  * crash in the middle of a write: it is ended with a newline and left, and a reader skips it.
+ *
+ * The journal is private: it holds invoice numbers and status properties (a rejection's
+ * reason, a payment), so a file it creates is 0600 and the folders it creates 0700 (the umask
+ * can only take more away; before issue 37 they were 0644 and 0755 under the usual umask,
+ * readable by every user of the host). A file that exists keeps its mode: whoever made it group-readable for the system
+ * that tails it meant to; one that every user may read draws a warning at start. U+2028 and
+ * U+2029 are written escaped, so each line is valid JSON and valid JavaScript alike, and no
+ * reader that splits on Unicode line ends (a JavaScript line reader, an editor) sees a line cut.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { type FileHandle, open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
@@ -30,6 +38,11 @@ export const DEFAULT_JOURNAL_FILE = './data/status-journal.jsonl';
 export const JOURNAL_TAIL_BYTES = 64 * 1024;
 /** How many ids written by this process are remembered. */
 export const JOURNAL_REMEMBERED_IDS = 10_000;
+
+/** The mode of a journal file the sink creates: its owner's alone. */
+export const JOURNAL_FILE_MODE = 0o600;
+/** The mode of the folders the sink creates for it. */
+export const JOURNAL_FOLDER_MODE = 0o700;
 
 const settings = z.object({
   /** The journal file, created with its directory when missing. */
@@ -44,10 +57,12 @@ export interface JournalSinkOptions {
 export async function createJournalSink(options: JournalSinkOptions): Promise<StatusSink> {
   const file = resolve(options.file);
   const { logger } = options;
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: JOURNAL_FOLDER_MODE });
   const tail = await readTail(file);
-  const handle = await open(file, 'a');
+  // The mode applies only when the file is created here; an existing one keeps its own.
+  const handle = await open(file, 'a', JOURNAL_FILE_MODE);
   if (tail.created) syncDirectory(dirname(file));
+  else warnIfWorldReadable(file, logger);
   if (tail.partial) {
     logger.warn(
       { file },
@@ -75,7 +90,7 @@ export async function createJournalSink(options: JournalSinkOptions): Promise<St
       logger.debug({ noticeId: notice.id }, 'notice in the journal already; skipped');
       return;
     }
-    const line = `${JSON.stringify(notice)}\n`;
+    const line = `${journalLine(notice)}\n`;
     const text = mayBePartial && (await endsPartial(file)) ? `\n${line}` : line;
     try {
       await handle.appendFile(text);
@@ -105,6 +120,26 @@ export async function createJournalSink(options: JournalSinkOptions): Promise<St
       await handle.close();
     },
   };
+}
+
+/**
+ * A notice as one line of JSON, U+2028 and U+2029 escaped: JSON.stringify writes them raw, and
+ * they can stand only inside strings, so replacing each with its escape changes no value.
+ */
+export function journalLine(notice: StatusNotice): string {
+  return JSON.stringify(notice).replace(/[\u2028\u2029]/g, (c) =>
+    c === '\u2028' ? '\\u2028' : '\\u2029',
+  );
+}
+
+/** A warning for a journal every user of the host may read; its mode is left as it is. */
+function warnIfWorldReadable(file: string, logger: Logger): void {
+  const mode = statSync(file).mode & 0o777;
+  if ((mode & 0o004) === 0) return;
+  logger.warn(
+    { file, mode: mode.toString(8).padStart(4, '0') },
+    'the status journal can be read by every user of this host; it holds invoice numbers and status properties: chmod 600 it',
+  );
 }
 
 interface Tail {

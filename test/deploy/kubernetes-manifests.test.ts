@@ -114,7 +114,14 @@ describe('Kubernetes manifests (docker/kubernetes)', () => {
         secretRef: { name: 'invoicing-webhook-consumer' },
       });
     }
-    for (const secret of ['WEBHOOK_SECRETS', 'API_TOKEN', 'ADMIN_TOKEN', 'WEBHOOK_CREDENTIAL']) {
+    for (const secret of [
+      'WEBHOOK_SECRETS',
+      'API_TOKEN',
+      'ADMIN_TOKEN',
+      'ADMIN_SUBMIT_TOKEN',
+      'ADMIN_READ_TOKEN',
+      'WEBHOOK_CREDENTIAL',
+    ]) {
       expect(configMap.data).not.toHaveProperty(secret);
     }
   });

@@ -7,14 +7,22 @@
  * submission outbox (docs/submissions.md).
  *
  *   ERP_STANDIN_PORT               @default 4100
- *   ERP_STANDIN_TOKEN              @default erp-standin-token
+ *   ERP_STANDIN_HOST               address to listen on @default 127.0.0.1
+ *   ERP_STANDIN_ALLOWED_HOSTS      comma-separated host names it answers to besides loopback
+ *                                  names and IP addresses (any other Host is 403)
+ *   ERP_STANDIN_TOKEN              @default generated for each start, and printed
  *   ERP_STANDIN_REJECT_INVOICE_NOS comma-separated invoice numbers it refuses (422)
  *   ERP_STANDIN_CONSUMER_URL       the consumer's operations URL, e.g. http://127.0.0.1:3000
- *   ERP_STANDIN_CONSUMER_TOKEN     the consumer's ADMIN_TOKEN
+ *   ERP_STANDIN_CONSUMER_TOKEN     the consumer's ADMIN_SUBMIT_TOKEN (or its ADMIN_TOKEN)
  */
 import { startErpStandin } from './erp-standin.ts';
 
 const env = process.env;
+const list = (value: string | undefined) =>
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 const port = Number(env.ERP_STANDIN_PORT ?? 4100);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(
@@ -24,11 +32,10 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 }
 const erp = await startErpStandin({
   port,
+  ...(env.ERP_STANDIN_HOST ? { host: env.ERP_STANDIN_HOST } : {}),
+  allowedHosts: list(env.ERP_STANDIN_ALLOWED_HOSTS),
   ...(env.ERP_STANDIN_TOKEN ? { token: env.ERP_STANDIN_TOKEN } : {}),
-  rejectInvoiceNos: (env.ERP_STANDIN_REJECT_INVOICE_NOS ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== ''),
+  rejectInvoiceNos: list(env.ERP_STANDIN_REJECT_INVOICE_NOS),
   ...(env.ERP_STANDIN_CONSUMER_URL ? { consumerUrl: env.ERP_STANDIN_CONSUMER_URL } : {}),
   ...(env.ERP_STANDIN_CONSUMER_TOKEN ? { consumerToken: env.ERP_STANDIN_CONSUMER_TOKEN } : {}),
 }).catch((error: NodeJS.ErrnoException) => {
@@ -42,7 +49,9 @@ const erp = await startErpStandin({
 console.log(`ERP stand-in listening on ${erp.url}
   ERP_BASE_URL=${erp.url}
   ERP_TOKEN=${erp.token}
-  SINK_MODULE=erp-http SINK_ERP_URL=${erp.url} SINK_ERP_TOKEN=${erp.token}`);
+  SINK_MODULE=erp-http SINK_ERP_URL=${erp.url} SINK_ERP_TOKEN=${erp.token}
+  token: ${erp.tokenGenerated ? 'generated for this start (set ERP_STANDIN_TOKEN to choose one)' : 'ERP_STANDIN_TOKEN'}
+  answers programs, not web pages: Host a loopback name, an IP address or ERP_STANDIN_ALLOWED_HOSTS; no foreign Origin`);
 if (env.ERP_STANDIN_CONSUMER_URL) {
   console.log(`  POST ${erp.url}/outgoing-invoices sends through ${env.ERP_STANDIN_CONSUMER_URL}`);
 }

@@ -26,15 +26,24 @@
  *                               consumer's last answer, the `submission:<invoiceNo>` notice, and
  *                               the status changes of its message (outbound) in arrival order
  *
- * Every call needs `Authorization: Bearer <token>` (401 otherwise). Faults make the next calls
+ * Like the simulator, it answers programs, not web pages (src/provider/browser-guard.ts): it
+ * listens on 127.0.0.1 unless told otherwise, and answers 403 to a Host that is not a loopback
+ * name, an IP address or an allowed name (DNS rebinding: a page's own name re-pointed at this
+ * machine) and to an Origin other than its own (a page of another site). Before issue 37 it
+ * checked neither and its token was public (`erp-standin-token`), so any page the developer
+ * opened could post invoices through it, which it forwards with the consumer's admin token.
+ *
+ * Every call needs `Authorization: Bearer <token>` (401 otherwise); the token is generated for
+ * each start unless one is given. Faults make the next calls
  * answer 503, hang until the client gives up, or lose their reply after doing the work (the
  * connection is cut once the document is booked), so a test can prove what an importer does
  * then. Bodies are bounded: 1 MiB of JSON, 256 MiB of attachment, whose bytes are hashed and
  * counted, never kept.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, isIP } from 'node:net';
+import { createBrowserRefusal } from './erp-standin-guard.ts';
 
 export type ErpFaultMode = '503' | 'hang' | 'lose-reply';
 
@@ -95,6 +104,8 @@ export interface ErpCall {
 export interface ErpStandin {
   url: string;
   token: string;
+  /** The token was generated for this start (none was given). */
+  tokenGenerated: boolean;
   /** Booked documents, in booking order. */
   documents(): ErpDocument[];
   /** Attachments received: sha256 -> size. */
@@ -117,13 +128,21 @@ export interface ErpStandinOptions {
   port?: number;
   /** @default '127.0.0.1' */
   host?: string;
-  /** @default 'erp-standin-token' */
+  /**
+   * Host names it answers to besides loopback names and IP addresses (and `host` when it is a
+   * name), as the simulator's PROVIDER_ALLOWED_HOSTS. @default []
+   */
+  allowedHosts?: readonly string[];
+  /** @default 64 random hex digits, new for each start */
   token?: string;
   /** Invoice numbers the ERP refuses for good (422). */
   rejectInvoiceNos?: readonly string[];
   /** The consumer's operations URL, where POST /outgoing-invoices sends invoices. */
   consumerUrl?: string;
-  /** The consumer's ADMIN_TOKEN, for POST /admin/submissions. */
+  /**
+   * The consumer's token for POST /admin/submissions: its ADMIN_SUBMIT_TOKEN, which allows that
+   * and reading submissions only (ADMIN_TOKEN works too, and allows everything).
+   */
   consumerToken?: string;
 }
 
@@ -139,7 +158,13 @@ const MAX_JSON_BYTES = 1_048_576;
 const MAX_ATTACHMENT_BYTES = 256 * 1_048_576;
 
 export async function startErpStandin(options: ErpStandinOptions = {}): Promise<ErpStandin> {
-  const token = options.token ?? 'erp-standin-token';
+  const token = options.token ?? randomBytes(32).toString('hex');
+  const host = options.host ?? '127.0.0.1';
+  const refuseBrowser = createBrowserRefusal([
+    ...(options.allowedHosts ?? []),
+    // The name it was told to listen on is its own (an IP literal passes anyway).
+    ...(isIP(host) === 0 ? [host] : []),
+  ]);
   const reject = new Set(options.rejectInvoiceNos ?? []);
   let documents: ErpDocument[] = [];
   let byExternalId = new Map<string, ErpDocument>();
@@ -190,6 +215,11 @@ export async function startErpStandin(options: ErpStandinOptions = {}): Promise<
       res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
       res.end(body === undefined ? undefined : JSON.stringify(body));
     };
+    const refusal = refuseBrowser(req);
+    if (refusal !== undefined) {
+      req.resume();
+      return answer(403, { title: 'Forbidden', detail: refusal });
+    }
     if (req.headers.authorization !== `Bearer ${token}`) {
       req.resume();
       return answer(401, { title: 'Unauthorized' });
@@ -335,7 +365,7 @@ export async function startErpStandin(options: ErpStandinOptions = {}): Promise<
       if (!res.headersSent && !res.destroyed) reply(400, { detail: String(error) });
     }
   });
-  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  server.listen(options.port ?? 0, host);
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
@@ -343,8 +373,9 @@ export async function startErpStandin(options: ErpStandinOptions = {}): Promise<
   const { port } = server.address() as AddressInfo;
 
   return {
-    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    url: `http://${host}:${port}`,
     token,
+    tokenGenerated: options.token === undefined,
     documents: () => [...documents],
     attachments: () => new Map(attachments),
     statusChanges: () => structuredClone(statusChanges),

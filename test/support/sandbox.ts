@@ -16,6 +16,8 @@ import { postSigned } from './webhooks.ts';
 export const SANDBOX_PARTY = '0192:999999999';
 /** The consumer's ADMIN_TOKEN in the sandbox (at least 32 characters). */
 export const SANDBOX_ADMIN_TOKEN = 'sandbox-consumer-admin-token-0123456789';
+/** Its ADMIN_SUBMIT_TOKEN: submissions only, the token an ERP holds. */
+export const SANDBOX_SUBMIT_TOKEN = 'sandbox-consumer-submit-token-0123456789';
 
 interface SideView {
   deliveryStatus: string | null;
@@ -79,6 +81,7 @@ export async function startSandbox(
         API_TOKEN: 'sandbox-token',
         API_TIMEOUT_MS: '1000',
         ADMIN_TOKEN: SANDBOX_ADMIN_TOKEN,
+        ADMIN_SUBMIT_TOKEN: SANDBOX_SUBMIT_TOKEN,
         LOG_LEVEL: 'warn',
         ...options.consumerEnv,
       },

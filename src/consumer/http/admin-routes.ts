@@ -1,21 +1,28 @@
 /**
- * Operator routes, enabled only when ADMIN_TOKEN is set. With no token every /admin path is
- * 404, as if the routes did not exist; with a wrong token, 401. The routes themselves, by what
- * they show: event-routes.ts (the inbox), message-routes.ts, submission-routes.ts (the
- * submission outbox), sink-routes.ts (the status sink's outbox).
+ * Operator routes, enabled when ADMIN_TOKEN or a scoped token (ADMIN_SUBMIT_TOKEN,
+ * ADMIN_READ_TOKEN) is set. With none every /admin path is 404, as if the routes did not
+ * exist; without a token or with a wrong one, 401; with a token the route does not accept, 403
+ * (admin-tokens.ts). The routes themselves, by what they show: event-routes.ts (the inbox),
+ * message-routes.ts, submission-routes.ts (the submission outbox), sink-routes.ts (the status
+ * sink's outbox).
  */
-import { type RequestHandler, Router } from 'express';
+import { Router } from 'express';
 import { hasControlCharacter } from '../../protocol/index.ts';
 import type { Store } from '../store/store.ts';
+import {
+  type AdminTokens,
+  adminEnabled,
+  createAdminAuth,
+  requireDeclaredScopes,
+} from './admin-tokens.ts';
 import { addEventRoutes } from './event-routes.ts';
 import { addMessageRoutes } from './message-routes.ts';
 import { sendProblem } from './problem.ts';
-import { createSecretMatch } from './secret-match.ts';
 import { addSinkRoutes } from './sink-routes.ts';
 import { addSubmissionRoutes } from './submission-routes.ts';
 
 export interface AdminRouteDeps {
-  adminToken: string | undefined;
+  tokens: AdminTokens;
   store: Store;
   now: () => number;
   /** Wakes the submission worker (submission-routes.ts). */
@@ -24,34 +31,22 @@ export interface AdminRouteDeps {
 
 export function createAdminRouter(deps: AdminRouteDeps): Router {
   const router = Router();
-  const { adminToken } = deps;
-  if (adminToken === undefined) {
+  if (!adminEnabled(deps.tokens)) {
     router.use('/admin', (_req, res) =>
       sendProblem(res, { status: 404, title: 'Not Found', detail: 'No such route.' }),
     );
     return router;
   }
-  router.use('/admin', requireToken(adminToken));
+  const { authenticate, accepts } = createAdminAuth(deps.tokens);
+  router.use('/admin', authenticate);
   refuseControlCharacters(router);
-  addEventRoutes(router, deps);
-  addMessageRoutes(router, deps);
-  addSubmissionRoutes(router, deps);
-  addSinkRoutes(router, deps);
+  const routeDeps = { ...deps, accepts };
+  addEventRoutes(router, routeDeps);
+  addMessageRoutes(router, routeDeps);
+  addSubmissionRoutes(router, routeDeps);
+  addSinkRoutes(router, routeDeps);
+  requireDeclaredScopes(router);
   return router;
-}
-
-/** 401 for a request without `Authorization: Bearer <ADMIN_TOKEN>`. */
-function requireToken(adminToken: string): RequestHandler {
-  const matches = createSecretMatch(`Bearer ${adminToken}`);
-  return (req, res, next) => {
-    if (matches(req.get('authorization'))) return next();
-    res.set('WWW-Authenticate', 'Bearer');
-    sendProblem(res, {
-      status: 401,
-      title: 'Unauthorized',
-      detail: 'Send Authorization: Bearer <ADMIN_TOKEN>.',
-    });
-  };
 }
 
 /**

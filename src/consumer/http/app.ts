@@ -4,10 +4,11 @@ import type { Logger } from 'pino';
 import type { Metrics } from '../metrics/index.ts';
 import { type Store, StoreError } from '../store/store.ts';
 import { createAdminRouter } from './admin-routes.ts';
+import type { AdminTokens } from './admin-tokens.ts';
 import type { Admission } from './admission.ts';
 import { createHealthRouter, type ReadinessCheck } from './health-routes.ts';
 import { sendProblem } from './problem.ts';
-import type { OperationsSettings, WebhookSettings } from './settings.ts';
+import type { WebhookSettings } from './settings.ts';
 import { createWebhookRouter } from './webhook/route.ts';
 
 /**
@@ -18,7 +19,7 @@ import { createWebhookRouter } from './webhook/route.ts';
 export type AppRoutes = 'all' | 'webhook' | 'operations';
 
 export interface AppDeps {
-  config: WebhookSettings & Pick<OperationsSettings, 'adminToken'>;
+  config: WebhookSettings & AdminTokens;
   store: Store;
   /** Called after an event is committed, to wake the worker. */
   onEventStored?: () => void;
@@ -59,7 +60,11 @@ export function createApp(deps: AppDeps): Express {
     app.use(createHealthRouter({ checks: deps.readinessChecks, metrics, logger }));
     app.use(
       createAdminRouter({
-        adminToken: config.adminToken,
+        tokens: {
+          adminToken: config.adminToken,
+          adminSubmitToken: config.adminSubmitToken,
+          adminReadToken: config.adminReadToken,
+        },
         store,
         now,
         ...(deps.onSubmissionStored === undefined

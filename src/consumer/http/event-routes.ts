@@ -1,8 +1,10 @@
 /**
- * The inbox's admin routes (docs/operating.md), behind the admin token:
+ * The inbox's admin routes (docs/operating.md), behind the admin tokens (admin-tokens.ts):
  *
  *   GET  /admin/events                    events by state, a page at a time (?state, ?limit, ?after)
+ *                                         ADMIN_TOKEN, ADMIN_READ_TOKEN
  *   POST /admin/events/:eventId/replay    a dead, done or skipped event back to pending: 202
+ *                                         ADMIN_TOKEN only
  */
 import type { Router } from 'express';
 import {
@@ -13,15 +15,18 @@ import {
 } from '../store/events.ts';
 import { InvalidCursorError, type Store } from '../store/store.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './admin-fields.ts';
+import type { AdminAuth } from './admin-tokens.ts';
 import { sendProblem } from './problem.ts';
 
 export interface EventRouteDeps {
   store: Store;
   now: () => number;
+  accepts: AdminAuth['accepts'];
 }
 
 export function addEventRoutes(router: Router, deps: EventRouteDeps): void {
-  router.get('/admin/events', async (req, res) => {
+  const { accepts } = deps;
+  router.route('/admin/events').get(accepts('read'), async (req, res) => {
     const { state, limit, after } = req.query;
     if (state !== undefined && !EVENT_STATES.includes(state as EventState)) {
       return sendProblem(res, {
@@ -66,7 +71,7 @@ export function addEventRoutes(router: Router, deps: EventRouteDeps): void {
     res.json({ items: page.items.map(eventView), next: page.next });
   });
 
-  router.post('/admin/events/:eventId/replay', async (req, res) => {
+  router.route('/admin/events/:eventId/replay').post(accepts(), async (req, res) => {
     const outcome = await deps.store.events.replay(req.params.eventId, deps.now());
     if (outcome === 'replayed') {
       res.status(202).json({ eventId: req.params.eventId, state: 'pending' });

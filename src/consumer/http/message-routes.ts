@@ -1,16 +1,21 @@
 /**
- * The messages' admin route (docs/operating.md), behind the admin token:
+ * The messages' admin route (docs/operating.md), behind the admin tokens (admin-tokens.ts):
  *
  *   GET /admin/messages/:messageId   what the consumer holds of the message, by side
+ *                                    ADMIN_TOKEN, ADMIN_READ_TOKEN
  */
 import type { Router } from 'express';
 import type { MessageRecord } from '../store/messages.ts';
 import type { Store } from '../store/store.ts';
 import { iso } from './admin-fields.ts';
+import type { AdminAuth } from './admin-tokens.ts';
 import { sendProblem } from './problem.ts';
 
-export function addMessageRoutes(router: Router, deps: { store: Store }): void {
-  router.get('/admin/messages/:messageId', async (req, res) => {
+export function addMessageRoutes(
+  router: Router,
+  deps: { store: Store; accepts: AdminAuth['accepts'] },
+): void {
+  router.route('/admin/messages/:messageId').get(deps.accepts('read'), async (req, res) => {
     const sides = await deps.store.messages.listSides(req.params.messageId);
     if (sides.length === 0) {
       sendProblem(res, { status: 404, title: 'Not Found', detail: 'No such message.' });

@@ -39,8 +39,21 @@ export interface WebhookSettings {
 }
 
 export interface OperationsSettings {
-  /** Enables /admin when set; at least 32 characters. @default undefined */
+  /**
+   * Every /admin route (docs/operating.md#admin-tokens); at least 32 characters. /admin is
+   * served when this or a scoped token below is set. @default undefined
+   */
   adminToken: string | undefined;
+  /**
+   * A scoped token for an ERP: POST /admin/submissions and reading submissions, nothing else;
+   * at least 32 characters, unlike the other tokens. @default undefined
+   */
+  adminSubmitToken: string | undefined;
+  /**
+   * A scoped token for dashboards and people on call: every GET of /admin, no change; at least
+   * 32 characters, unlike the other tokens. @default undefined
+   */
+  adminReadToken: string | undefined;
   /**
    * When set, /healthz, /readyz, /metrics and /admin are served on this port instead of PORT,
    * which then serves the webhook path only. @default undefined (everything on PORT)
@@ -48,8 +61,18 @@ export interface OperationsSettings {
   operationsPort: number | undefined;
 }
 
-/** An admin token shorter than this is refused: it guards replay and the message views. */
+/**
+ * An admin token shorter than this is refused: it guards replay and the message views. The
+ * scoped tokens are held to the same length: one that submits invoices is worth guessing too.
+ */
 export const ADMIN_TOKEN_MIN_LENGTH = 32;
+
+/** The admin tokens by variable, in the order their problems are reported. */
+const ADMIN_TOKEN_VARIABLES = [
+  ['ADMIN_TOKEN', 'adminToken'],
+  ['ADMIN_SUBMIT_TOKEN', 'adminSubmitToken'],
+  ['ADMIN_READ_TOKEN', 'adminReadToken'],
+] as const;
 /** A signing secret shorter than this draws a start-up warning (never a refusal). */
 export const WEBHOOK_SECRET_WARN_LENGTH = 16;
 
@@ -77,20 +100,46 @@ export function readWebhookSettings(read: Reader, webhooks: boolean): WebhookSet
 
 export function readOperationsSettings(read: Reader, port: number): OperationsSettings {
   const settings: OperationsSettings = {
-    adminToken: read.optional('ADMIN_TOKEN', (v) =>
-      v.length >= ADMIN_TOKEN_MIN_LENGTH
-        ? { value: v }
-        : {
-            problem: `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters long (for example the output of \`openssl rand -hex 32\`)`,
-          },
-    ),
+    adminToken: readAdminToken(read, 'ADMIN_TOKEN'),
+    adminSubmitToken: readAdminToken(read, 'ADMIN_SUBMIT_TOKEN'),
+    adminReadToken: readAdminToken(read, 'ADMIN_READ_TOKEN'),
     operationsPort: read.optionalInteger('OPERATIONS_PORT', { min: 0, max: 65535 }),
   };
+  refuseSharedAdminTokens(read, settings);
   if (settings.operationsPort !== undefined && settings.operationsPort !== 0) {
     if (settings.operationsPort === port)
       read.problem('OPERATIONS_PORT must differ from PORT (leave it unset to serve both on PORT)');
   }
   return settings;
+}
+
+function readAdminToken(read: Reader, name: string): string | undefined {
+  return read.optional(name, (v) =>
+    v.length >= ADMIN_TOKEN_MIN_LENGTH
+      ? { value: v }
+      : {
+          problem: `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters long (for example the output of \`openssl rand -hex 32\`)`,
+        },
+  );
+}
+
+/**
+ * Two admin variables holding one value: a request with it would be taken for the wider token,
+ * so the scoped one would grant more than its name says. Named, never shown.
+ */
+function refuseSharedAdminTokens(read: Reader, settings: OperationsSettings): void {
+  const seen = new Map<string, string>();
+  for (const [name, key] of ADMIN_TOKEN_VARIABLES) {
+    const value = settings[key];
+    if (value === undefined) continue;
+    const earlier = seen.get(value);
+    if (earlier !== undefined) {
+      read.problem(
+        `${name} must differ from ${earlier}: each admin token says what its holder may do, and one value cannot say two things; generate one per holder (openssl rand -hex 32)`,
+      );
+    }
+    seen.set(value, name);
+  }
 }
 
 /**

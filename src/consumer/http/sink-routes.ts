@@ -1,16 +1,22 @@
 /**
- * The status sink's admin route (docs/status-sink.md#operating), behind the admin token: how
- * far behind the sink is, and the notices it refuses with their last error.
+ * The status sink's admin route (docs/status-sink.md#operating), behind the admin tokens
+ * (admin-tokens.ts): how far behind the sink is, and the notices it refuses with their last
+ * error.
  *
  *   GET /admin/sink   counts of the outbox and its notices (?state=pending|failing, ?limit)
+ *                     ADMIN_TOKEN, ADMIN_READ_TOKEN
  */
 import type { Router } from 'express';
 import type { Store } from '../store/store.ts';
 import { iso, queryLimit } from './admin-fields.ts';
+import type { AdminAuth } from './admin-tokens.ts';
 import { sendProblem } from './problem.ts';
 
-export function addSinkRoutes(router: Router, deps: { store: Store }): void {
-  router.get('/admin/sink', async (req, res) => {
+export function addSinkRoutes(
+  router: Router,
+  deps: { store: Store; accepts: AdminAuth['accepts'] },
+): void {
+  router.route('/admin/sink').get(deps.accepts('read'), async (req, res) => {
     const { state, limit } = req.query;
     if (state !== undefined && state !== 'pending' && state !== 'failing') {
       return sendProblem(res, {

@@ -1,17 +1,21 @@
 /**
- * The submission outbox's routes (docs/submissions.md), behind the admin token on the
- * operations port: how the ERP sends an invoice through the consumer so that it goes out once.
+ * The submission outbox's routes (docs/submissions.md), behind the admin tokens on the
+ * operations port (admin-tokens.ts): how the ERP sends an invoice through the consumer so that
+ * it goes out once. The ERP's token is ADMIN_SUBMIT_TOKEN, which these routes alone accept.
  *
  *   POST /admin/submissions              a submit-invoice body; stored first, keyed by its
  *                                        invoice.invoiceNo, then submitted by the outbox.
  *                                        202 stored now; 200 that invoice number was stored
  *                                        already with the same body (sending it again is safe);
  *                                        409 it was stored with another body; 400, 413, 415.
+ *                                        ADMIN_TOKEN, ADMIN_SUBMIT_TOKEN
  *   GET  /admin/submissions              the outbox: counts of open submissions, newest first
+ *                                        ADMIN_TOKEN, ADMIN_SUBMIT_TOKEN, ADMIN_READ_TOKEN
  *   GET  /admin/submissions/:invoiceNo   one invoice: state, message id, the message's statuses
+ *                                        ADMIN_TOKEN, ADMIN_SUBMIT_TOKEN, ADMIN_READ_TOKEN
  */
 import { createHash } from 'node:crypto';
-import express, { type Request, type Response, type Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { hasControlCharacter } from '../../protocol/index.ts';
 import type { MessageRecord } from '../store/messages.ts';
 import type { Store } from '../store/store.ts';
@@ -22,11 +26,14 @@ import {
   type SubmissionState,
 } from '../store/submissions.ts';
 import { iso, queryLimit } from './admin-fields.ts';
-import { type Problem, sendProblem } from './problem.ts';
+import type { AdminAuth } from './admin-tokens.ts';
+import { createJsonObjectReader } from './json-body.ts';
+import { sendProblem } from './problem.ts';
 
 export interface SubmissionRouteDeps {
   store: Store;
   now: () => number;
+  accepts: AdminAuth['accepts'];
   /** Wakes the submission worker: a submission was just stored. */
   onSubmissionStored?: () => void;
 }
@@ -42,8 +49,12 @@ export const SUBMISSION_MAX_BYTES = 1024 * 1024;
 /** The longest invoice number taken: it is a key, a path segment and a log field. */
 export const INVOICE_NO_MAX_CHARS = 200;
 
-// No inflation: a compressed body could grow past the bound once read.
-const readJson = express.json({ limit: SUBMISSION_MAX_BYTES, inflate: false, strict: true });
+// Bounded in size and shape before it is parsed (json-body.ts).
+const parseBody = createJsonObjectReader({
+  maxBytes: SUBMISSION_MAX_BYTES,
+  invalidTitle: 'Invalid submission',
+  tooLargeDetail: `A submission is at most ${SUBMISSION_MAX_BYTES} bytes.`,
+});
 
 export function addSubmissionRoutes(router: Router, deps: SubmissionRouteDeps): void {
   router.param('invoiceNo', (_req, res, next, value: string) => {
@@ -54,9 +65,14 @@ export function addSubmissionRoutes(router: Router, deps: SubmissionRouteDeps): 
       detail: `invoiceNo must be 1 to ${INVOICE_NO_MAX_CHARS} characters without control characters`,
     });
   });
-  router.post('/admin/submissions', (req, res) => storeSubmission(deps, req, res));
-  router.get('/admin/submissions', (req, res) => listSubmissions(deps.store, req, res));
-  router.get('/admin/submissions/:invoiceNo', (req, res) => showSubmission(deps.store, req, res));
+  const { accepts } = deps;
+  router
+    .route('/admin/submissions')
+    .post(accepts('submit'), (req, res) => storeSubmission(deps, req, res))
+    .get(accepts('submit', 'read'), (req, res) => listSubmissions(deps.store, req, res));
+  router
+    .route('/admin/submissions/:invoiceNo')
+    .get(accepts('submit', 'read'), (req, res) => showSubmission(deps.store, req, res));
 }
 
 /** POST: stores the invoice once by its number, then waits a little for the outbox. */
@@ -150,46 +166,6 @@ function validInvoiceNo(value: string): boolean {
     !hasControlCharacter(value) &&
     value.isWellFormed()
   );
-}
-
-type Parsed = { body: object } | { problem: Problem };
-
-/** The body-parser's refusals by status; any other is JSON that does not parse. */
-const BODY_REFUSALS: Record<number, Problem> = {
-  413: {
-    status: 413,
-    title: 'Content Too Large',
-    detail: `A submission is at most ${SUBMISSION_MAX_BYTES} bytes.`,
-  },
-  415: {
-    status: 415,
-    title: 'Unsupported Media Type',
-    detail: 'Send the body uncompressed, as UTF-8 JSON.',
-  },
-};
-const NOT_JSON: Problem = {
-  status: 400,
-  title: 'Invalid submission',
-  detail: 'The body is not valid JSON.',
-};
-const NOT_AN_OBJECT: Problem = {
-  status: 400,
-  title: 'Invalid submission',
-  detail: 'Send a JSON object.',
-};
-
-function parseBody(req: Request): Promise<Parsed> {
-  return new Promise((resolve) => {
-    readJson(req, req.res as express.Response, (error?: unknown) => {
-      if (error !== undefined) {
-        const status = (error as { status?: number }).status ?? 400;
-        return resolve({ problem: BODY_REFUSALS[status] ?? NOT_JSON });
-      }
-      const body: unknown = req.body;
-      const isObject = typeof body === 'object' && body !== null && !Array.isArray(body);
-      resolve(isObject ? { body } : { problem: NOT_AN_OBJECT });
-    });
-  });
 }
 
 /** The submission once it left the open states, or undefined when `until` came first. */

@@ -44,6 +44,8 @@ export function publicSecretProblems(config: {
   apiToken: string;
   apiBaseUrl: string;
   adminToken: string | undefined;
+  adminSubmitToken: string | undefined;
+  adminReadToken: string | undefined;
   databaseUrl: string;
 }): string[] {
   const problems: string[] = [];
@@ -61,10 +63,18 @@ export function publicSecretProblems(config: {
       `API_TOKEN is ${apiToken}, sent to an https:// API: set the token the service gave you`,
     );
   }
-  const adminToken = config.adminToken === undefined ? undefined : named(config.adminToken);
-  if (adminToken !== undefined) {
+  // The scoped tokens as ADMIN_TOKEN: less to lose with one, but an invoice sent in your
+  // name (ADMIN_SUBMIT_TOKEN) or every message read (ADMIN_READ_TOKEN) is still too much.
+  const adminTokens = [
+    ['ADMIN_TOKEN', config.adminToken],
+    ['ADMIN_SUBMIT_TOKEN', config.adminSubmitToken],
+    ['ADMIN_READ_TOKEN', config.adminReadToken],
+  ] as const;
+  for (const [variable, value] of adminTokens) {
+    const name = value === undefined ? undefined : named(value);
+    if (name === undefined) continue;
     problems.push(
-      `ADMIN_TOKEN is ${adminToken}: anyone who reaches the operations port could use it; generate one (openssl rand -hex 32), or leave it unset to turn /admin off`,
+      `${variable} is ${name}: anyone who reaches the operations port could use it; generate one (openssl rand -hex 32), or leave it unset`,
     );
   }
   const password = databasePassword(config.databaseUrl);

@@ -17,7 +17,7 @@ import { freePort } from '../../support/free-port.ts';
 import { type RunningProxy, startProxy } from '../../support/http-proxy.ts';
 import {
   eventually,
-  SANDBOX_ADMIN_TOKEN,
+  SANDBOX_SUBMIT_TOKEN,
   type Sandbox,
   startSandbox,
 } from '../../support/sandbox.ts';
@@ -55,7 +55,8 @@ async function start(
     port,
     token: ERP_TOKEN,
     consumerUrl: consumerUrl === undefined ? sandbox.consumer.url : await consumerUrl(sandbox),
-    consumerToken: SANDBOX_ADMIN_TOKEN,
+    // The ERP's token: submissions only (ADMIN_SUBMIT_TOKEN), never the operator's.
+    consumerToken: SANDBOX_SUBMIT_TOKEN,
   });
   return { s: sandbox, erp };
 }

@@ -139,6 +139,42 @@ describe('loadConfig', () => {
       expect(loadConfig({ ...minimal, ADMIN_TOKEN: ADMIN }).adminToken).toBe(ADMIN);
     });
 
+    it('holds the scoped admin tokens to the same length, without echoing them (issue 37)', () => {
+      expect(
+        configProblems({
+          ...minimal,
+          ADMIN_SUBMIT_TOKEN: 'short-submit-token',
+          ADMIN_READ_TOKEN: 'short-read-token',
+        }),
+      ).toEqual([
+        expect.stringMatching(/^ADMIN_SUBMIT_TOKEN must be at least 32 characters/),
+        expect.stringMatching(/^ADMIN_READ_TOKEN must be at least 32 characters/),
+      ]);
+      const config = loadConfig({
+        ...minimal,
+        ADMIN_SUBMIT_TOKEN: 's'.repeat(32),
+        ADMIN_READ_TOKEN: 'r'.repeat(32),
+      });
+      expect(config).toMatchObject({
+        adminToken: undefined,
+        adminSubmitToken: 's'.repeat(32),
+        adminReadToken: 'r'.repeat(32),
+      });
+    });
+
+    it('refuses two admin variables holding one token, naming both and neither value (issue 37)', () => {
+      const problems = configProblems({
+        ...minimal,
+        ADMIN_TOKEN: ADMIN,
+        ADMIN_SUBMIT_TOKEN: 's'.repeat(32),
+        ADMIN_READ_TOKEN: ADMIN,
+      });
+      expect(problems).toEqual([
+        expect.stringMatching(/^ADMIN_READ_TOKEN must differ from ADMIN_TOKEN: /),
+      ]);
+      expect(problems[0]).not.toContain(ADMIN);
+    });
+
     it.each([
       'http://127.0.0.1:4000',
       'http://127.8.9.10/api',
@@ -329,7 +365,14 @@ describe('choosing an importer', () => {
 
   it('lists every variable of the core, which no importer may declare', () => {
     const names = coreVariableNames();
-    for (const name of ['API_TOKEN', 'WEBHOOK_SECRETS', 'ADMIN_TOKEN', 'DATABASE_URL'])
+    for (const name of [
+      'API_TOKEN',
+      'WEBHOOK_SECRETS',
+      'ADMIN_TOKEN',
+      'ADMIN_SUBMIT_TOKEN',
+      'ADMIN_READ_TOKEN',
+      'DATABASE_URL',
+    ])
       expect(names.has(name)).toBe(true);
     expect(names.has('ERP_TOKEN')).toBe(false);
   });

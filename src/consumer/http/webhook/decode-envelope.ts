@@ -10,6 +10,7 @@ import {
   WEBHOOK_JSON_LIMITS,
   type WebhookEnvelope,
 } from '../../../protocol/index.ts';
+import { jsonShapeProblem } from '../json-shape-problem.ts';
 import { Rejection } from './rejection.ts';
 
 /**
@@ -29,11 +30,7 @@ export function decodeEnvelope(body: Buffer): WebhookEnvelope | Rejection {
     checkJsonShape(body, WEBHOOK_JSON_LIMITS);
   } catch (error) {
     if (!(error instanceof JsonShapeError)) throw error;
-    return badRequest({
-      title: 'Body is JSON of an unsupported shape',
-      type: `urn:webhook-consumer:json-shape:${error.limit}`,
-      detail: `${error.message}; limits: nesting depth ${WEBHOOK_JSON_LIMITS.maxDepth}, ${WEBHOOK_JSON_LIMITS.maxKeysPerObject} members per object, ${WEBHOOK_JSON_LIMITS.maxStringBytes} bytes per string.`,
-    });
+    return badRequest(jsonShapeProblem(error, WEBHOOK_JSON_LIMITS));
   }
   let text: string;
   try {

@@ -1,12 +1,22 @@
 /**
  * The journal sink (SINK_MODULE=journal, the default) on a real file: one JSON line per notice,
  * in order, on disk before deliver() resolves; a notice already at the end of the file skipped
- * after a restart; a line cut short by a crash tolerated.
+ * after a restart; a line cut short by a crash tolerated; the file and its folders private, and
+ * U+2028/U+2029 escaped.
  */
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { StatusChangeNotice } from '../../../../src/consumer/store/status-notice.ts';
@@ -150,5 +160,69 @@ describe('the journal sink', () => {
     await sink.deliver(notice('m'));
     await sink.close?.();
     expect(idsOf(file)).toEqual(['m']);
+  });
+});
+
+describe('the journal is private (issue 37)', () => {
+  it('creates its file 0600 and its folders 0700, whatever the umask lets others read', async () => {
+    const file = newFile();
+    const sink = await createJournalSink({ file, logger });
+    await sink.deliver(notice('private'));
+    await sink.close?.();
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // Both folders it made: `nested` and the run's folder above it.
+    expect(statSync(dirname(file)).mode & 0o777).toBe(0o700);
+    expect(statSync(dirname(dirname(file))).mode & 0o777).toBe(0o700);
+  });
+
+  it('leaves the mode of a file that exists, and warns when every user may read it', async () => {
+    const file = newFile();
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, '', { mode: 0o644 });
+    chmodSync(file, 0o644);
+    const lines: Record<string, unknown>[] = [];
+    const recording = pino(
+      { level: 'warn' },
+      { write: (line: string) => lines.push(JSON.parse(line)) },
+    );
+    const sink = await createJournalSink({ file, logger: recording });
+    await sink.close?.();
+    expect(statSync(file).mode & 0o777).toBe(0o644);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        file,
+        mode: '0644',
+        msg: expect.stringMatching(/chmod 600/),
+      }),
+    ]);
+    // Made private by its owner (or group-readable for a reader): no warning.
+    chmodSync(file, 0o640);
+    const again = await createJournalSink({ file, logger: recording });
+    await again.close?.();
+    expect(lines).toHaveLength(1);
+  });
+
+  it('writes U+2028 and U+2029 escaped: each line is one line for every reader, and parses back', async () => {
+    const file = newFile();
+    const sink = await createJournalSink({ file, logger });
+    const value = notice('separators', {
+      properties: { errorMessage: 'first\u2028second\u2029third' },
+    });
+    await sink.deliver(value);
+    await sink.close?.();
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toMatch(/[\u2028\u2029]/);
+    expect(text).toContain(String.raw`first\u2028second\u2029third`);
+    // A reader that splits on every Unicode line end (JavaScript's, an editor's) sees one line.
+    expect(text.split(/\r\n|[\n\r\u2028\u2029]/).filter((line) => line !== '')).toHaveLength(1);
+    expect(JSON.parse(text)).toEqual(value);
+    // Valid JavaScript too: the line as an expression.
+    expect(new Function(`return ${text}`)()).toEqual(value);
+    // And its id is found again after a restart: not written twice.
+    const after = await createJournalSink({ file, logger });
+    await after.deliver(value);
+    await after.close?.();
+    expect(idsOf(file)).toEqual(['separators']);
   });
 });

@@ -74,6 +74,28 @@ describe('in production, the secrets this repository publishes are refused by na
     }
   });
 
+  it.each(['ADMIN_SUBMIT_TOKEN', 'ADMIN_READ_TOKEN'])(
+    '%s as ADMIN_TOKEN: a scoped token is no place for a public value either (issue 37)',
+    (name) => {
+      expect(
+        configProblems({ ...production, [name]: 'dev-admin-token-for-local-use-only' }),
+      ).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^${name} is "dev-admin-token-for-local-use-only" \\(npm run dev's public admin token\\): .*openssl rand -hex 32`,
+          ),
+        ),
+      ]);
+      expect(
+        configProblems({
+          ...production,
+          NODE_ENV: 'development',
+          [name]: 'dev-admin-token-for-local-use-only',
+        }),
+      ).toEqual([]);
+    },
+  );
+
   it('reports every public value at once, with the other problems', () => {
     const problems = configProblems({
       ...production,
