@@ -21,6 +21,7 @@ WEBHOOK_SECRETS=whsec_$(random_hex)
 API_TOKEN=$(random_hex)
 API_BASE_URL=http://provider:4000
 API_ALLOW_INSECURE_HTTP=true
+IMPORTER_MODULE=file
 ADMIN_TOKEN=$(random_hex)
 PROVIDER_ADMIN_TOKEN=$(random_hex)
 POSTGRES_PASSWORD=$(random_hex)

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 /**
- * npm run importer:check -- [importer] [--reject-invoice-no <no>] [--json]
+ * npm run importer:check -- [importer] [--reject-invoice-no <no>] [--target <module>] [--json]
  * Runs the importer contract kit (src/importer-kit/README.md) against an importer: a name of
  * src/importers/ or a path, IMPORTER_MODULE by default. Its settings come from the environment
- * and .env. Exit 0 when every checked case holds, 1 when one fails, 2 on bad usage, or when
- * the importer cannot be loaded (each problem named, as `npm start` names them).
+ * and .env; with --target, a controller of its target (a module) lets every case run. Exit 0
+ * when every checked case holds, 1 when one fails, 2 on bad usage, or when the importer or the
+ * target controller cannot be loaded (each problem named, as `npm start` names them).
  */
 import 'dotenv/config';
 import { runCheckCommand } from '../src/check-runner/check-command.ts';
@@ -22,6 +23,7 @@ const code = await runCheckCommand(
         env: process.env,
         ...(args.importer === undefined ? {} : { importer: args.importer }),
         ...(args.rejectInvoiceNo === undefined ? {} : { rejectInvoiceNo: args.rejectInvoiceNo }),
+        ...(args.target === undefined ? {} : { targetModule: args.target }),
       }),
     table: formatTable,
   },

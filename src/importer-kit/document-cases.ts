@@ -4,13 +4,19 @@
  * (MLR, eMLR) it sends inbound. Each asks the simulator for the document through the admin
  * API and checks it got what it asked for before importing: a simulator without an option
  * leaves the case, or that kind, not checked, saying so.
+ *
+ * A business document (an invoice, a credit note, an order) must be imported. A response may
+ * be imported, or answered `not_booked` by an importer whose ERP keeps no record of them
+ * (importer.ts, NotBookedResult): the consumer acknowledges it all the same. `not_booked` for
+ * a business document is a failure: the consumer would tell its sender it was delivered while
+ * nothing booked it.
  */
 
-import { createEvidence, notChecked } from '../check-runner/evidence.ts';
+import { createEvidence, type Evidence, notChecked } from '../check-runner/evidence.ts';
 import { DOCUMENT_TYPES, formatOfContentType } from '../provider/document-formats.ts';
 import { FORMATS } from '../provider/webhooks/routing.ts';
 import { expectHeld, expectHolds, heldCount, heldText, type KitCase } from './case.ts';
-import { describeOutcome, resolvedAs } from './import-call.ts';
+import { type CallOutcome, describeOutcome, resolvedAs } from './import-call.ts';
 import { SimulatorRefusedError } from './simulator.ts';
 
 const CONTRACT = 'src/consumer/importer/README.md';
@@ -57,11 +63,14 @@ interface Kind {
   /** `Invoice/XML`, `ApplicationResponse/XML (MessageLevelResponse)`. */
   label: string;
   messageId: string;
+  /** A response message (MLR, eMLR), which an importer may answer `not_booked`. */
+  response: boolean;
 }
 
 export const importDocumentTypes: KitCase = {
   id: 'import.document-types',
-  title: 'every document type and format the simulator delivers, and its responses, imported once',
+  title:
+    "every document type and format the simulator delivers imported once; its responses (MLR, eMLR) imported once or 'not_booked'",
   doc: `${CONTRACT}#the-contract`,
   async run(kit) {
     const e = createEvidence();
@@ -79,7 +88,7 @@ export const importDocumentTypes: KitCase = {
         }
         const entry = kit.simulator.coreEntry(messageId);
         const got = entry && `${entry.name}/${formatOfContentType(entry.contentType)}`;
-        if (got === `${type}/${format}`) kinds.push({ label: got, messageId });
+        if (got === `${type}/${format}`) kinds.push({ label: got, messageId, response: false });
         else ignored.push(`${type}/${format} (made ${got ?? 'no core document'})`);
       }
     }
@@ -91,6 +100,7 @@ export const importDocumentTypes: KitCase = {
         kinds.push({
           label: `${entry?.name ?? '?'}/${format} (${kit.simulator.action(messageId)})`,
           messageId,
+          response: true,
         });
       } catch (error) {
         ignored.push(`${response} (${error instanceof Error ? error.message : String(error)})`);
@@ -107,9 +117,38 @@ export const importDocumentTypes: KitCase = {
       e.note(
         `${kind.label}, message ${kind.messageId}: ${describeOutcome(outcome)}${heldText(held)}`,
       );
-      e.expect(resolvedAs(outcome, 'imported'), `${kind.label} must resolve 'imported'`);
-      expectHeld(e, kind.messageId, held);
+      expectKindImported(e, kind, outcome, held);
     }
     return e.verdict();
   },
 };
+
+/**
+ * A business document must resolve `imported` and be held once; a response may instead
+ * resolve `not_booked`, and then the target holds nothing of it.
+ */
+function expectKindImported(
+  e: Evidence,
+  kind: Kind,
+  outcome: CallOutcome,
+  held: number | undefined,
+): void {
+  if (resolvedAs(outcome, 'not_booked')) {
+    if (kind.response) {
+      expectHeld(e, kind.messageId, held, 0);
+      return;
+    }
+    e.expect(
+      false,
+      `${kind.label} answered 'not_booked': the consumer would mark it delivered, and its sender would believe it booked while nothing holds it. 'not_booked' is for response messages (MLR, eMLR) only: book it, or throw PermanentImportError so that its sender learns it was refused`,
+    );
+    return;
+  }
+  e.expect(
+    resolvedAs(outcome, 'imported'),
+    kind.response
+      ? `${kind.label} must resolve 'imported', or 'not_booked' with a reason if your system keeps no record of responses`
+      : `${kind.label} must resolve 'imported'`,
+  );
+  expectHeld(e, kind.messageId, held);
+}

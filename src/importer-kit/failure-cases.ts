@@ -84,7 +84,7 @@ export const importTransient: KitCase = {
     const target = kit.target;
     if (target?.outage === undefined || target.recover === undefined) {
       return notChecked(
-        'not checked: needs a target controller with outage() and recover() (describeImporterContract({ target }))',
+        'not checked: needs a target controller with outage() and recover() (--target <module>, or describeImporterContract({ target }))',
       );
     }
     const e = createEvidence();

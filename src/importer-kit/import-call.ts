@@ -15,9 +15,11 @@ import { describeError as describeAnyError, oneLine } from '../check-runner/erro
 import type { ApiClient, FetchedDocument } from '../consumer/api/index.ts';
 import {
   fileDocument,
+  type ImportedResult,
   type Importer,
   type ImportInput,
   type ImportResult,
+  type NotBookedResult,
   PermanentImportError,
 } from '../consumer/importer/index.ts';
 
@@ -102,35 +104,41 @@ export async function prepareCall(
   };
 }
 
-/** A result the contract allows: a known status and a location that is a non-empty string. */
+/**
+ * A result the contract allows: `imported` or `already_imported` with a location that is a
+ * non-empty string, or `not_booked` with a non-empty reason.
+ */
 export function isValidResult(result: unknown): result is ImportResult {
-  const r = result as Partial<ImportResult> | undefined;
+  if (typeof result !== 'object' || result === null) return false;
+  const r = result as { status?: unknown; location?: unknown; reason?: unknown };
+  if (r.status === 'not_booked') return typeof r.reason === 'string' && r.reason.trim() !== '';
   return (
-    typeof r === 'object' &&
-    r !== null &&
     (r.status === 'imported' || r.status === 'already_imported') &&
     typeof r.location === 'string' &&
     r.location !== ''
   );
 }
 
+/** The result type of a status: NotBookedResult for `not_booked`, else ImportedResult. */
+type ResultOf<S extends ImportResult['status']> = S extends 'not_booked'
+  ? NotBookedResult
+  : ImportedResult;
+
 /** The outcome resolved a valid result with one of `statuses`. */
-export function resolvedAs(
+export function resolvedAs<S extends ImportResult['status']>(
   outcome: CallOutcome,
-  ...statuses: ImportResult['status'][]
-): outcome is { ended: 'resolved'; result: ImportResult; ms: number } {
+  ...statuses: S[]
+): outcome is { ended: 'resolved'; result: ResultOf<S>; ms: number } {
   return (
     outcome.ended === 'resolved' &&
     isValidResult(outcome.result) &&
-    statuses.includes(outcome.result.status)
+    (statuses as ImportResult['status'][]).includes(outcome.result.status)
   );
 }
 
-/** The location of a valid resolved outcome, else undefined. */
+/** The location of a valid resolved outcome that took the documents, else undefined. */
 export function locationOf(outcome: CallOutcome): string | undefined {
-  return outcome.ended === 'resolved' && isValidResult(outcome.result)
-    ? outcome.result.location
-    : undefined;
+  return resolvedAs(outcome, 'imported', 'already_imported') ? outcome.result.location : undefined;
 }
 
 export function isPermanent(outcome: CallOutcome): boolean {
@@ -146,9 +154,12 @@ export function isTransient(outcome: CallOutcome): boolean {
 export function describeOutcome(outcome: CallOutcome): string {
   switch (outcome.ended) {
     case 'resolved':
-      return isValidResult(outcome.result)
-        ? `import() -> ${outcome.result.status} at ${outcome.result.location} (${outcome.ms} ms)`
-        : `import() -> resolved ${oneLine(JSON.stringify(outcome.result) ?? String(outcome.result))}, not { status: 'imported' | 'already_imported', location: <non-empty string> } (${outcome.ms} ms)`;
+      if (!isValidResult(outcome.result)) {
+        return `import() -> resolved ${oneLine(JSON.stringify(outcome.result) ?? String(outcome.result))}, not { status: 'imported' | 'already_imported', location: <non-empty string> } nor { status: 'not_booked', reason: <non-empty string> } (${outcome.ms} ms)`;
+      }
+      return outcome.result.status === 'not_booked'
+        ? `import() -> not_booked, reason ${JSON.stringify(oneLine(outcome.result.reason))} (${outcome.ms} ms)`
+        : `import() -> ${outcome.result.status} at ${outcome.result.location} (${outcome.ms} ms)`;
     case 'rejected':
       return `import() -> threw ${describeError(outcome.error)} (${outcome.ms} ms)`;
     case 'running':

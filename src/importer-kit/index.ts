@@ -20,3 +20,9 @@ export {
 export type { CaseReport, CaseResult, KitReport } from './report.ts';
 export { formatCase, formatTable } from './report.ts';
 export type { ImporterTarget } from './target.ts';
+export {
+  defineImporterTarget,
+  type ImporterTargetModule,
+  loadImporterTarget,
+  type TargetContext,
+} from './target-module.ts';

@@ -31,6 +31,7 @@ import { describeError, prepareCall } from './import-call.ts';
 import { type CaseReport, type KitReport, summarize } from './report.ts';
 import { type KitSimulator, startKitSimulator } from './simulator.ts';
 import type { ImporterTarget } from './target.ts';
+import { loadImporterTarget } from './target-module.ts';
 
 /** The importer could not be resolved: its module, or its settings (one line each). */
 export { KitConfigError };
@@ -77,9 +78,17 @@ export interface ImporterKitOptions {
   /**
    * A controller of the importer's target (target.ts): outages, hangs, lost replies, and how
    * many records it holds of a message. Without it the cases that need one are not checked.
+   * Its `importerEnv` is taken over `env`; its `close()` is called when the kit ends.
    * @default none
    */
   target?: ImporterTarget;
+  /**
+   * A module whose default export is a target controller or a function making one
+   * (target-module.ts), loaded when the kit starts: what `--target` names. A path from the
+   * project's root, or absolute; instead of `target`.
+   * @default none
+   */
+  targetModule?: string;
   /**
    * How long an ordinary import() may take before the kit stops waiting for it (the signal the
    * call gets aborts then too).
@@ -92,6 +101,8 @@ export interface ImporterKitOptions {
 
 export interface KitSession {
   importer: KitReport['importer'];
+  /** The target module (`--target`) as named, `given` for a controller passed in, or null. */
+  target: string | null;
   /** The simulator's URL. */
   simulator: string;
   /** When the session started, ms since the epoch. */
@@ -104,14 +115,14 @@ export interface KitSession {
 
 export async function startImporterKit(options: ImporterKitOptions = {}): Promise<KitSession> {
   const startedAt = Date.now();
-  const env = options.env ?? {};
-  const spec = options.importer ?? env.IMPORTER_MODULE;
-  const read = await readImporter(
-    { ...env, IMPORTER_MODULE: spec },
-    { coreVariables: coreVariableNames() },
-  );
-  if ('problems' in read) throw new KitConfigError('The importer', read.problems);
-  const loaded: LoadedImporter = read.importer;
+  const target = await startTarget(options);
+  let loaded: LoadedImporter;
+  try {
+    loaded = await loadImporter(options, target);
+  } catch (error) {
+    await target?.close?.();
+    throw error;
+  }
   const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const logger = options.logger ?? pino({ level: 'silent' });
 
@@ -121,6 +132,7 @@ export async function startImporterKit(options: ImporterKitOptions = {}): Promis
   const close = async () => {
     await api?.close();
     await simulator?.close();
+    await target?.close?.();
     await rm(dir, { recursive: true, force: true });
   };
   try {
@@ -136,7 +148,7 @@ export async function startImporterKit(options: ImporterKitOptions = {}): Promis
     api = client;
     const context: KitContext = {
       rejectInvoiceNo: options.rejectInvoiceNo,
-      target: options.target,
+      target,
       simulator: sim,
       callTimeoutMs,
       instance: () => loaded.create({ logger, documentsDir }),
@@ -156,6 +168,7 @@ export async function startImporterKit(options: ImporterKitOptions = {}): Promis
     };
     return {
       importer,
+      target: options.targetModule ?? (target === undefined ? null : 'given'),
       simulator: sim.url,
       startedAt,
       run: async (id) =>
@@ -171,6 +184,33 @@ export async function startImporterKit(options: ImporterKitOptions = {}): Promis
     await close();
     throw error;
   }
+}
+
+/** The controller: options.target, or made by the module options.targetModule names. */
+async function startTarget(options: ImporterKitOptions): Promise<ImporterTarget | undefined> {
+  if (options.targetModule === undefined) return options.target;
+  if (options.target !== undefined) {
+    throw new TypeError('ImporterKitOptions: give target or targetModule, not both');
+  }
+  return loadImporterTarget(options.targetModule, {
+    env: options.env ?? {},
+    rejectInvoiceNo: options.rejectInvoiceNo,
+  });
+}
+
+/** The importer, as every command resolves it, with the target's importerEnv over env. */
+async function loadImporter(
+  options: ImporterKitOptions,
+  target: ImporterTarget | undefined,
+): Promise<LoadedImporter> {
+  const env = { ...options.env, ...target?.importerEnv };
+  const spec = options.importer ?? env.IMPORTER_MODULE;
+  const read = await readImporter(
+    { ...env, IMPORTER_MODULE: spec },
+    { coreVariables: coreVariableNames() },
+  );
+  if ('problems' in read) throw new KitConfigError('The importer', read.problems);
+  return read.importer;
 }
 
 /** Runs every case and returns the report; KitConfigError when the importer cannot load. */

@@ -9,6 +9,8 @@ export interface ImporterCheckArgs {
   importer?: string;
   /** An invoice number the importer's target refuses for good. */
   rejectInvoiceNo?: string;
+  /** A target controller module (target-module.ts), a path from the project's root. */
+  target?: string;
   /** Print the report as JSON instead of a table. @default false */
   json: boolean;
 }
@@ -27,11 +29,16 @@ Exit code 0 when every checked case holds, 1 when one fails, 2 on bad usage or s
                               (default: IMPORTER_MODULE, else file)
   --reject-invoice-no <no>    an invoice number the importer's target refuses for good
                               (enables import.permanent)
+  --target <module>           a controller of the importer's target: a module (a path from
+                              the project's root) whose default export takes it down and up,
+                              makes it hang, loses a reply, counts its records (enables
+                              import.transient and the target halves of import.deadline and
+                              import.lost-reply; e.g. test/support/importer-targets/erp-standin.ts)
   --json                      print the report as JSON (for CI)
   --help                      this text
 
-Cases that need control of the target (outages, hangs, lost replies, counting its records) run
-in a test with describeImporterContract({ target }): src/importer-kit/README.md.`;
+Without --target, the cases that need control of the target are not checked (n/a); the
+controller is described in src/importer-kit/README.md#target.`;
 
 export function parseImporterCheckArgs(args: readonly string[]): ImporterCheckArgs | 'help' {
   const { values, positionals } = parse(args);
@@ -44,6 +51,11 @@ export function parseImporterCheckArgs(args: readonly string[]): ImporterCheckAr
     if (reject.trim() === '') throw new UsageError('--reject-invoice-no is empty');
     result.rejectInvoiceNo = reject;
   }
+  const target = values.target;
+  if (target !== undefined) {
+    if (target.trim() === '') throw new UsageError('--target is empty');
+    result.target = target;
+  }
   return result;
 }
 
@@ -54,6 +66,7 @@ function parse(args: readonly string[]) {
     allowPositionals: true,
     options: {
       'reject-invoice-no': { type: 'string' },
+      target: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean' },
     },

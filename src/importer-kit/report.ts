@@ -26,16 +26,24 @@ export interface KitReport extends RunSummary {
   };
   /** The simulator the kit started. */
   simulator: string;
+  /** The target controller: its module as `--target` named it, `given` in a test, or null. */
+  target: string | null;
   cases: CaseReport[];
 }
 
 export function summarize(
   cases: CaseReport[],
-  context: { importer: KitReport['importer']; simulator: string; startedAt: number },
+  context: {
+    importer: KitReport['importer'];
+    simulator: string;
+    target: string | null;
+    startedAt: number;
+  },
 ): KitReport {
   return {
     importer: context.importer,
     simulator: context.simulator,
+    target: context.target,
     ...summarizeRun(cases, context.startedAt),
     cases,
   };
@@ -48,7 +56,7 @@ export function formatTable(report: KitReport): string {
   const { importer } = report;
   return formatRun({
     heading: [`Importer contract of ${importer.name} (${importer.file})`, importer.describe],
-    where: `simulator ${report.simulator}`,
+    where: `simulator ${report.simulator}, target ${report.target ?? 'none'}`,
     summary: report,
     checks: report.cases,
     noun: 'Cases',

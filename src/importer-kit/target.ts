@@ -1,14 +1,16 @@
 /**
  * A controller of the importer's target (the ERP, the database, the folder the importer writes
- * to), which a forker passes to the kit so it can check what only the target can show: what the
+ * to), which a forker gives the kit so it can check what only the target can show: what the
  * importer does while the target is down or hangs, and how many records it holds of a message.
  * Every method is optional; a case that needs one the controller lacks is reported "not
  * checked", saying which.
  *
- * For the ERP stand-in (test/support/erp-standin.ts), test/integration/importer-kit/
- * erp-standin-target.ts builds one on its faults: outage = 503 on every call, hang = the next
- * call never answered, loseReply = the next booking done and its connection cut, holds = the
- * bookings with the messageId as their external id.
+ * The kit takes it from a test (describeImporterContract({ target })) or from a module named on
+ * the command line (`npm run importer:check -- <importer> --target <module>`, target-module.ts).
+ * For the ERP stand-in (test/support/erp-standin.ts), test/support/importer-targets/
+ * erp-standin.ts is such a module, built on the stand-in's faults: outage = 503 on every call,
+ * hang = the next call never answered, loseReply = the next booking done and its connection
+ * cut, holds = the bookings with the messageId as their external id.
  */
 export interface ImporterTarget {
   /** From now on every call to the target fails as in an outage (a 503, a refused connection). */
@@ -24,7 +26,16 @@ export interface ImporterTarget {
   loseReply?(): Promise<void> | void;
   /** How many records of the message (by messageId) the target holds: 1 after an import, never 2. */
   holds?(messageId: string): Promise<number> | number;
+  /**
+   * The importer's settings that point it at this target, taken over those of the kit's
+   * environment: a controller that starts a test ERP of its own gives its address this way
+   * (for the example importer, ERP_BASE_URL and ERP_TOKEN).
+   * @default none
+   */
+  importerEnv?: Readonly<Record<string, string>>;
+  /** Called once when the kit ends: stops what the controller started (a test ERP, a proxy). */
+  close?(): Promise<void> | void;
 }
 
-/** The methods of ImporterTarget, as the report names what a case needed. */
-export type TargetMethod = keyof ImporterTarget;
+/** The methods of ImporterTarget that act on the target, as the report names what a case needed. */
+export type TargetMethod = 'outage' | 'recover' | 'hang' | 'loseReply' | 'holds';

@@ -1,9 +1,11 @@
 /**
  * docker/kubernetes, checked offline (no cluster runs here): every manifest against the
  * Kubernetes API schemas (kubernetes-models: types, required fields, formats), then the
- * properties an operator relies on, each of which a careless edit could break.
+ * properties an operator relies on, each of which a careless edit could break. What a pod
+ * starts with is checked by running the consumer and reconcile with a pod's environment.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { CronJob } from 'kubernetes-models/batch/v1';
@@ -11,6 +13,9 @@ import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import { ConfigMap, PersistentVolumeClaim, Service } from 'kubernetes-models/v1';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { loadConfig } from '../../src/consumer/config.ts';
+import { CONSUMER_MAIN, RECONCILE_SCRIPT } from '../support/entry-points.ts';
+import { runScript } from '../support/processes.ts';
 
 const DIR = join(import.meta.dirname, '../../docker/kubernetes');
 const MODELS = {
@@ -36,6 +41,15 @@ const podOf = (manifest: Manifest) =>
   manifest.kind === 'CronJob'
     ? manifest.spec.jobTemplate.spec.template.spec
     : manifest.spec.template.spec;
+
+/** The image's own environment: the Dockerfile's ENV instruction (NODE_ENV=production, ...). */
+function imageEnv(): Record<string, string> {
+  const dockerfile = readFileSync(join(DIR, '../../Dockerfile'), 'utf8');
+  const instruction = /^ENV ((?:.*\\\n)*.*)$/m.exec(dockerfile)?.[1] ?? '';
+  return Object.fromEntries(
+    [...instruction.matchAll(/([A-Z_]+)=(\S+)/g)].map((m) => [m[1] as string, m[2] as string]),
+  );
+}
 
 function readYaml(file: string): Manifest[] {
   return parseAllDocuments(readFileSync(join(DIR, file), 'utf8')).map((document) => {
@@ -187,6 +201,30 @@ describe('Kubernetes manifests (docker/kubernetes)', () => {
         expect(image.newTag).toBeUndefined();
       }
     }
+  });
+
+  it('require an importer choice as the image does: pods without IMPORTER_MODULE refuse to start, naming it (issue 37)', async () => {
+    expect(configMap.data).not.toHaveProperty('IMPORTER_MODULE');
+    // A pod's environment: the image's, the ConfigMap's, and the Secret's (test values here).
+    const env = {
+      ...imageEnv(),
+      ...configMap.data,
+      WEBHOOK_SECRETS: 'whsec_kubernetes-manifests-test-0123456789',
+      API_TOKEN: 'kubernetes-manifests-test-token',
+    };
+    expect(env.NODE_ENV).toBe('production');
+    const cwd = mkdtempSync(join(tmpdir(), 'kubernetes-pod-'));
+    try {
+      for (const script of [CONSUMER_MAIN, RECONCILE_SCRIPT]) {
+        const { code, output } = await runScript(script, { cwd, env });
+        expect(output, script).toContain('IMPORTER_MODULE is required when NODE_ENV=production');
+        expect(code, `${script}\n${output}`).toBe(2);
+      }
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+    // Once chosen, nothing else in the manifests is missing.
+    expect(() => loadConfig({ ...env, IMPORTER_MODULE: 'file' })).not.toThrow();
   });
 
   it('limit connections and requests per client address at the Ingress (issue 26)', () => {

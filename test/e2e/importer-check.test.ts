@@ -1,9 +1,10 @@
 /**
  * `npm run importer:check` as a forker runs it: a process, the importer named on the command
- * line (or IMPORTER_MODULE), its settings in the environment, the exit code for CI. It runs
- * from a folder of its own, so no .env of the working tree takes part.
+ * line (or IMPORTER_MODULE), its settings in the environment, the exit code for CI; with
+ * `--target <module>`, a controller of its target, so that every case runs. It runs from a
+ * folder of its own, so no .env of the working tree takes part.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,8 @@ import { runScript } from '../support/processes.ts';
 const ROOT = join(import.meta.dirname, '../..');
 const SCRIPT = join(ROOT, 'scripts/importer-check.ts');
 const REFUSED = 'REFUSED-INVOICE-1';
+/** The example target module: a stand-in of its own, controlled through its faults. */
+const STANDIN_TARGET = 'test/support/importer-targets/erp-standin.ts';
 
 let erp: ErpStandin;
 let cwd: string;
@@ -83,6 +86,70 @@ describe('npm run importer:check', () => {
     expect(report.cases.find((c) => c.id === 'import.forget')?.result).toBe('not checked');
     expect(code).toBe(0);
   }, 60_000);
+
+  it('runs every case with --target: the target down, hanging, a reply lost at it, its records counted', async () => {
+    // No ERP settings in the environment: the target module points the importer at its own
+    // stand-in (importerEnv).
+    const { code, output } = await run(
+      ['erp-http', '--reject-invoice-no', REFUSED, '--target', STANDIN_TARGET],
+      {},
+    );
+    expect(output).toContain(`target ${STANDIN_TARGET}`);
+    for (const id of [
+      'import.once',
+      'import.lost-reply',
+      'import.duplicate-from-target',
+      'import.permanent',
+      'import.transient',
+      'import.deadline',
+      'import.large-document',
+      'import.document-types',
+      'import.concurrent',
+    ]) {
+      expect(output).toMatch(new RegExp(`^PASS {2}${id.replace('.', '\\.')} `, 'm'));
+    }
+    expect(output).toMatch(/message \S+, the target down: import\(\) -> threw ErpError/);
+    expect(output).toMatch(
+      /the target hanging, the signal aborting 200 ms in: import\(\) -> threw/,
+    );
+    expect(output).toMatch(/its reply lost at the target: import\(\) -> threw/);
+    expect(output).toMatch(/the target holds 1 record of message/);
+    expect(output).not.toContain('needs a target controller');
+    expect(output).toContain('Cases: 9 pass, 0 fail, 1 not checked. Every checked case holds.');
+    expect(code).toBe(0);
+  }, 90_000);
+
+  it('exits 1 with --target for an importer that makes an outage a refusal, naming import.transient', async () => {
+    const { code, output } = await run(
+      ['test/support/wrong-importers/misbehaving.ts', '--target', STANDIN_TARGET, '--json'],
+      { WRONG_IMPORTER_MODE: 'transient-as-permanent' },
+    );
+    const report = JSON.parse(output) as KitReport;
+    expect(report.target).toBe(STANDIN_TARGET);
+    const transient = report.cases.find((c) => c.id === 'import.transient');
+    expect(transient?.result).toBe('fail');
+    expect(transient?.evidence.join('\n')).toContain(
+      'wrong: a PermanentImportError while the target is down makes the consumer mark the invoice failed',
+    );
+    expect(code).toBe(1);
+  }, 90_000);
+
+  it('exits 2 naming a target module that is missing, or whose export is not a controller', async () => {
+    const missing = await run(['file', '--target', 'test/support/no-such-target.ts'], {});
+    expect(missing.output).toContain(
+      'The target controller cannot be loaded:\n  - --target test/support/no-such-target.ts: no module at',
+    );
+    expect(missing.output).not.toContain('PASS');
+    expect(missing.code).toBe(2);
+
+    const wrong = join(cwd, 'wrong-target.mjs');
+    writeFileSync(wrong, 'export default { outage: true, outtage() {}, holds: () => 1 };\n');
+    const { code, output } = await run(['file', '--target', wrong], {});
+    expect(output).toContain(`--target ${wrong}: outage must be a function (got boolean)`);
+    expect(output).toContain(`--target ${wrong}: unknown member outtage`);
+    expect(output).not.toContain('PASS');
+    expect(code).toBe(2);
+  });
 
   it('exits 2 on bad usage, naming the option', async () => {
     const { code, output } = await run(['file', '--reject-invoice'], {});

@@ -20,7 +20,12 @@
 import { appendFileSync, existsSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { coreVariableNames } from '../../src/consumer/config.ts';
-import { defineImporter, readImporter, z } from '../../src/consumer/importer/index.ts';
+import {
+  defineImporter,
+  readImporter,
+  recordedLocation,
+  z,
+} from '../../src/consumer/importer/index.ts';
 
 export interface ImporterJournalEntry {
   phase: 'start' | 'end' | 'error';
@@ -91,7 +96,12 @@ export default defineImporter({
           const ignores = hang === 'ignore-signal' || hang === 'until-gate';
           const signal = ignores ? new AbortController().signal : input.signal;
           const result = await inner.import({ ...input, signal });
-          write({ ...base, phase: 'end', status: result.status, location: result.location });
+          write({
+            ...base,
+            phase: 'end',
+            status: result.status,
+            location: recordedLocation(result),
+          });
           return result;
         } catch (error) {
           write({ ...base, phase: 'error', error: String(error) });

@@ -71,11 +71,44 @@ export interface ImportInput {
   signal: AbortSignal;
 }
 
-export interface ImportResult {
+/**
+ * What import() answers: the documents are taken (by this call or an earlier one), or the
+ * message is one your system does not book, on purpose.
+ */
+export type ImportResult = ImportedResult | NotBookedResult;
+
+export interface ImportedResult {
   /** `already_imported` when an earlier call took this messageId; nothing was written. */
   status: 'imported' | 'already_imported';
   /** Where the documents are: a directory, an ERP document number, a URL. */
   location: string;
+}
+
+/**
+ * A message your system does not book, on purpose: a response message (an MLR or eMLR, the
+ * network's acknowledgement of an invoice you sent; `descriptor.action` is
+ * `MessageLevelResponse` or `EMessageLevelResponse`) when your ERP keeps no record of them.
+ * The consumer marks it as delivered all the same: the service's duty for every inbound
+ * message is an acknowledgement, and the message was received; mark-as-failed would report
+ * a failure nobody can fix, and no acknowledgement would leave it pending, offered again by
+ * every reconciliation. The consumer records `not booked: <reason>` as its import location.
+ *
+ * Never for an invoice or a credit note: one your system will not take is a
+ * PermanentImportError, so its sender learns it was refused (the importer kit fails an
+ * importer that answers `not_booked` for one).
+ */
+export interface NotBookedResult {
+  status: 'not_booked';
+  /** Why, for the operator (the log line and the admin view), e.g. `an MLR: responses are not booked`. */
+  reason: string;
+}
+
+/**
+ * What the consumer records as the message's import location (the admin view's
+ * importLocation): where the documents are, or `not booked: <reason>`.
+ */
+export function recordedLocation(result: ImportResult): string {
+  return result.status === 'not_booked' ? `not booked: ${result.reason}` : result.location;
 }
 
 export interface Importer {

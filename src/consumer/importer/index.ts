@@ -46,8 +46,20 @@ export {
 } from './define-importer.ts';
 export type { FileImporterOptions, Manifest } from './file-importer.ts';
 export { createFileImporter, documentFolder } from './file-importer.ts';
-export type { ImportDocument, Importer, ImportInput, ImportResult } from './importer.ts';
-export { fileDocument, ImportTimeoutError, PermanentImportError } from './importer.ts';
+export type {
+  ImportDocument,
+  ImportedResult,
+  Importer,
+  ImportInput,
+  ImportResult,
+  NotBookedResult,
+} from './importer.ts';
+export {
+  fileDocument,
+  ImportTimeoutError,
+  PermanentImportError,
+  recordedLocation,
+} from './importer.ts';
 export {
   DEFAULT_IMPORTER,
   IMPORTER_VARIABLE,

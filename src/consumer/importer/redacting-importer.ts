@@ -27,10 +27,15 @@ export function redactingImporter(importer: Importer, redaction: ModuleRedaction
 }
 
 /**
- * The result with its location stored-clean. A result that is not what the contract says (no
- * location, not a string) is left as it is, for the worker and the kit to name the fault.
+ * The result with its location (or, for a message not booked, its reason) stored-clean. A
+ * result that is not what the contract says (no such text, not a string) is left as it is, for
+ * the worker and the kit to name the fault.
  */
 function cleanResult(result: ImportResult, redaction: ModuleRedaction): ImportResult {
+  if (result?.status === 'not_booked') {
+    if (typeof result.reason !== 'string') return result;
+    return { ...result, reason: redaction.stored(result.reason) };
+  }
   if (typeof result?.location !== 'string') return result;
   return { ...result, location: redaction.stored(result.location) };
 }

@@ -15,6 +15,12 @@
  * - the claim is confirmed in the store before importing and before acknowledging: a holder
  *   that lost it stops (ClaimLostError) and leaves the message to its new holder;
  * - mark-as-delivered only after the import is durable (import() resolved and recorded);
+ * - a message the importer does not book on purpose (`not_booked`: a response message, an
+ *   MLR or eMLR, its ERP keeps no record of) is recorded as imported with the location
+ *   `not booked: <reason>` and marked as delivered too: it was received, the service expects
+ *   an acknowledgement of every inbound message (unacknowledged, it stays pending and every
+ *   reconciliation offers it again), and mark-as-failed would report a failure its sender
+ *   cannot fix (importer.ts, NotBookedResult);
  * - mark-as-failed only for a PermanentImportError, never for an API or network failure
  *   (those throw, and the caller retries): acknowledge.ts, importRejection;
  * - mark-as-delivered is called even when an earlier acknowledgement is recorded: a message
@@ -27,6 +33,8 @@
  * Outcomes, each with its own log line:
  *   imported          import() took the documents now, then the acknowledgement
  *   already_imported  import() said an earlier call had taken them, then the acknowledgement
+ *   not_booked        import() said the message is not booked on purpose, then the
+ *                     acknowledgement
  *   acknowledged      an import was recorded earlier; only the acknowledgement happened now
  *   rejected          import() threw a PermanentImportError: marked as failed with its reason
  */
@@ -40,6 +48,7 @@ import {
   type Importer,
   type ImportInput,
   type ImportResult,
+  recordedLocation,
 } from '../importer/index.ts';
 import type { MessageRecord } from '../store/messages.ts';
 import {
@@ -51,11 +60,18 @@ import {
 import { describeError } from './errors.ts';
 import { importWithDeadline } from './import-with-deadline.ts';
 
-export type InboundOutcome = 'imported' | 'already_imported' | 'acknowledged' | 'rejected';
+export type InboundOutcome =
+  | 'imported'
+  | 'already_imported'
+  | 'not_booked'
+  | 'acknowledged'
+  | 'rejected';
 
 const OUTCOME_LINES: Readonly<Record<InboundOutcome, string>> = {
   imported: 'inbound message imported and acknowledged',
   already_imported: 'inbound message already imported, the importer said; acknowledged',
+  not_booked:
+    'inbound message not booked, the importer said (a document it keeps no record of); acknowledged',
   acknowledged: 'inbound message acknowledged; its import was recorded earlier',
   rejected: 'inbound message rejected by the importer; marked as failed',
 };
@@ -100,7 +116,7 @@ export function createInboundDelivery(deps: InboundDeliveryDeps): InboundDeliver
         );
         if (imported === 'rejected') return 'rejected';
         outcome = imported.status;
-        location = imported.location;
+        location = recordedLocation(imported);
       } else {
         // Imported earlier: only the acknowledgement is left, after the claim is confirmed.
         await claim.confirm();
@@ -189,7 +205,7 @@ async function importAndRecord(
   // if it has not started yet. The claim is confirmed in the same commit, before the
   // acknowledgement that follows. allSettled, not all: a lost claim rejects at once, and the
   // record must be committed before this call ends all the same.
-  await settleBoth(claim.confirm(), messages.markImported(key, result.location, now()));
+  await settleBoth(claim.confirm(), messages.markImported(key, recordedLocation(result), now()));
   return result;
 }
 

@@ -33,6 +33,11 @@ const MISTAKES: Array<[Misbehaviour, string, RegExp]> = [
   ['one-location', 'import.concurrent', /wrong: messages .* share the location ERP/],
   ['small-documents-only', 'import.large-document', /wrong: a large document must be imported/],
   ['invoices-only', 'import.document-types', /wrong: CreditNote\/XML must resolve 'imported'/],
+  [
+    'credit-notes-not-booked',
+    'import.document-types',
+    /wrong: CreditNote\/XML answered 'not_booked': the consumer would mark it delivered/,
+  ],
 ];
 
 describe('each case of the kit fails the importer with its mistake', () => {

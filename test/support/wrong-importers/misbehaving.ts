@@ -10,6 +10,8 @@
  *   one-location            one location for every message                  import.concurrent
  *   small-documents-only    refuses a core document over 10 MiB            import.large-document
  *   invoices-only           refuses any core document but an Invoice        import.document-types
+ *   credit-notes-not-booked answers a credit note 'not_booked' (the invoice  import.document-types
+ *                           dropped: the consumer would mark it delivered)
  */
 import {
   defineImporter,
@@ -28,6 +30,7 @@ const MODES = [
   'one-location',
   'small-documents-only',
   'invoices-only',
+  'credit-notes-not-booked',
 ] as const;
 export type Misbehaviour = (typeof MODES)[number];
 
@@ -46,6 +49,9 @@ export default defineImporter({
         const core = input.descriptor.documents?.find((d) => d.attachmentType === 'Core');
         if (mode === 'invoices-only' && core?.name !== 'Invoice') {
           throw new PermanentImportError(`a ${core?.name} is not an invoice`);
+        }
+        if (mode === 'credit-notes-not-booked' && core?.name === 'CreditNote') {
+          return { status: 'not_booked', reason: 'credit notes are booked by hand' };
         }
         const signal = mode === 'ignores-signal' ? new AbortController().signal : input.signal;
         try {
