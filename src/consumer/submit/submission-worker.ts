@@ -27,10 +27,11 @@ import { describeError } from '../worker/errors.ts';
 import { findSubmitted } from './find-submitted.ts';
 
 /**
- * Invoices submitted at once. Not a setting: the rule above holds one invoice at a time, so
- * any number keeps it; this one is enough that a few invoices the API is slow on leave room
- * for the rest, and small enough that an ERP's burst of invoices does not crowd out the
- * worker's own calls to the same API (and its rate limit).
+ * Invoices submitted at once. Not a setting: the rule above is about one invoice (each is
+ * leased to the turn that claimed it), so it holds whatever the number; four is enough that
+ * a few invoices the API is slow on leave room for the rest, and few enough that an ERP's
+ * burst of invoices does not crowd out the worker's own calls to the same API (and its rate
+ * limit).
  */
 export const SUBMISSION_SLOTS = 4;
 
