@@ -60,7 +60,10 @@ export interface Background {
   submissionStored(): void;
   /** Stops each loop after the work in hand. */
   stop(): Promise<void>;
-  /** Tells the worker's handlers in hand to give up now (a shutdown past its deadline). */
+  /**
+   * Tells the worker's handlers and the sink's deliveries in hand to give up now (a shutdown
+   * past its deadline).
+   */
   abort(): void;
   /** Releases what outlives stop(): the wake-up listener, the pacer. */
   dispose(): void;
@@ -70,6 +73,7 @@ interface Loop {
   start?(): void;
   notify?(): void;
   stop(): Promise<void>;
+  abort?(): void;
 }
 
 export function createBackground(deps: BackgroundDeps): Background {
@@ -101,7 +105,10 @@ export function createBackground(deps: BackgroundDeps): Background {
         loops?.submissions.stop(),
       ]);
     },
-    abort: () => worker.abort(),
+    abort() {
+      worker.abort();
+      loops?.sink?.abort?.();
+    },
     dispose() {
       worker.dispose();
       stopListening?.();
@@ -119,6 +126,10 @@ function startLoops(deps: BackgroundDeps) {
           sink: deps.sink,
           logger: logger.child({ component: 'sink' }),
           now,
+          concurrency: config.sinkConcurrency,
+          // The lease follows from it (sinkLeaseMs): a notice in hand is never handed to
+          // another replica while this one may still be waiting for the sink.
+          deliveryTimeoutMs: config.sinkDeliveryTimeoutMs,
           onDelivery: (outcome, ms) => metrics.sinkDelivery(outcome, ms),
           ...deps.tuning.sinkWorker,
         });

@@ -173,7 +173,7 @@ async function throughOutage(
 function swappable(first: StatusSink) {
   let current = first;
   const sink: StatusSink = {
-    deliver: (notice) => current.deliver(notice),
+    deliver: (notice, delivery) => current.deliver(notice, delivery),
     close: async () => current.close?.(),
   };
   return {

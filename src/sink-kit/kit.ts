@@ -85,8 +85,8 @@ export async function startSinkKit(options: SinkKitOptions = {}): Promise<SinkKi
     async instance() {
       const created = await create();
       return {
-        async deliver(notice) {
-          await created.deliver(notice);
+        async deliver(notice, delivery) {
+          await created.deliver(notice, delivery);
           accepted.push(notice);
         },
         close: async () => created.close?.(),

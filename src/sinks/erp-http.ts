@@ -8,7 +8,8 @@
  * The ERP keeps each key once, so the notice the consumer sends again after a crash (the ERP
  * had it, the consumer's record of that did not survive) is answered 2xx and stored nothing.
  * Anything else (a 4xx, a 5xx, a timeout, a cut connection) throws, and the consumer tries
- * again later, with backoff. The error says the status or the cause and the ERP's text,
+ * again later, with backoff. The consumer's signal (its delivery deadline, SINK_DELIVERY_TIMEOUT_MS,
+ * or a shutdown) ends the call too, so a hanging ERP holds no connection past it. The error says the status or the cause and the ERP's text,
  * printable and bounded; never the token.
  *
  * The ERP stand-in in test/support/erp-standin.ts speaks this API too (`npm run erp-standin`).
@@ -34,7 +35,7 @@ export type ErpHttpSinkSettings = z.output<typeof settings>;
 
 /** Longest wait for the answer's headers, and for each next piece of its body. */
 export const SINK_ERP_TIMEOUT_MS = 10_000;
-/** Deadline of one whole call (connect, send, headers, body). */
+/** Deadline of one whole call (connect, send, headers, body), whatever the consumer's. */
 const CALL_DEADLINE_MS = 30_000;
 /** The start of an answer's body: enough for an error message, bounded whatever is sent. */
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -49,7 +50,10 @@ export function createErpHttpSink(options: ErpHttpSinkSettings): StatusSink {
     token === undefined ? text : text.replaceAll(token, '[redacted]');
 
   return {
-    async deliver(notice) {
+    async deliver(notice, delivery) {
+      const deadline = AbortSignal.timeout(CALL_DEADLINE_MS);
+      const signal =
+        delivery === undefined ? deadline : AbortSignal.any([delivery.signal, deadline]);
       let status: number;
       let text: string;
       try {
@@ -63,7 +67,7 @@ export function createErpHttpSink(options: ErpHttpSinkSettings): StatusSink {
           body: JSON.stringify(notice),
           headersTimeout: SINK_ERP_TIMEOUT_MS,
           bodyTimeout: SINK_ERP_TIMEOUT_MS,
-          signal: AbortSignal.timeout(CALL_DEADLINE_MS),
+          signal,
         });
         status = answer.statusCode;
         text = await readBounded(answer.body, MAX_ANSWER_BYTES);

@@ -19,14 +19,28 @@ import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { StatusNotice } from '../store/status-notice.ts';
 
+/** What the consumer passes with each notice (a sink may ignore it, at a cost: below). */
+export interface DeliveryOptions {
+  /**
+   * Aborted when the consumer stops waiting for this call: its delivery deadline passed
+   * (SINK_DELIVERY_TIMEOUT_MS), or the consumer is shutting down. Pass it on (undici's and
+   * fetch's `signal`) so the call ends with it: the consumer counts the notice as not
+   * delivered from that moment, whatever the call does after, and hands it out again later.
+   */
+  signal: AbortSignal;
+}
+
 export interface StatusSink {
   /**
    * Hands one notice to the ERP; resolves once the ERP has it. Throwing (or rejecting) means
    * not delivered: the consumer tries again later, with backoff, and hands out no later notice
    * of the same message side and kind meanwhile. Must be idempotent on `notice.id`: after a
    * crash between your answer and the consumer's record, the same notice comes again.
+   * Called for several notices at once (SINK_CONCURRENCY), each of another stream; a
+   * stream's next notice only once this one resolved. `options` is new in 0.3: a sink
+   * written before takes `deliver(notice)` and still works, cut at the same deadline.
    */
-  deliver(notice: StatusNotice): Promise<void>;
+  deliver(notice: StatusNotice, options?: DeliveryOptions): Promise<void>;
   /** Releases what the sink holds (files, connections); called once at shutdown. */
   close?(): Promise<void>;
 }

@@ -17,6 +17,7 @@ export { printableText, REMOTE_TEXT_LIMIT } from '../text/error-text.ts';
 export { readBounded } from '../text/read-bounded.ts';
 export { redactUserinfo } from '../text/redact-userinfo.ts';
 export {
+  type DeliveryOptions,
   defineStatusSink,
   type SinkContext,
   type SinkDefinition,

@@ -91,7 +91,7 @@ export async function readSink(
 function redactingSink(sink: StatusSink, redaction: ModuleRedaction): StatusSink {
   const close = sink.close;
   return {
-    deliver: (notice) => redaction.guard(() => sink.deliver(notice)),
+    deliver: (notice, options) => redaction.guard(() => sink.deliver(notice, options)),
     ...(close === undefined ? {} : { close: () => redaction.guard(() => close.call(sink)) }),
   };
 }

@@ -1,6 +1,8 @@
 /**
  * Submits the submission outbox (docs/submissions.md): a loop beside the worker that claims
- * the due invoices one at a time and submits each so that it goes out once.
+ * the due invoices and submits each so that it goes out once, a few at a time
+ * (SUBMISSION_SLOTS, four), each invoice in a slot of its own: a submit the messaging API sits
+ * on until API_DEADLINE_MS holds its own slot, and the other invoices go out meanwhile.
  *
  * The rule: an attempt is recorded (sending, durably) before its request leaves; after any
  * attempt whose outcome is unknown (a reply lost, a timeout, a crash between the request and
@@ -14,7 +16,8 @@
 import type { Logger } from 'pino';
 import { type ApiClient, ApiError } from '../api/index.ts';
 import { eventRetryDelay } from '../loop/backoff.ts';
-import { createWakeableLoop, type WakeableLoop } from '../loop/wakeable-loop.ts';
+import { createSlottedLoop } from '../loop/slotted-loop.ts';
+import type { WakeableLoop } from '../loop/wakeable-loop.ts';
 import {
   SUBMISSION_SLACK_MS,
   type Submission,
@@ -23,6 +26,15 @@ import {
 import { describeError } from '../worker/errors.ts';
 import { findSubmitted } from './find-submitted.ts';
 
+/**
+ * Invoices submitted at once. Not a setting: the rule above is about one invoice (each is
+ * leased to the turn that claimed it), so it holds whatever the number; four is enough that
+ * a few invoices the API is slow on leave room for the rest, and few enough that an ERP's
+ * burst of invoices does not crowd out the worker's own calls to the same API (and its rate
+ * limit).
+ */
+export const SUBMISSION_SLOTS = 4;
+
 export interface SubmissionWorkerOptions {
   submissions: SubmissionStore;
   api: Pick<ApiClient, 'submitInvoice' | 'listMessages'>;
@@ -30,6 +42,8 @@ export interface SubmissionWorkerOptions {
   now: () => number;
   /** How often the loop looks for due submissions when not woken. @default 500 */
   pollMs?: number;
+  /** Invoices in hand at once. @default SUBMISSION_SLOTS (4) */
+  concurrency?: number;
   /**
    * How long a claimed submission is this process's: longer than an attempt can last, so no
    * other process takes an invoice whose request may still be out. @default 60000
@@ -101,18 +115,20 @@ export function createSubmissionWorker(options: SubmissionWorkerOptions): Submis
     },
   };
 
-  return createWakeableLoop(async () => {
-    try {
-      const claimed = await submissions.claimDue(now(), 1, leaseMs);
-      for (const submission of claimed) await submitOnce(run, submission);
-      return claimed.length > 0;
-    } catch (error) {
-      // The store is away: a claimed submission comes back when its lease ends, and one in
-      // sending is looked up first then.
-      logger.warn({ err: error }, 'submission outbox unavailable; retrying');
-      return false;
-    }
-  }, options.pollMs ?? 500);
+  const loop = createSlottedLoop<Submission>({
+    slots: options.concurrency ?? SUBMISSION_SLOTS,
+    pollMs: options.pollMs ?? 500,
+    claim: (room) => submissions.claimDue(now(), room, leaseMs),
+    run: (submission) => submitOnce(run, submission),
+    // The store is away: a claimed submission comes back when its lease ends, and one in
+    // sending is looked up first then.
+    onError: (error, during, submission) =>
+      logger.warn(
+        { err: error, during, ...(submission && { invoiceNo: submission.invoiceNo }) },
+        'submission outbox unavailable; retrying',
+      ),
+  });
+  return { start: loop.start, notify: loop.notify, stop: loop.stop };
 }
 
 /** What each submission's turn works with. */

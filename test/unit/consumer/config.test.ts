@@ -44,6 +44,8 @@ describe('loadConfig', () => {
       workerBackoffMaxMs: 300_000,
       claimLeaseMs: 30_000,
       submissionLookupDelayMs: 10_000,
+      sinkConcurrency: 16,
+      sinkDeliveryTimeoutMs: 30_000,
       importTimeoutMs: 60_000,
       logLevel: 'info',
       adminToken: undefined,
@@ -402,6 +404,23 @@ describe('SUBMISSION_LOOKUP_DELAY_MS', () => {
     ).toBe(0);
     expect(configProblems({ ...minimal, SUBMISSION_LOOKUP_DELAY_MS: '-1' })).toEqual([
       'SUBMISSION_LOOKUP_DELAY_MS must be an integer from 0 to 3600000 (got "-1")',
+    ]);
+  });
+});
+
+describe('SINK_CONCURRENCY and SINK_DELIVERY_TIMEOUT_MS', () => {
+  it('deliver to the sink 16 notices at once, each waited for 30 s, within bounds', () => {
+    const config = loadConfig({
+      ...minimal,
+      SINK_CONCURRENCY: '1',
+      SINK_DELIVERY_TIMEOUT_MS: '2000',
+    });
+    expect(config).toMatchObject({ sinkConcurrency: 1, sinkDeliveryTimeoutMs: 2000 });
+    expect(
+      configProblems({ ...minimal, SINK_CONCURRENCY: '0', SINK_DELIVERY_TIMEOUT_MS: '10s' }),
+    ).toEqual([
+      'SINK_CONCURRENCY must be an integer from 1 to 256 (got "0")',
+      'SINK_DELIVERY_TIMEOUT_MS must be an integer from 100 to 600000 (got "10s")',
     ]);
   });
 });

@@ -110,6 +110,28 @@ describe('readSink', () => {
     });
   });
 
+  it("hands a loaded sink the delivery's signal, through the redaction that wraps it", async () => {
+    const file = modules.definition('signalled.ts', {
+      settings: 'z.object({})',
+      describe: "() => 'nowhere'",
+      create: `() => ({
+        deliver: async (_notice, options) => {
+          if (!(options?.signal instanceof AbortSignal)) throw new Error('no signal');
+          if (options.signal.aborted) throw new Error('aborted');
+        },
+      })`,
+    });
+    const loaded = await read({ SINK_MODULE: file });
+    if (!('sink' in loaded)) throw new Error(loaded.problems.join('\n'));
+    const sink = await loaded.sink.create({ logger: pino({ level: 'silent' }) });
+    const controller = new AbortController();
+    await expect(sink.deliver({} as never, { signal: controller.signal })).resolves.toBeUndefined();
+    controller.abort();
+    await expect(sink.deliver({} as never, { signal: controller.signal })).rejects.toThrow(
+      'aborted',
+    );
+  });
+
   it('refuses a module whose default export is not made with defineStatusSink, naming SINK_MODULE', async () => {
     const plain = modules.write('plain.ts', 'export function deliver() {}');
     expect(await read({ SINK_MODULE: plain })).toEqual({
