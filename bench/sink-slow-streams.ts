@@ -21,6 +21,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import type { StatusChangeNotice } from '../src/consumer/store/status-notice.ts';
+import { deliveredNotice } from '../test/support/notices.ts';
 import { startStatusErp } from '../test/support/status-erp.ts';
 
 const { values } = parseArgs({
@@ -44,20 +45,7 @@ const { createSinkWorker } = await load('src/consumer/sink/sink-worker.ts');
 const { openSqliteStore } = await load('src/consumer/store/sqlite/sqlite-store.ts');
 const { createErpHttpSink } = await load('src/sinks/erp-http.ts');
 
-function change(messageId: string): StatusChangeNotice {
-  return {
-    id: `${messageId}:1`,
-    messageId,
-    transfer: 'outbound',
-    kind: 'delivery',
-    formerValue: null,
-    newValue: 'delivered',
-    occurredAt: '2026-11-26T09:00:00.000Z',
-    source: 'event',
-    properties: null,
-    validationResults: null,
-  };
-}
+const change = (messageId: string) => deliveredNotice(messageId);
 
 const dir = mkdtempSync(join(tmpdir(), 'sink-slow-streams-'));
 const store = await openSqliteStore(join(dir, 'consumer.db'));

@@ -6,32 +6,28 @@
  * process: a foreign Host and a foreign Origin are 403 and nothing is forwarded; the token is
  * generated for each start and printed, and the old public one opens nothing.
  */
-import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { type ErpStandin, startErpStandin } from '../support/erp-standin.ts';
 import { REPOSITORY_ROOT } from '../support/fork.ts';
 import { closeServer, listenOnLoopback } from '../support/loopback-server.ts';
-import { freePort, type RunningScript, startScript, waitForOutput } from '../support/processes.ts';
+import { createTestProcesses, freePort, waitForOutput } from '../support/processes.ts';
 
 const OLD_PUBLIC_TOKEN = 'erp-standin-token';
 
-let erp: ErpStandin | undefined;
-let consumer: Server | undefined;
-let process_: RunningScript | undefined;
-afterEach(async () => {
-  await erp?.close();
-  await closeServer(consumer);
-  if (process_ !== undefined && process_.child.exitCode === null) {
-    process_.child.kill('SIGTERM');
-    await process_.exited();
-  }
-  erp = undefined;
-  consumer = undefined;
-  process_ = undefined;
-});
+const processes = createTestProcesses();
+afterEach(() => processes.killAll());
+
+/** A stand-in for this test, closed once the test finishes. */
+async function standinForTest(
+  options?: Parameters<typeof startErpStandin>[0],
+): Promise<ErpStandin> {
+  const erp = await startErpStandin(options);
+  onTestFinished(() => erp.close());
+  return erp;
+}
 
 async function call(
   url: string,
@@ -52,13 +48,14 @@ describe('the ERP stand-in', () => {
   it('refuses a foreign Host and a foreign Origin, and forwards nothing they send', async () => {
     // The consumer it forwards to: counts what reaches it.
     const forwarded: string[] = [];
-    consumer = createServer((req, res) => {
+    const consumer = createServer((req, res) => {
       forwarded.push(`${req.method} ${req.url}`);
       req.resume();
       res.writeHead(202, { 'content-type': 'application/json' }).end('{"state":"queued"}');
     });
     const consumerUrl = await listenOnLoopback(consumer);
-    erp = await startErpStandin({ consumerUrl, consumerToken: 'x'.repeat(32) });
+    onTestFinished(() => closeServer(consumer));
+    const erp = await standinForTest({ consumerUrl, consumerToken: 'x'.repeat(32) });
     const auth = { authorization: `Bearer ${erp.token}` };
     const { port } = new URL(erp.url);
     const invoice = { invoice: { invoiceNo: 'REBOUND-1' } };
@@ -96,7 +93,7 @@ describe('the ERP stand-in', () => {
   });
 
   it('answers to a name it was told about, and to no other', async () => {
-    erp = await startErpStandin({ allowedHosts: ['erp.internal'] });
+    const erp = await standinForTest({ allowedHosts: ['erp.internal'] });
     const auth = { authorization: `Bearer ${erp.token}` };
     expect((await call(erp.url, '/status-changes', { ...auth, host: 'erp.internal' })).status).toBe(
       200,
@@ -107,7 +104,7 @@ describe('the ERP stand-in', () => {
   });
 
   it('starts with a token of its own, never the old public one', async () => {
-    erp = await startErpStandin();
+    const erp = await standinForTest();
     const other = await startErpStandin();
     try {
       expect(erp.token).toMatch(/^[0-9a-f]{64}$/);
@@ -123,7 +120,7 @@ describe('the ERP stand-in', () => {
 
   it('as `npm run erp-standin`, prints the token it generated, which is the one that works', async () => {
     const port = await freePort();
-    process_ = startScript(join(REPOSITORY_ROOT, 'test/support/erp-standin-main.ts'), {
+    const process_ = processes.start(join(REPOSITORY_ROOT, 'test/support/erp-standin-main.ts'), {
       cwd: REPOSITORY_ROOT,
       env: { ERP_STANDIN_PORT: String(port) },
     });
@@ -146,7 +143,7 @@ describe('the ERP stand-in', () => {
   it('as `npm run erp-standin`, keeps the token it is given', async () => {
     const port = await freePort();
     const chosen = 'erp-standin-test-chosen-token-0123456789';
-    process_ = startScript(join(REPOSITORY_ROOT, 'test/support/erp-standin-main.ts'), {
+    const process_ = processes.start(join(REPOSITORY_ROOT, 'test/support/erp-standin-main.ts'), {
       cwd: REPOSITORY_ROOT,
       env: { ERP_STANDIN_PORT: String(port), ERP_STANDIN_TOKEN: chosen },
     });

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { REMOTE_TEXT_LIMIT } from '../../src/consumer/text/error-text.ts';
 import { sandboxConsumerEnv } from '../support/consumer-env.ts';
 import { providerAdmin } from '../support/provider-admin.ts';
@@ -38,15 +38,22 @@ const ERP_TOKEN = 'Zq7xW9k/3Jv+8Tn2Rb5';
 const SINK_TOKEN = 'Yh4pL8m/6Qc+1Vd7Gs3';
 const URL_PASSWORD = 'Url-Pass-6d1f0b';
 
+// One scene a test: the simulator, the echoing ERP and the consumer process between them.
 let provider: RecordingProvider | undefined;
-let erp: EchoingErp | undefined;
 let consumer: ConsumerProcess | undefined;
-afterEach(async () => {
-  await consumer?.stop();
-  await erp?.close();
-  await provider?.close();
-  consumer = erp = provider = undefined;
-});
+
+/** The simulator and the ERP for this test; they and its consumer stop once it finishes. */
+async function startSimulatorAndErp(): Promise<{ provider: RecordingProvider; erp: EchoingErp }> {
+  const scene = { provider: await startRecordingProvider(), erp: await startEchoingErp() };
+  provider = scene.provider;
+  onTestFinished(async () => {
+    await consumer?.stop();
+    await scene.erp.close();
+    await scene.provider.close();
+    consumer = provider = undefined;
+  });
+  return scene;
+}
 
 const admin = providerAdmin(() => (provider as RecordingProvider).url);
 
@@ -65,14 +72,27 @@ interface View {
     failureReason: string | null;
   } | null;
 }
+/** The simulator's webhooks go to the consumer under test, signed with SECRET. */
+function routeWebhooksToConsumer(): void {
+  (provider as RecordingProvider).provider.dispatcher.createEndpoint(PARTY, {
+    name: 'consumer under test',
+    url: `${(consumer as ConsumerProcess).url}/webhooks`,
+    secret: SECRET,
+  });
+}
+
+/** A counterparty sends an invoice with this number; its message id. */
+const send = async (invoiceNo: string) =>
+  (await admin<{ messageId: string }>('POST', '/messages/inbound', { invoice: { invoiceNo } }))
+    .messageId;
+
 const view = async (messageId: string) =>
   JSON.parse((await consumerGet(`/admin/messages/${messageId}`)).text) as View;
 
 describe('a module whose ERP echoes its token', () => {
   it('sends, stores and logs neither token nor URL password, in any form', async () => {
     const dir = testFolder('module-redaction-');
-    provider = await startRecordingProvider();
-    erp = await startEchoingErp();
+    const { provider, erp } = await startSimulatorAndErp();
     const withPassword = erp.url.replace('http://', `http://erp-user:${URL_PASSWORD}@`);
     consumer = await startConsumerProcess({
       ...sandboxConsumerEnv({ secret: SECRET, apiBaseUrl: provider.url, dir }),
@@ -84,14 +104,7 @@ describe('a module whose ERP echoes its token', () => {
       SINK_ERP_URL: withPassword,
       SINK_ERP_TOKEN: SINK_TOKEN,
     });
-    provider.provider.dispatcher.createEndpoint(PARTY, {
-      name: 'consumer under test',
-      url: `${consumer.url}/webhooks`,
-      secret: SECRET,
-    });
-    const send = async (invoiceNo: string) =>
-      (await admin<{ messageId: string }>('POST', '/messages/inbound', { invoice: { invoiceNo } }))
-        .messageId;
+    routeWebhooksToConsumer();
     const refused = await send('ECHO-422');
     const unauthorized = await send('ECHO-401');
     const unavailable = await send('ECHO-503');
@@ -163,8 +176,7 @@ describe('a module whose ERP echoes its token', () => {
 
   it('stores a location the ERP answered printable and bounded, and logs it so', async () => {
     const dir = testFolder('module-redaction-location-');
-    provider = await startRecordingProvider();
-    erp = await startEchoingErp();
+    const { provider, erp } = await startSimulatorAndErp();
     consumer = await startConsumerProcess({
       ...sandboxConsumerEnv({ secret: SECRET, apiBaseUrl: provider.url, dir }),
       ADMIN_TOKEN,
@@ -172,14 +184,7 @@ describe('a module whose ERP echoes its token', () => {
       ERP_BASE_URL: erp.url,
       ERP_TOKEN,
     });
-    provider.provider.dispatcher.createEndpoint(PARTY, {
-      name: 'consumer under test',
-      url: `${consumer.url}/webhooks`,
-      secret: SECRET,
-    });
-    const send = async (invoiceNo: string) =>
-      (await admin<{ messageId: string }>('POST', '/messages/inbound', { invoice: { invoiceNo } }))
-        .messageId;
+    routeWebhooksToConsumer();
     const control = await send('LOC-CONTROL');
     const huge = await send('LOC-HUGE');
     for (const id of [control, huge]) {

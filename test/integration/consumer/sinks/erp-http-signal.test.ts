@@ -6,8 +6,8 @@
  * connection until the sink's own timeouts (10 s for a hang, 30 s for a drip).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StatusChangeNotice } from '../../../../src/consumer/store/status-notice.ts';
 import { createErpHttpSink } from '../../../../src/sinks/erp-http.ts';
+import { deliveredNotice } from '../../../support/notices.ts';
 import { eventually } from '../../../support/sandbox.ts';
 import { type ErpBehaviour, type StatusErp, startStatusErp } from '../../../support/status-erp.ts';
 
@@ -17,18 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => erp.close());
 
-const notice = (id: string): StatusChangeNotice => ({
-  id,
-  messageId: `msg-${id}`,
-  transfer: 'outbound',
-  kind: 'delivery',
-  formerValue: null,
-  newValue: 'delivered',
-  occurredAt: '2026-11-26T09:00:00.000Z',
-  source: 'event',
-  properties: null,
-  validationResults: null,
-});
+const notice = (id: string) => deliveredNotice(`msg-${id}`, id);
 
 /** Well under the sink's own timeouts (10 s, 30 s), well over a loaded machine's pause. */
 const PROMPTLY_MS = 2_000;
