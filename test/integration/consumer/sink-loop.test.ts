@@ -174,14 +174,8 @@ describeEachStore('the status sink loop', (kind) => {
   }, 60_000);
 
   it('waits at most one delivery deadline for a sink that never answers and ignores its signal, and gives the notice up at once when aborted', async () => {
-    const signals: (AbortSignal | undefined)[] = [];
     // A forked sink written before the signal existed: it hangs, whatever it is told.
-    const hanging: StatusSink = {
-      deliver: (_notice, options) => {
-        signals.push(options?.signal);
-        return new Promise<void>(() => {});
-      },
-    };
+    const { sink: hanging, signals } = hangingSink();
     const loop = startWorker(hanging);
     await queue(change('hung-1', 1));
     await eventually(async () => signals.length === 1, 'the notice in the sink');
@@ -247,15 +241,21 @@ describeEachStore('the status sink loop', (kind) => {
   });
 });
 
+/** A sink that never answers, whatever its signal says; the signals it was handed, in order. */
+function hangingSink(): { sink: StatusSink; signals: (AbortSignal | undefined)[] } {
+  const signals: (AbortSignal | undefined)[] = [];
+  const sink: StatusSink = {
+    deliver: (_notice, options) => {
+      signals.push(options?.signal);
+      return new Promise<void>(() => {});
+    },
+  };
+  return { sink, signals };
+}
+
 describe('the status sink loop in the consumer', () => {
   it('takes its deadline from SINK_DELIVERY_TIMEOUT_MS, and gives up the notice in hand at a shutdown past its deadline', async () => {
-    const signals: (AbortSignal | undefined)[] = [];
-    const hanging: StatusSink = {
-      deliver: (_notice, options) => {
-        signals.push(options?.signal);
-        return new Promise<void>(() => {});
-      },
-    };
+    const { sink: hanging, signals } = hangingSink();
     const tuning = { sinkWorker: { pollMs: 20, retryBaseMs: 100, retryMaxMs: 200 } };
     const first = await startTestConsumer(
       { SINK_DELIVERY_TIMEOUT_MS: '500' },
