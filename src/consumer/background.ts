@@ -69,20 +69,21 @@ export interface Background {
   dispose(): void;
 }
 
-interface Loop {
-  start?(): void;
-  notify?(): void;
-  stop(): Promise<void>;
-  abort?(): void;
-}
-
 export function createBackground(deps: BackgroundDeps): Background {
+  const { config, store, api, importer, logger, holder, now, paced } = deps;
   const worker = createEventWorker({
-    ...deps,
+    config,
+    store,
+    api,
+    importer,
+    logger,
+    holder,
+    now,
+    paced,
     onSettled: (event, state, seconds) => deps.metrics.eventSettled(state, event.action, seconds),
     tuning: deps.tuning.worker,
   });
-  let loops: { sink?: Loop; submissions: Loop; retention?: Loop } | undefined;
+  let loops: ReturnType<typeof startLoops> | undefined;
   let stopListening: (() => void) | undefined;
   return {
     worker,
@@ -96,7 +97,7 @@ export function createBackground(deps: BackgroundDeps): Background {
       worker.webhookStored();
       worker.notify();
     },
-    submissionStored: () => loops?.submissions.notify?.(),
+    submissionStored: () => loops?.submissions.notify(),
     async stop() {
       await Promise.all([
         worker.stop(),
@@ -107,7 +108,7 @@ export function createBackground(deps: BackgroundDeps): Background {
     },
     abort() {
       worker.abort();
-      loops?.sink?.abort?.();
+      loops?.sink?.abort();
     },
     dispose() {
       worker.dispose();
@@ -173,9 +174,5 @@ function startLoops(deps: BackgroundDeps) {
           intervalMs: config.retentionIntervalSeconds * 1000,
           logger,
         });
-  return {
-    ...(sink === undefined ? {} : { sink }),
-    submissions,
-    ...(retention === undefined ? {} : { retention }),
-  };
+  return { sink, submissions, retention };
 }

@@ -74,9 +74,11 @@ export async function startConsumer(options: StartConsumerOptions): Promise<Runn
   metrics.trackStore(store);
   const api = createApiClient(apiClientOptions(config, { spoolDir: spoolDirOf(config), logger }));
   const background = createBackground({
-    ...options,
+    config,
+    logger,
     store,
     api,
+    importer: options.importer,
     sink: options.sink,
     metrics,
     holder: options.holder ?? createAnonymousHolder('consumer'),
