@@ -2,9 +2,10 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * `npm run test:peppol`: the simulator's documents against the official UBL/CEN/Peppol
- * validators (test/official), whose artefacts are not in the repository (see
- * test/support/official-validators.ts). Not part of `npm test` nor CI; refuses to run without
- * the folder rather than skip.
+ * validators (test/official), and our Schematron compiler that runs them, whose artefacts are
+ * not in the repository (see test/support/official-validators.ts). Not part of `npm test`; CI
+ * runs it after `npm test` with the artefacts beside the repository (.ci/peppol.sh). Refuses to
+ * run without the folder rather than skip.
  */
 if (!process.env.PEPPOL_ARTEFACTS_DIR?.trim()) {
   throw new Error(

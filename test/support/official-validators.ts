@@ -1,50 +1,50 @@
 /**
  * The official validators of a Peppol BIS Billing 3 document, run on many documents at once:
  * the OASIS UBL 2.1 XSD (xmllint), the CEN EN16931 UBL rules and the OpenPEPPOL BIS Billing 3
- * rules (Schematron compiled to XSLT, run by Saxon-HE). One xmllint per root kind and one JVM
- * per rule set for the whole batch, not per document: a JVM start and a stylesheet compile cost
- * seconds, a document milliseconds.
+ * rules (their Schematron compiled to XSLT by our own compiler, test/support/schematron, and run
+ * by Saxon-HE). One xmllint per root kind and one JVM per rule set for the whole batch, not per
+ * document: a JVM start and a stylesheet compile cost seconds, a document milliseconds.
  *
  * The artefacts are NOT in this repository and must not be: the UBL XSD is OASIS's, the CEN
  * rules are under EUPL-1.2, the Peppol rules are OpenPEPPOL's (with CEN's permission), and this
- * project commits nothing fetched from elsewhere. They are assembled by hand in a folder outside
- * the repository, passed as `artefactsDir` (the test reads it from PEPPOL_ARTEFACTS_DIR), laid
- * out as ARTEFACTS below:
+ * project commits nothing fetched from elsewhere, nor anything compiled from them. They are data
+ * files in a folder outside the repository, passed as `artefactsDir` (the test reads it from
+ * PEPPOL_ARTEFACTS_DIR; CI lays it beside the repository as ../shared/peppol-artefacts), laid
+ * out as ARTEFACTS below (docs/peppol.md#official-validators says where each comes from):
  *
  *   ubl-2.1/xsd/maindoc/UBL-{Invoice,CreditNote}-2.1.xsd (+ ubl-2.1/xsd/common/)
- *       OASIS UBL 2.1 (OASIS Standard), `xsd/` of github.com/kduvekot/ubl-release-package at
- *       69d9f20 ("Release: UBL 2.1 (OASIS Standard)").
- *   cen/ubl/xslt/EN16931-UBL-validation.xslt
- *       CEN TC434 EN16931 UBL validation 1.3.16, precompiled by CEN: `ubl/xslt/` of
- *       github.com/ConnectingEurope/eInvoicing-EN16931 at b6c9e06 (tag validation-1.3.16).
- *   peppol/PEPPOL-EN16931-UBL.xslt
- *       Peppol BIS Billing 3.0.19: `rules/sch/PEPPOL-EN16931-UBL.sch` of
- *       github.com/OpenPEPPOL/peppol-bis-invoice-3 at 78d7f7d (tag v3.0.19), compiled with the
- *       ISO Schematron XSLT2 skeleton (github.com/keethburu/iso-schematron-xslt2 at 934357d:
- *       iso_dsdl_include.xsl, iso_abstract_expand.xsl, iso_svrl_for_xslt2.xsl) by Saxon-HE 9.9.
- *   cen-peppol-bundle/CEN-EN16931-UBL.xslt (optional)
- *       the CEN rules that Peppol release bundles (1.3.14.1, `rules/sch/CEN-EN16931-UBL.sch`),
- *       compiled the same way; run as a third rule set when present (it still has BR-CO-25).
- *   examples/*.xml
- *       the official examples of that Peppol release (`rules/examples/`), the positive control.
+ *       OASIS UBL 2.1 (OASIS Standard).
+ *   cen/ubl/schematron/EN16931-UBL-validation.sch (+ the files it includes)
+ *       CEN TC434 EN16931 UBL validation 1.3.16 (github.com/ConnectingEurope/eInvoicing-EN16931,
+ *       tag validation-1.3.16, `ubl/schematron/`).
+ *   peppol/rules/sch/PEPPOL-EN16931-UBL.sch
+ *       Peppol BIS Billing 3.0.19 (github.com/OpenPEPPOL/peppol-bis-invoice-3, tag v3.0.19).
+ *   peppol/rules/sch/CEN-EN16931-UBL.sch
+ *       the CEN rules that Peppol release bundles (1.3.14.1; it still has BR-CO-25, dropped in
+ *       1.3.16): the third rule set.
+ *   peppol/rules/examples/*.xml
+ *       the official examples of that Peppol release, the positive control.
  *
- * Needs java (17) and xmllint on PATH and the Saxon-HE jar (Debian's libsaxonhe-java by default).
- * A failed assert without a flag counts as fatal (Schematron's default is an error); successful
- * reports are not read (neither rule set uses report for errors).
+ * The .sch files are compiled once per validator, into each batch's temporary folder, never
+ * kept. Needs java (17) and xmllint on PATH and the Saxon-HE jar (Debian's libsaxonhe-java by
+ * default). A failed assert without a flag counts as fatal (Schematron's default is an error);
+ * successful reports are not read (neither rule set uses report for errors).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { compileSchematronFile } from './schematron/compile.ts';
 
 /** Where each artefact lies under `artefactsDir`. */
 export const ARTEFACTS = {
   invoiceXsd: 'ubl-2.1/xsd/maindoc/UBL-Invoice-2.1.xsd',
   creditNoteXsd: 'ubl-2.1/xsd/maindoc/UBL-CreditNote-2.1.xsd',
-  cenXslt: 'cen/ubl/xslt/EN16931-UBL-validation.xslt',
-  peppolXslt: 'peppol/PEPPOL-EN16931-UBL.xslt',
-  examples: 'examples',
+  cenRules: 'cen/ubl/schematron/EN16931-UBL-validation.sch',
+  peppolRules: 'peppol/rules/sch/PEPPOL-EN16931-UBL.sch',
+  bundledCenRules: 'peppol/rules/sch/CEN-EN16931-UBL.sch',
+  examples: 'peppol/rules/examples',
 } as const;
 
 export type RuleSet = 'CEN' | 'PEPPOL' | 'CEN-BUNDLED';
@@ -103,20 +103,12 @@ export function missingArtefacts(dir: string): string[] {
 }
 
 const UBL_ROOTS = { Invoice: ARTEFACTS.invoiceXsd, CreditNote: ARTEFACTS.creditNoteXsd } as const;
-const RULE_SETS: readonly { ruleSet: RuleSet; xslt: string; dir: string }[] = [
-  { ruleSet: 'CEN', xslt: ARTEFACTS.cenXslt, dir: 'cen' },
-  { ruleSet: 'PEPPOL', xslt: ARTEFACTS.peppolXslt, dir: 'peppol' },
+/** Each rule set: its Schematron under the artefacts, and the batch's folder of reports. */
+const RULE_SETS: readonly { ruleSet: RuleSet; schematron: string; dir: string }[] = [
+  { ruleSet: 'CEN', schematron: ARTEFACTS.cenRules, dir: 'cen' },
+  { ruleSet: 'PEPPOL', schematron: ARTEFACTS.peppolRules, dir: 'peppol' },
+  { ruleSet: 'CEN-BUNDLED', schematron: ARTEFACTS.bundledCenRules, dir: 'cen-bundled' },
 ];
-
-/**
- * The CEN rules a Peppol release bundles (3.0.19 bundles CEN 1.3.14.1, which still has
- * BR-CO-25, dropped in 1.3.16): run as a third rule set when the folder has it.
- */
-const BUNDLED_CEN = {
-  ruleSet: 'CEN-BUNDLED',
-  xslt: 'cen-peppol-bundle/CEN-EN16931-UBL.xslt',
-  dir: 'cen-bundled',
-} as const;
 
 export function createOfficialValidator(options: OfficialValidatorOptions): OfficialValidator {
   const {
@@ -130,9 +122,14 @@ export function createOfficialValidator(options: OfficialValidatorOptions): Offi
     maxReportBytes = 16 * 1024 * 1024,
   } = options;
   const limits = { timeoutMs, maxOutputBytes };
-  const ruleSets = existsSync(path.join(artefactsDir, BUNDLED_CEN.xslt))
-    ? [...RULE_SETS, BUNDLED_CEN]
-    : RULE_SETS;
+  // Compiled once per validator (a few hundred milliseconds), written into each batch's folder.
+  let compiled: Promise<string[]> | undefined;
+  const stylesheets = () => {
+    compiled ??= Promise.all(
+      RULE_SETS.map((set) => compileSchematronFile(path.join(artefactsDir, set.schematron))),
+    );
+    return compiled;
+  };
 
   /** xmllint on every document of one root kind; schema errors by file name. */
   async function schemaErrors(cwd: string, xsd: string, files: string[]) {
@@ -190,6 +187,9 @@ export function createOfficialValidator(options: OfficialValidatorOptions): Offi
           documents.map((d, i) => writeFile(path.join(input, files[i] ?? ''), d.xml)),
         );
         const roots = documents.map((d) => rootName(d.xml));
+        const xslts = await stylesheets();
+        const xsltFiles = RULE_SETS.map((set) => path.join(work, `${set.dir}.xslt`));
+        await Promise.all(xsltFiles.map((file, k) => writeFile(file, xslts[k] ?? '')));
 
         const xsdRuns = Object.entries(UBL_ROOTS).map(([root, xsd]) =>
           schemaErrors(
@@ -198,8 +198,8 @@ export function createOfficialValidator(options: OfficialValidatorOptions): Offi
             files.filter((_, i) => roots[i] === root),
           ),
         );
-        const ruleRuns = ruleSets.map((set) =>
-          runRuleSet(input, path.join(work, set.dir), path.join(artefactsDir, set.xslt)),
+        const ruleRuns = RULE_SETS.map((set, k) =>
+          runRuleSet(input, path.join(work, set.dir), xsltFiles[k] ?? ''),
         );
         const [xsd, rules] = await Promise.all([Promise.all(xsdRuns), Promise.all(ruleRuns)]);
 
@@ -212,7 +212,7 @@ export function createOfficialValidator(options: OfficialValidatorOptions): Offi
                 ? xsd.flatMap((byFile) => byFile.get(file) ?? [])
                 : [`root element '${root}' is neither Invoice nor CreditNote: no UBL XSD applied`];
             const failures = await Promise.all(
-              ruleSets.map((set, k) =>
+              RULE_SETS.map((set, k) =>
                 failuresOf(set.ruleSet, path.join(work, set.dir, file), tail(rules[k])),
               ),
             );
@@ -245,7 +245,7 @@ export function fatalTable(results: readonly OfficialResult[]): string {
   return [`${'document'.padEnd(width)} | xsd | fatal rule ids`, ...rows].join('\n');
 }
 
-/** The SVRL's failed asserts (the reports are generated by the ISO skeleton: svrl: prefix). */
+/** The SVRL's failed asserts (the compiled rules write them with the svrl: prefix). */
 export function parseSvrl(ruleSet: RuleSet, svrl: string): RuleFailure[] {
   const failures: RuleFailure[] = [];
   for (const match of svrl.matchAll(
