@@ -252,7 +252,7 @@ function rejectUnsupported(schema: Element): void {
       if (['extends', 'diagnostics', 'properties'].includes(element.localName ?? '')) {
         throw new SchematronError(`<${element.localName}> is not compiled`);
       }
-      for (const name of ['diagnostics', 'properties', 'subject']) {
+      for (const name of ['diagnostics', 'properties', 'subject', 'documents']) {
         if (element.hasAttribute(name)) {
           throw new SchematronError(`${describe(element)}: @${name} is not compiled`);
         }
