@@ -102,7 +102,12 @@ export interface MessageDescriptor {
   action: string;
   /** The sender. */
   originParty: Party;
-  /** The receiver. */
+  /**
+   * The receiver. On the outbound side of a SubmitInvoice message its identifier is the body's
+   * `messageHandling.receiverIdentifier` as sent, of another form than `<scheme>:<number>`
+   * (or empty) when the body's was: such a body is accepted and fails validation
+   * (docs/decisions.md#malformed-receiver). On the inbound side it is always of that form.
+   */
   destinationParty: Party;
   /**
    * Every document of the message; an inbound `deliveryNotified` lists all of them, including
@@ -120,6 +125,33 @@ const partySchema = z.looseObject({
   name: z.string().meta({ description: 'Name of the participant.' }),
   countryCode: z.string().meta({ description: 'Country code.', examples: ['NO'] }),
 });
+
+/**
+ * The receiver: a participant's identifier on the inbound side, and on the outbound side the
+ * submit-invoice body's receiverIdentifier exactly as sent, which a body that fails validation
+ * may have in any form (docs/decisions.md#malformed-receiver). The descriptor states the
+ * `<scheme>:<number>` pattern for the inbound side (DESTINATION_FORM_WHEN_INBOUND).
+ */
+const destinationPartySchema = z.looseObject({
+  ...partySchema.shape,
+  identifier: z.string().meta({
+    description:
+      'Network identifier, `<scheme>:<number>`: always of that form on the inbound side (the receiver is a participant). On the outbound side of a SubmitInvoice message it is the body’s messageHandling.receiverIdentifier as sent: a body whose receiver is missing or of another form (`nobody`) is still accepted with 201 and then fails validation, and its descriptor and events name the receiver as written, possibly empty.',
+    examples: ['0192:999999999'],
+    'x-decision': 'docs/decisions.md#malformed-receiver',
+  }),
+});
+
+/** JSON Schema: on the inbound side the receiver's identifier has the participant form. */
+const DESTINATION_FORM_WHEN_INBOUND = {
+  if: { properties: { transfer: { const: 'inbound' } } },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, a plain value never awaited.
+  then: {
+    properties: {
+      destinationParty: { properties: { identifier: { pattern: PARTY_IDENTIFIER.source } } },
+    },
+  },
+};
 
 const documentEntrySchema = z.looseObject({
   index: z.number().int().meta({ description: 'Position in the list, from 0.' }),
@@ -160,7 +192,7 @@ const documentEntrySchema = z.looseObject({
  * service is known to send and the forms it writes (wire-formats.ts). Parsing checks only
  * presence and JSON types, so a value the document does not list still parses.
  */
-export const messageDescriptorSchema = z.looseObject({
+const descriptorFields = z.looseObject({
   uniqueId: z
     .string()
     .min(1)
@@ -202,11 +234,16 @@ export const messageDescriptorSchema = z.looseObject({
     ],
   }),
   originParty: partySchema.meta({ description: 'The sender.' }),
-  destinationParty: partySchema.meta({ description: 'The receiver.' }),
+  destinationParty: destinationPartySchema.meta({ description: 'The receiver.' }),
   documents: z.array(documentEntrySchema).meta({
     description: 'Every document of the message; the Core entry is the one to import.',
   }),
-}) satisfies z.ZodType<MessageDescriptor>;
+});
+
+/** The descriptor, with the one form that depends on its side: the receiver's identifier. */
+export const messageDescriptorSchema = descriptorFields.meta(
+  DESTINATION_FORM_WHEN_INBOUND,
+) satisfies z.ZodType<MessageDescriptor>;
 
 /** The descriptor in `value`, or undefined when it does not have the documented shape. */
 export function parseMessageDescriptor(value: unknown): MessageDescriptor | undefined {

@@ -31,12 +31,16 @@ export interface InvoiceLine {
   quantity: number;
   /**
    * `unit`: the unit name, a word such as `kilogram`; the allowed values are not shown (the
-   * simulator passes it through unmapped).
+   * simulator maps the words of docs/peppol.md#codes, in any case, to UN/ECE Recommendation 20
+   * codes, and takes such a code as it is).
    */
   unitOfMeasure: { unit: string };
   /** Net price of one unit, in `invoice.currencyCode`; a JSON number. */
   unitPriceAmount: number;
-  /** Tax category name, e.g. `standard`; the allowed values are not shown. */
+  /**
+   * Tax category name, e.g. `standard`; the allowed values are not shown (the simulator maps
+   * the words of docs/peppol.md#codes, in any case, to UNCL 5305 codes).
+   */
   taxCategoryType: string;
   /** Line net amount (quantity times unit price, after line discounts), a JSON number. */
   taxableAmount: number;

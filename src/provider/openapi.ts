@@ -14,7 +14,7 @@ import { transactionPaths } from './openapi/transaction-paths.ts';
 import { WEBHOOK_CREDENTIAL_SCHEMES, webhookOperations } from './openapi/webhooks.ts';
 
 /** The version of this document; raised when the simulated API changes. */
-export const OPENAPI_DOCUMENT_VERSION = '2.1.0';
+export const OPENAPI_DOCUMENT_VERSION = '2.1.1';
 
 export function createOpenApiDocument(): Record<string, unknown> {
   return {

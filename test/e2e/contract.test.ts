@@ -5,10 +5,10 @@
  * the simulator's webhooks reach the consumer through one that checks every request. The
  * flows are the product's: inbound invoices imported and acknowledged (with warnings, with
  * errors let through, refused by the importer), acknowledgement responses, outbound
- * submissions valid and not, delivery failures, tax and lifecycle changes, a parked message,
- * injected 429 and 503 answers, a reconciliation run and a test event. A few calls the
- * document refuses on purpose (no token, a wrong `transfer`, an undeclared content type) check
- * that their answers are listed too. The test fails on any call, answer or webhook the
+ * submissions valid and not (one addressed to `nobody`), delivery failures, tax and lifecycle
+ * changes, a parked message, injected 429 and 503 answers, a reconciliation run and a test
+ * event. A few calls the document refuses on purpose (no token, a wrong `transfer`, an
+ * undeclared content type) check that their answers are listed too. The test fails on any call, answer or webhook the
  * document does not allow, and on any operation of the document the flows never used.
  */
 import { mkdtempSync } from 'node:fs';
@@ -285,6 +285,23 @@ describe('the simulator and the consumer keep to docs/openapi.json', () => {
       (failed.data as { properties?: Record<string, string> }).properties?.validationResults,
     );
     expect(findings.map((f) => f.code)).toEqual(['schema', 'schema']);
+    // A receiver that is no identifier at all: accepted, and failed by validation. Its
+    // descriptor and events name the receiver as sent (docs/decisions.md#malformed-receiver).
+    const misaddressed = minimalInvoice(DEMO_SUPPLIER.identifier);
+    misaddressed.messageHandling.receiverIdentifier = 'nobody';
+    const nobody = await submit(misaddressed);
+    const refusedReceiver = await statusEvent(nobody, 'messageStatusChanged', 'failed');
+    expect(
+      (refusedReceiver.data as { properties?: Record<string, string> }).properties?.errorCode,
+    ).toBe('schema');
+    const nobodyDescriptor = await call(`/messages/${nobody}?transfer=outbound`);
+    expect(nobodyDescriptor.status).toBe(200);
+    expect(JSON.parse(nobodyDescriptor.body)).toMatchObject({
+      validationStatus: 'rejected',
+      destinationParty: { identifier: 'nobody' },
+    });
+    const nobodyCreated = published.find((e) => e.messageId === nobody && e.action === 'created');
+    expect(nobodyCreated?.data).toMatchObject({ destinationParty: { identifier: 'nobody' } });
 
     // Calls a client makes that the consumer does not: the status poll, the submitted JSON,
     // the daily check, and the reconciliation job as cron runs it.
@@ -346,8 +363,9 @@ describe('the simulator and the consumer keep to docs/openapi.json', () => {
     ]);
     expect(violations).toEqual([]);
 
-    // The invalid submission was let through as the document says, and failed validation.
-    expect(seen.filter((s) => s.acceptedInvalidBody)).toHaveLength(1);
+    // The two invalid submissions (a quantity of "three", the receiver `nobody`) were let
+    // through as the document says, and failed validation.
+    expect(seen.filter((s) => s.acceptedInvalidBody)).toHaveLength(2);
 
     // Every operation of the document was used, and the statuses it lists for refusals met.
     const operations = [

@@ -5,7 +5,7 @@
  * (S at several rates, Z, E, AE, K, G, O, L, M), suppliers and buyers in several countries
  * with their national rules, invoices and credit notes, allowances and charges, a prepaid
  * amount, a unit price with three decimals, a given VAT breakdown, payment means, and the
- * minimal body of SPEC 2.1 with its unit and category words.
+ * minimal body of SPEC 2.1 with its unit and category words, also as people write them.
  */
 
 import { mergeOverrides, sampleInvoice } from '../../src/provider/invoice.ts';
@@ -182,8 +182,21 @@ const minimalBody = (invoiceNo: string) =>
     issueDate: ISSUE_DATE,
   }) as unknown as Record<string, unknown>;
 
+/** The minimal body with its line's unit and category written another way. */
+const minimalBodyWith = (invoiceNo: string, unit: string, category: string) => {
+  const body = minimalBody(invoiceNo);
+  const [first] = (body.invoice as { invoiceLines: Record<string, unknown>[] }).invoiceLines;
+  return mergeOverrides(body, {
+    invoice: { invoiceLines: [{ ...first, unitOfMeasure: { unit }, taxCategoryType: category }] },
+  }) as Record<string, unknown>;
+};
+
 export const MATRIX: readonly MatrixCase[] = [
   { name: 'minimal-body-words', body: minimalBody('MIN-1') },
+  {
+    name: 'minimal-body-words-capitalised',
+    body: minimalBodyWith('MIN-3', 'Kilograms', 'StandardRated'),
+  },
   {
     name: 'minimal-body-credit-note-by-scenario',
     document: 'CreditNote',
@@ -556,6 +569,12 @@ export const BROKEN: readonly BrokenCase[] = [
     rule: 'BR-CL-23',
     official: true,
     body: withLine({ unitOfMeasure: { unit: 'kilo' } }),
+  },
+  {
+    name: 'unit code in lower case',
+    rule: 'BR-CL-23',
+    official: true,
+    body: withLine({ unitOfMeasure: { unit: 'kgm' } }),
   },
   {
     name: 'neither order nor buyer reference',

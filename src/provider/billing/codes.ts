@@ -3,6 +3,13 @@
  * specification's examples use for units and VAT categories ("a word such as a weight unit",
  * "a standard-rated category") mapped to their codes, and the check digits Peppol verifies in
  * identifiers. docs/peppol.md#codes lists the words.
+ *
+ * A code is taken only as the list writes it: the lists are case-sensitive and hold no
+ * lower-case code, and Peppol's BR-CL-18 and BR-CL-23 compare exactly. Upper-casing what a
+ * body sends would turn what people abbreviate into other units (`gm` for gram would become GM,
+ * gram per square metre), so `kgm` is refused, with a hint naming KGM. A word is matched as
+ * people write it: any case, spaces, hyphens and underscores left out, a unit also in its
+ * plural (`Kilograms`, `square metres`, `boxes`).
  */
 import { CODE_LIST_TEXT } from './code-lists.ts';
 
@@ -29,8 +36,11 @@ export const UNIT_WORDS: Readonly<Record<string, string>> = {
   metre: 'MTR',
   meter: 'MTR',
   kilometre: 'KMT',
+  kilometer: 'KMT',
   squareMetre: 'MTK',
+  squareMeter: 'MTK',
   cubicMetre: 'MTQ',
+  cubicMeter: 'MTQ',
   hour: 'HUR',
   minute: 'MIN',
   day: 'DAY',
@@ -45,10 +55,12 @@ export const UNIT_WORDS: Readonly<Record<string, string>> = {
 
 /**
  * VAT category words and their UNCL 5305 codes; a code itself is taken as it is. `reduced`
- * is category S at a lower rate, as EN 16931 has no category of its own for it.
+ * is category S at a lower rate, as EN 16931 has no category of its own for it;
+ * `standardRated` is the specification's own phrase ("a standard-rated category").
  */
 export const TAX_CATEGORY_WORDS: Readonly<Record<string, string>> = {
   standard: 'S',
+  standardRated: 'S',
   reduced: 'S',
   zeroRated: 'Z',
   exempt: 'E',
@@ -60,16 +72,55 @@ export const TAX_CATEGORY_WORDS: Readonly<Record<string, string>> = {
   ceutaMelilla: 'M',
 };
 
-/** The unit code of a body's unit, or undefined when it is neither a known word nor a code. */
+/** How a word is compared: `Square-Metres`, `square metres` and `squareMetres` are one. */
+function wordKey(word: string): string {
+  return word.toLowerCase().replace(/[\s_-]+/g, '');
+}
+
+/** `boxes`, `eaches` (as logistics counts single items), `kilograms`. */
+function plural(word: string): string {
+  return /(s|x|ch|sh)$/.test(word) ? `${word}es` : `${word}s`;
+}
+
+const UNIT_KEYS = new Map(
+  Object.entries(UNIT_WORDS).flatMap(([word, code]) => [
+    [wordKey(word), code],
+    [wordKey(plural(word)), code],
+  ]),
+);
+
+const CATEGORY_KEYS = new Map(
+  Object.entries(TAX_CATEGORY_WORDS).map(([word, code]) => [wordKey(word), code]),
+);
+
+/** The unit code of a body's unit, or undefined when it is neither a code nor a known word. */
 export function unitCode(unit: string): string | undefined {
-  const code = UNIT_WORDS[unit] ?? unit;
-  return inCodeList('UNIT', code) ? code : undefined;
+  if (inCodeList('UNIT', unit)) return unit;
+  return UNIT_KEYS.get(wordKey(unit));
 }
 
 /** The UNCL 5305 code of a body's tax category, or undefined. */
 export function taxCategoryCode(category: string): string | undefined {
-  const code = TAX_CATEGORY_WORDS[category] ?? category;
-  return inCodeList('VAT_CATEGORY', code) ? code : undefined;
+  if (inCodeList('VAT_CATEGORY', category)) return category;
+  return CATEGORY_KEYS.get(wordKey(category));
+}
+
+/** Why a body's unit is refused (BR-CL-23): the words it could have been, or the code it meant. */
+export function unitRefusal(unit: string): string {
+  return `Unit ${unit} is neither a UN/ECE Recommendation 20 code nor one of the words ${Object.keys(UNIT_WORDS).join(', ')} (in any case, with or without spaces, hyphens or underscores, or in the plural)${caseHint('UNIT', unit)}`;
+}
+
+/** Why a body's tax category is refused (BR-CL-18). */
+export function categoryRefusal(category: string): string {
+  return `Tax category ${category} is neither a UNCL 5305 code nor one of the words ${Object.keys(TAX_CATEGORY_WORDS).join(', ')} (in any case, with or without spaces, hyphens or underscores)${caseHint('VAT_CATEGORY', category)}`;
+}
+
+/** A code written in another case is named: the sender most likely meant it. */
+function caseHint(list: 'UNIT' | 'VAT_CATEGORY', value: string): string {
+  const upper = value.toUpperCase();
+  return upper !== value && inCodeList(list, upper)
+    ? `; codes are case-sensitive (${upper} is one)`
+    : '';
 }
 
 /** The part of a category's rule ids after `BR-`: BR-S-08, BR-IC-02 (K), BR-AF-05 (L)... */

@@ -8,9 +8,9 @@ import type { BillingAllowanceCharge, BillingLine } from './billing-lines.ts';
 import { taxOf, toCents } from './cents.ts';
 import {
   CATEGORY_RULE_PREFIX,
+  categoryRefusal,
   inCodeList,
-  TAX_CATEGORY_WORDS,
-  UNIT_WORDS,
+  unitRefusal,
   ZERO_RATED_CATEGORIES,
 } from './codes.ts';
 import { type Fail, overTwoDecimals } from './rule-helpers.ts';
@@ -18,11 +18,7 @@ import { type Fail, overTwoDecimals } from './rule-helpers.ts';
 /** The line rules: codes, decimals, the net amount, the category's rate. */
 export function checkLine(line: BillingLine, at: string, fail: Fail, results: ValidationResult[]) {
   if (line.unit !== undefined && line.unitCode === undefined) {
-    fail(
-      'BR-CL-23',
-      `Unit ${line.unit} is neither a UN/ECE Recommendation 20 code nor one of the words ${Object.keys(UNIT_WORDS).join(', ')}`,
-      `${at}/cbc:InvoicedQuantity/@unitCode`,
-    );
+    fail('BR-CL-23', unitRefusal(line.unit), `${at}/cbc:InvoicedQuantity/@unitCode`);
   }
   checkCategory(line, `${at}/cac:Item/cac:ClassifiedTaxCategory`, '05', fail);
   if (line.net !== undefined && overTwoDecimals(line.net)) {
@@ -92,11 +88,7 @@ function checkCategory(
   fail: Fail,
 ) {
   if (item.category !== undefined && item.categoryCode === undefined) {
-    fail(
-      'BR-CL-18',
-      `Tax category ${item.category} is neither a UNCL 5305 code nor one of the words ${Object.keys(TAX_CATEGORY_WORDS).join(', ')}`,
-      `${at}/cbc:ID`,
-    );
+    fail('BR-CL-18', categoryRefusal(item.category), `${at}/cbc:ID`);
     return;
   }
   const code = item.categoryCode;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenApiDocument } from '../../../src/provider/openapi.ts';
+import { descriptorOf } from '../../support/descriptors.ts';
 import { type ContractChecker, createContractChecker } from '../../support/openapi-contract.ts';
 import {
   minimalInvoice,
@@ -231,6 +232,26 @@ describe('the OpenAPI document', () => {
     );
     expect(anchors.length).toBeGreaterThan(5);
     for (const anchor of anchors) expect(decisions, anchor).toContain(`<a id="${anchor}"></a>`);
+  });
+
+  it("promises the receiver's <scheme>:<number> form on the inbound side, and the body's receiver as sent on the outbound side", () => {
+    const descriptor = validator('components', 'schemas', 'MessageDescriptor');
+    const receivedBy = (identifier: string) =>
+      descriptorOf({
+        uniqueId: 'm1',
+        destinationParty: { identifier, name: 'Nobody', countryCode: 'NO' },
+      });
+    const sentTo = (identifier: string) => ({
+      ...receivedBy(identifier),
+      transfer: 'outbound',
+      validationStatus: 'rejected',
+      status: 'failed',
+    });
+    expect(descriptor(sentTo('nobody'))).toBe(true);
+    expect(descriptor(sentTo(''))).toBe(true);
+    expect(descriptor(receivedBy('0192:999999999'))).toBe(true);
+    expect(descriptor(receivedBy('nobody'))).toBe(false);
+    expect(descriptor.errors).toMatch(/destinationParty\/identifier must match pattern/);
   });
 
   it('gives every call and every webhook its own operationId', () => {

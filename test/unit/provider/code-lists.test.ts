@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CODE_LIST_SOURCE, CODE_LIST_TEXT } from '../../../src/provider/billing/code-lists.ts';
 import {
+  categoryRefusal,
   gln,
   inCodeList,
   luhn,
@@ -10,6 +11,7 @@ import {
   taxCategoryCode,
   UNIT_WORDS,
   unitCode,
+  unitRefusal,
 } from '../../../src/provider/billing/codes.ts';
 
 describe('the EN 16931 code lists', () => {
@@ -35,6 +37,58 @@ describe('the EN 16931 code lists', () => {
     expect(inCodeList('COUNTRY', 'XX')).toBe(false);
     expect(inCodeList('ELECTRONIC_ADDRESS_SCHEME', '0192')).toBe(true);
     expect(inCodeList('ELECTRONIC_ADDRESS_SCHEME', '9999')).toBe(false);
+  });
+
+  it('match a word as people write it: any case, spaces, hyphens, underscores, plurals', () => {
+    const units = {
+      Kilogram: 'KGM',
+      KILOGRAMS: 'KGM',
+      'kilo-gram': 'KGM',
+      ' Pieces ': 'H87',
+      'square metres': 'MTK',
+      Square_Meter: 'MTK',
+      'cubic-meters': 'MTQ',
+      'Kilowatt hours': 'KWH',
+      boxes: 'XBX',
+      eaches: 'EA',
+      Hours: 'HUR',
+      Days: 'DAY',
+      kilometers: 'KMT',
+    };
+    for (const [unit, code] of Object.entries(units)) expect(unitCode(unit), unit).toBe(code);
+    const categories = {
+      StandardRated: 'S',
+      'standard-rated': 'S',
+      'Standard rated': 'S',
+      STANDARD: 'S',
+      'zero-rated': 'Z',
+      'Reverse Charge': 'AE',
+      'not subject to VAT': 'O',
+      NOT_SUBJECT_TO_VAT: 'O',
+      'intra-community': 'K',
+      'Canary Islands': 'L',
+    };
+    for (const [category, code] of Object.entries(categories)) {
+      expect(taxCategoryCode(category), category).toBe(code);
+    }
+  });
+
+  it('take codes only as the lists write them, and name the code a wrong case meant', () => {
+    for (const code of ['KGM', 'H87', 'C62', 'MIN']) expect(unitCode(code), code).toBe(code);
+    for (const code of ['S', 'AE', 'E']) expect(taxCategoryCode(code), code).toBe(code);
+    // Upper-casing would turn abbreviations into other units: gm (gram) into GM, g/m2.
+    for (const notCode of ['kgm', 'Kgm', 'h87', 'gm', 'kilo', 'kg']) {
+      expect(unitCode(notCode), notCode).toBeUndefined();
+    }
+    for (const notCode of ['s', 'ae', 'Standardd', 'low']) {
+      expect(taxCategoryCode(notCode), notCode).toBeUndefined();
+    }
+    expect(unitRefusal('kgm')).toMatch(/; codes are case-sensitive \(KGM is one\)$/);
+    expect(unitRefusal('kilo')).toMatch(/kilogram.*\(in any case, .* or in the plural\)$/);
+    expect(categoryRefusal('ae')).toMatch(
+      /standardRated.*; codes are case-sensitive \(AE is one\)$/,
+    );
+    expect(categoryRefusal('X')).not.toMatch(/case-sensitive \(/);
   });
 });
 
