@@ -5,52 +5,33 @@
  * GET /transactions/submit-invoice that an importer parses.
  */
 import type { SubmitInvoiceBody } from '../protocol/index.ts';
+import { type SampleParty, sampleParties } from './sample-parties.ts';
 
-export interface SampleParty {
-  identifier: string;
-  name: string;
-  countryCode: string;
-}
+export type { SampleParty } from './sample-parties.ts';
 
-/** A minimal valid body from `supplier` to `customer`; `invoiceNo` keeps samples apart. */
+/**
+ * A minimal valid body from `supplier` to `customer`; `invoiceNo` keeps samples apart. The
+ * parties' VAT numbers, registrations and addresses are their countries' (sample-parties.ts),
+ * so the body passes validation whichever two participants it is between.
+ */
 export function sampleInvoice(options: {
   supplier: SampleParty;
   customer: SampleParty;
   invoiceNo: string;
   issueDate: string;
 }): SubmitInvoiceBody {
-  const { supplier, customer } = options;
+  const { invoiceNo, ...parties } = sampleParties(options);
   return {
     messageHandling: {
-      receiverIdentifier: customer.identifier,
+      receiverIdentifier: options.customer.identifier,
       fallbackEmailAddress: 'invoices@example.com',
     },
     invoice: {
-      invoiceNo: options.invoiceNo,
+      invoiceNo,
       issueDate: options.issueDate,
       currencyCode: 'NOK',
       orderReference: { documentNo: `PO-${options.invoiceNo}`, issueDate: options.issueDate },
-      supplier: {
-        vatNumber: `${supplier.countryCode}${supplier.identifier.split(':')[1] ?? ''}MVA`,
-        name: supplier.name,
-        identifier: supplier.identifier,
-        address: {
-          streetNameAndNumber: 'Storgata 1',
-          city: 'Oslo',
-          postalZone: '0155',
-          countryCode: supplier.countryCode,
-        },
-      },
-      customer: {
-        name: customer.name,
-        identifier: customer.identifier,
-        address: {
-          streetNameAndNumber: 'Kongens gate 2',
-          city: 'Bergen',
-          postalZone: '5003',
-          countryCode: customer.countryCode,
-        },
-      },
+      ...parties,
       invoiceLines: [
         {
           itemNo: 'ITEM-1',
