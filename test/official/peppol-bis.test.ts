@@ -13,22 +13,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { renderUblInvoice } from '../../src/provider/ubl-invoice.ts';
 import {
   ARTEFACTS,
+  artefactsFromEnv,
   createOfficialValidator,
   fatalIds,
   fatalTable,
-  missingArtefacts,
   type OfficialDocument,
   type OfficialResult,
 } from '../support/official-validators.ts';
 import { BROKEN, peppolMatrix } from '../support/peppol-matrix.ts';
 
-const artefactsDir = process.env.PEPPOL_ARTEFACTS_DIR?.trim() || undefined;
-const missing =
-  artefactsDir === undefined
-    ? 'PEPPOL_ARTEFACTS_DIR is not set (the folder of the official artefacts)'
-    : missingArtefacts(artefactsDir).length > 0
-      ? `PEPPOL_ARTEFACTS_DIR=${artefactsDir} lacks ${missingArtefacts(artefactsDir).join(', ')}`
-      : undefined;
+const artefacts = artefactsFromEnv();
 
 /** The official example the negative controls break. */
 const BASE_EXAMPLE = 'base-example.xml';
@@ -50,16 +44,16 @@ function withWrongLineAmount(xml: string): string {
   return xml.slice(0, at) + wrong + xml.slice(at + (amount[2] ?? '').length);
 }
 
-if (missing !== undefined) {
+if ('missing' in artefacts) {
   // Run only on purpose (npm run test:peppol, or CI with the artefacts beside the repository):
   // a folder without them is a failure that says what is missing, never a silent skip.
   describe('official Peppol BIS Billing 3 validators', () => {
     it('has the official artefacts', () => {
-      throw new Error(`${missing} (layout: test/support/official-validators.ts)`);
+      throw new Error(artefacts.missing);
     });
   });
 } else {
-  const dir = artefactsDir ?? '';
+  const { dir } = artefacts;
   describe('official Peppol BIS Billing 3 validators', { timeout: 240_000 }, () => {
     const results = new Map<string, OfficialResult>();
     let examples: string[] = [];

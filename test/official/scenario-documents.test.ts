@@ -12,10 +12,10 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  artefactsFromEnv,
   createOfficialValidator,
   fatalIds,
   fatalTable,
-  missingArtefacts,
   type OfficialResult,
 } from '../support/official-validators.ts';
 import {
@@ -24,26 +24,20 @@ import {
   scenarioDocuments,
 } from '../support/scenario-documents.ts';
 
-const artefactsDir = process.env.PEPPOL_ARTEFACTS_DIR?.trim() || undefined;
-const missing =
-  artefactsDir === undefined
-    ? 'PEPPOL_ARTEFACTS_DIR is not set (the folder of the official artefacts)'
-    : missingArtefacts(artefactsDir).length > 0
-      ? `PEPPOL_ARTEFACTS_DIR=${artefactsDir} lacks ${missingArtefacts(artefactsDir).join(', ')}`
-      : undefined;
+const artefacts = artefactsFromEnv();
 
 /** The rules a Greek supplier's scenario invoice cannot meet, and why (file header). */
 const GREEK_SUPPLIER_GAP = ['GR-R-004-1'];
 
-if (missing !== undefined) {
+if ('missing' in artefacts) {
   // As peppol-bis.test.ts: run on purpose only, and a folder without the artefacts fails.
   describe('official validators on the sandbox’s scenario invoices', () => {
     it('has the official artefacts', () => {
-      throw new Error(`${missing} (layout: test/support/official-validators.ts)`);
+      throw new Error(artefacts.missing);
     });
   });
 } else {
-  const dir = artefactsDir ?? '';
+  const { dir } = artefacts;
   describe('official validators on the sandbox’s scenario invoices', { timeout: 240_000 }, () => {
     let documents: ScenarioDocument[] = [];
     let results: OfficialResult[] = [];

@@ -102,6 +102,25 @@ export function missingArtefacts(dir: string): string[] {
   return Object.values(ARTEFACTS).filter((file) => !existsSync(path.join(dir, file)));
 }
 
+/**
+ * The artefacts folder a test of test/official runs on (PEPPOL_ARTEFACTS_DIR), or why it cannot
+ * run: such a test fails with that reason rather than skip (it runs only on purpose).
+ */
+export function artefactsFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+): { dir: string } | { missing: string } {
+  const dir = env.PEPPOL_ARTEFACTS_DIR?.trim();
+  if (!dir)
+    return { missing: 'PEPPOL_ARTEFACTS_DIR is not set (the folder of the official artefacts)' };
+  const lacking = missingArtefacts(dir);
+  if (lacking.length > 0) {
+    return {
+      missing: `PEPPOL_ARTEFACTS_DIR=${dir} lacks ${lacking.join(', ')} (layout: test/support/official-validators.ts)`,
+    };
+  }
+  return { dir };
+}
+
 const UBL_ROOTS = { Invoice: ARTEFACTS.invoiceXsd, CreditNote: ARTEFACTS.creditNoteXsd } as const;
 /** Each rule set: its Schematron under the artefacts, and the batch's folder of reports. */
 const RULE_SETS: readonly { ruleSet: RuleSet; schematron: string; dir: string }[] = [
