@@ -125,7 +125,9 @@ describeWithEngine('the consumer image', () => {
       expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'NODE_OPTIONS=--max-semi-space-size=4']),
     );
     // ...and Node takes the V8 flag from NODE_OPTIONS: after churning through young objects,
-    // the new space is two 4 MB semi-spaces at most (64 MB in this image without the flag).
+    // the new space is about two 4 MB semi-spaces (64 MB in this image without the flag). V8
+    // may count a few of its 256 KiB pages over the two (9,175,040 bytes measured once), so
+    // the bound is twice that, still a quarter of the size without the flag.
     const churn = [
       'let keep = [];',
       "for (let i = 0; i < 2e6; i++) { keep.push({ i, s: 'x' + i }); if (keep.length > 5e4) keep = []; }",
@@ -134,7 +136,7 @@ describeWithEngine('the consumer image', () => {
     ].join('\n');
     const { output, exitCode } = await consumer.exec(['node', '-e', churn]);
     expect(exitCode, output).toBe(0);
-    expect(Number(output.trim())).toBeLessThanOrEqual(8 * 1024 * 1024);
+    expect(Number(output.trim())).toBeLessThanOrEqual(16 * 1024 * 1024);
   });
 
   it('has every command on PATH, copy-to-postgres among them', async () => {
