@@ -5,7 +5,7 @@
  * walk an index range as small as the backlog (events_due by state; sink_outbox_pending, a
  * partial index of the undelivered), so polling them every 50 ms costs the consumers next to
  * nothing. Afterwards: the events that went dead
- * and the notices queued during the drain, with whether each was delivered.
+ * during the drain and the notices queued during it, with whether each was delivered.
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -15,7 +15,11 @@ export interface DrainProgress {
   due(): Promise<number>;
   /** Status notices not yet delivered to the sink, whenever they were queued. */
   noticesPending(): Promise<number>;
-  /** Once the consumers are done: dead events, and the notices queued at or after `since`. */
+  /**
+   * Once the consumers are done: the events that went dead since this reader was opened (a
+   * store holding history has dead events of its own), and the notices queued at or after
+   * `since`.
+   */
   outcome(since: number): Promise<DrainOutcome>;
   close(): Promise<void>;
 }
@@ -34,6 +38,7 @@ const SQL = {
     'SELECT notice_id AS id, delivered_at IS NOT NULL AS delivered FROM sink_outbox WHERE created_at >= $1',
 };
 
+/** Open it before the consumers start: it counts the dead events already there. */
 export async function openDrainProgress(databaseUrl: string): Promise<DrainProgress> {
   if (databaseUrl.startsWith('sqlite:')) {
     const db = new Database(databaseUrl.slice('sqlite:'.length), { readonly: true });
@@ -44,12 +49,14 @@ export async function openDrainProgress(databaseUrl: string): Promise<DrainProgr
     const notices = db.prepare<[number], { id: string; delivered: number }>(
       SQL.notices.replace('$1', '?'),
     );
+    const dead = count(SQL.dead);
+    const deadBefore = await dead();
     return {
       due: count(SQL.due),
       noticesPending: count(SQL.pending),
       async outcome(since) {
         return {
-          deadEvents: await count(SQL.dead)(),
+          deadEvents: (await dead()) - deadBefore,
           notices: notices.all(since).map((n) => ({ id: n.id, delivered: n.delivered === 1 })),
         };
       },
@@ -62,12 +69,14 @@ export async function openDrainProgress(databaseUrl: string): Promise<DrainProgr
   await client.connect();
   const count = (sql: string) => async () =>
     (await client.query<{ n: number }>(sql.replace('COUNT(*)', 'COUNT(*)::int'))).rows[0]?.n ?? 0;
+  const dead = count(SQL.dead);
+  const deadBefore = await dead();
   return {
     due: count(SQL.due),
     noticesPending: count(SQL.pending),
     async outcome(since) {
       const { rows } = await client.query<{ id: string; delivered: boolean }>(SQL.notices, [since]);
-      return { deadEvents: await count(SQL.dead)(), notices: rows };
+      return { deadEvents: (await dead()) - deadBefore, notices: rows };
     },
     close: () => client.end(),
   };

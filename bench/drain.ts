@@ -115,6 +115,7 @@ export async function runDrain(options: {
     const env: Record<string, string> = { ...files, LOG_LEVEL: 'warn', ...options.env };
     const journal =
       (env.SINK_MODULE ?? 'journal') === 'journal' ? env.SINK_JOURNAL_FILE : undefined;
+    const progress = await openDrainProgress(databaseUrl);
     // The store's clock: notices queued from here on are this drain's.
     const since = Date.now();
     const providerCpuBefore = await provider.cpuMicros();
@@ -136,10 +137,10 @@ export async function runDrain(options: {
     const refused = starting.find((s) => s.status === 'rejected');
     if (refused !== undefined) {
       await Promise.allSettled(running.map((consumer) => consumer.stop()));
+      await progress.close();
       throw refused.reason;
     }
     const consumerCpuMicros = () => running.reduce((sum, c) => sum + c.cpuMicros(), 0);
-    const progress = await openDrainProgress(databaseUrl);
     let consumerPeakRssBytes = 0;
     let inboxEmpty: { seconds: number; consumerCpuMicros: number } | undefined;
     let failure: string | undefined;

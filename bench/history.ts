@@ -245,7 +245,9 @@ async function probe(
   });
   // A drain that did not finish measured something else: no figure comes from it.
   const shortfall = drainShortfall(drain);
-  if (shortfall !== undefined) throw new Error(`the drain on ${url}: ${shortfall}`);
+  if (shortfall !== undefined) {
+    throw new Error(`the drain on ${url}: ${shortfall.replace(/^FAIL: /, '')}`);
+  }
   return {
     ingressPerSecond: load.requestsPerSecond,
     ingressP99Ms: load.latencyP99Ms,

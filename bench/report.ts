@@ -167,6 +167,7 @@ export function formatReport(report: BenchReport): string {
         t.measured,
         t.met ? 'yes' : (t.why ?? 'no'),
       ]),
+      [0, 3],
     ),
     '',
     report.passed
@@ -307,12 +308,16 @@ export async function writeReport(report: BenchReport, dir: string): Promise<str
   return file;
 }
 
-function table(header: string[], rows: string[][]): string {
+/** Numbers right-aligned; the columns in `left` (names, reasons) left-aligned. */
+function table(header: string[], rows: string[][], left: number[] = [0]): string {
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? '').length)));
   const line = (cells: string[]) =>
     cells
-      .map((cell, c) => (c === 0 ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0)))
-      .join('  ');
+      .map((cell, c) =>
+        left.includes(c) ? cell.padEnd(widths[c] ?? 0) : cell.padStart(widths[c] ?? 0),
+      )
+      .join('  ')
+      .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 

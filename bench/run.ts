@@ -87,8 +87,11 @@ const startedAt = new Date();
 /** Parts that threw: the report names them, and the run fails. */
 const errors: { part: string; message: string }[] = [];
 async function attempt<T>(part: string, run: () => Promise<T>): Promise<T | undefined> {
+  const started = performance.now();
   try {
-    return await run();
+    const result = await run();
+    console.error(`bench: ${part} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return result;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     console.error(`${part}: ${error instanceof Error ? (error.stack ?? message) : message}`);
