@@ -87,36 +87,41 @@ export function formatReport(report: BenchReport): string {
       `${Math.round(report.memoryBytes / 2 ** 30)} GiB; ${p.connections} connections, ` +
       `${p.durationSeconds} s per scenario after ${p.warmupSeconds} s warm-up` +
       (p.smoke ? '; a smoke run: sizes too small for any figure to mean anything' : ''),
-    '',
-    table(
-      [
-        'scenario',
-        'req/s',
-        'p50',
-        'p99',
-        'p99.9 ms',
-        'ratio to b',
-        'server CPU',
-        'peak RSS',
-        'client CPU',
-        'non-2xx',
-        'errors',
-      ],
-      report.ingress.map((s) => [
-        s.name,
-        integer(s.requestsPerSecond),
-        String(s.latencyP50Ms),
-        String(s.latencyP99Ms),
-        String(s.latencyP999Ms),
-        s.ratioToExpress.toFixed(2),
-        percent(s.serverCpu),
-        `${Math.round(s.serverPeakRssBytes / MIB)} MiB`,
-        percent(s.clientCpu),
-        String(s.non2xx + s.warmupNon2xx),
-        String(s.errors),
-      ]),
-    ),
   ];
+  // `--only drain` and the like run no load scenario.
+  if (report.ingress.length > 0) {
+    lines.push(
+      '',
+      table(
+        [
+          'scenario',
+          'req/s',
+          'p50',
+          'p99',
+          'p99.9 ms',
+          'ratio to b',
+          'server CPU',
+          'peak RSS',
+          'client CPU',
+          'non-2xx',
+          'errors',
+        ],
+        report.ingress.map((s) => [
+          s.name,
+          integer(s.requestsPerSecond),
+          String(s.latencyP50Ms),
+          String(s.latencyP99Ms),
+          String(s.latencyP999Ms),
+          s.ratioToExpress.toFixed(2),
+          percent(s.serverCpu),
+          `${Math.round(s.serverPeakRssBytes / MIB)} MiB`,
+          percent(s.clientCpu),
+          String(s.non2xx + s.warmupNon2xx),
+          String(s.errors),
+        ]),
+      ),
+    );
+  }
   for (const s of report.ingress) {
     if (s.builtDuringRun > 0)
       lines.push(`${s.name}: ${s.builtDuringRun} requests built during the run (pool ran out)`);

@@ -101,12 +101,15 @@ async function attempt<T>(part: string, run: () => Promise<T>): Promise<T | unde
 }
 
 const micro = runMicroBenchmarks('micro-benchmark-secret', size(1, 0.3, 0.05));
-const postgres = values.postgres
+// Reconciliation runs on SQLite alone: a run of it alone needs no cluster.
+const wantsPostgres = values.postgres && ['ingress', 'drain', 'history'].some((p) => parts.has(p));
+const postgres = wantsPostgres
   ? ((await attempt('postgres', () => startBenchPostgres())) ?? {
       missing: 'it did not start' as const,
     })
   : { missing: '--no-postgres' as const };
-if ('missing' in postgres) console.error(`PostgreSQL scenarios skipped: ${postgres.missing}`);
+if ('missing' in postgres && wantsPostgres)
+  console.error(`PostgreSQL scenarios skipped: ${postgres.missing}`);
 const createDatabase = 'missing' in postgres ? undefined : () => postgres.createDatabase();
 const ingress = parts.has('ingress')
   ? ((await attempt('ingress', () =>

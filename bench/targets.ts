@@ -155,17 +155,33 @@ export function createTargets(inputs: TargetInputs): Target[] {
       shortfall,
     );
   }
+  const named = (name: string, shortfall: string | undefined) =>
+    shortfall?.replace(/^FAIL: /, `FAIL: ${name}: `);
   const peaks: { rss: number; shortfall: string | undefined }[] = [
     ...ingress
       .filter((s) => s.name >= 'c')
-      .map((s) => ({ rss: s.serverPeakRssBytes, shortfall: ingressShortfall(s) })),
+      .map((s) => ({ rss: s.serverPeakRssBytes, shortfall: named(s.name, ingressShortfall(s)) })),
     ...[drain, inputs.postgresDrain].flatMap((x) =>
-      x === undefined ? [] : [{ rss: x.consumerPeakRssBytes, shortfall: drainShortfall(x) }],
+      x === undefined
+        ? []
+        : [
+            {
+              rss: x.consumerPeakRssBytes,
+              shortfall: named(`drain ${x.store}`, drainShortfall(x)),
+            },
+          ],
     ),
     ...(reconcile === undefined
       ? []
-      : [{ rss: reconcile.peakRssBytes, shortfall: reconcileShortfall(reconcile) }]),
+      : [
+          {
+            rss: reconcile.peakRssBytes,
+            shortfall: named('reconcile', reconcileShortfall(reconcile)),
+          },
+        ]),
   ];
+  // A part that threw measured no peak: "every scenario" is not known.
+  const missing = inputs.errors.find((e) => e.part !== 'history');
   // Only when a scenario measured it (`--only history` runs none of them).
   if (peaks.length > 0) {
     const max = Math.max(...peaks.map((p) => p.rss));
@@ -174,7 +190,8 @@ export function createTargets(inputs: TargetInputs): Target[] {
       39,
       `max ${Math.round(max / MIB)} MiB`,
       max < RSS_TARGET,
-      peaks.find((p) => p.shortfall !== undefined)?.shortfall,
+      peaks.find((p) => p.shortfall !== undefined)?.shortfall ??
+        (missing === undefined ? undefined : `FAIL: ${missing.part} did not run`),
     );
   }
   for (const { part, message } of inputs.errors) {
@@ -183,7 +200,7 @@ export function createTargets(inputs: TargetInputs): Target[] {
       issue: 0,
       measured: '-',
       met: false,
-      why: `FAIL: ${message}`,
+      why: `FAIL: ${oneLine(message)}`,
     });
   }
   return targets;
@@ -200,6 +217,12 @@ export function allWorkDone(inputs: TargetInputs): boolean {
     (inputs.reconcile === undefined || reconcileShortfall(inputs.reconcile) === undefined) &&
     (inputs.history ?? []).every((h) => historyShortfall(h) === undefined)
   );
+}
+
+/** An error's message on one table row; the report prints it whole above the table. */
+function oneLine(message: string): string {
+  const line = message.replace(/\s+/g, ' ').trim();
+  return line.length > 120 ? `${line.slice(0, 119)}…` : line;
 }
 
 function integer(n: number): string {
