@@ -30,6 +30,16 @@ export const PRODUCTION_START = (() => {
 })();
 export const RECONCILE = fileURLToPath(new URL('../dist/scripts/reconcile.js', import.meta.url));
 
+/**
+ * The importer every bench process runs unless a scenario names one: production refuses to
+ * start without IMPORTER_MODULE (src/consumer/importer/settings.ts), and the figures so far
+ * were measured with the default file importer.
+ */
+export const BENCH_IMPORTER_ENV = { IMPORTER_MODULE: 'file' } as const;
+
+/** How long a consumer may take to answer /healthz before the scenario fails. */
+const START_TIMEOUT_MS = 30_000;
+
 export interface MeasuredProcess {
   child: ChildProcess;
   pid: number;
@@ -79,18 +89,23 @@ export async function startConsumerProcess(
   nodeArgs: string[] = [],
 ): Promise<ConsumerProcess> {
   const port = await freePort();
-  // The default importer unless a scenario names one: production refuses to start without
-  // IMPORTER_MODULE (src/consumer/config.ts), and the figures so far were measured with it.
   const measured = spawnMeasured(
     MAIN,
-    { ...PRODUCTION_START.env, IMPORTER_MODULE: 'file', ...env, PORT: String(port) },
+    { ...PRODUCTION_START.env, ...BENCH_IMPORTER_ENV, ...env, PORT: String(port) },
     [...PRODUCTION_START.nodeArgs, ...nodeArgs],
   );
   const url = `http://127.0.0.1:${port}`;
   const exited = once(measured.child, 'exit');
+  const deadline = performance.now() + START_TIMEOUT_MS;
   for (let ready = false; !ready; ) {
     if (measured.child.exitCode !== null) {
       throw new Error(`the consumer exited before listening:\n${measured.output()}`);
+    }
+    if (performance.now() > deadline) {
+      measured.child.kill('SIGKILL');
+      throw new Error(
+        `the consumer did not answer /healthz within ${START_TIMEOUT_MS / 1000} s:\n${measured.output()}`,
+      );
     }
     ready = await fetch(`${url}/healthz`).then(
       (res) => res.ok,

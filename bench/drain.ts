@@ -4,21 +4,27 @@
  * its own); their events (created, messageStatusChanged to pendingdelivery, deliveryNotified;
  * one in ten stored twice, as the service's duplicates are) are already in the inbox. Then the
  * consumer starts with its worker and handles them end to end: fetch the core document and the
- * JSON, import them with the default file importer (fsync), acknowledge. Measured: invoices
- * imported and acknowledged per second, from the consumer's start until the provider shows
- * every one delivered and the inbox holds nothing due. With `profile`, the consumer runs under
- * --cpu-prof and the result says where its time went, per thread.
+ * JSON, import them with the default file importer (fsync), acknowledge, and hand each status
+ * change to the default status sink (the journal, src/sinks/journal.ts, one fsynced line per
+ * notice). With `profile`, the consumer runs under --cpu-prof and the result says where its
+ * time went, per thread.
+ *
+ * Two clocks, both from the consumers' start: the inbox is empty when the provider shows every
+ * invoice delivered and no event is due or in hand; the drain is done when, besides, the sink
+ * outbox holds no undelivered notice (read from the database, drain-progress.ts). The figure
+ * (invoices/s, CPU per invoice) is taken when the drain is done: the notices still queued when
+ * the inbox empties are work the consumer has yet to do. Afterwards every notice queued during
+ * the drain must be delivered and, with the journal sink, in the journal file.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { newEvent } from '../src/consumer/store/events.ts';
 import { openStore } from '../src/consumer/store/open-store.ts';
 import type { WebhookEnvelope } from '../src/protocol/index.ts';
 import { consumerFilesEnv } from '../test/support/consumer-env.ts';
 import { startConsumerProcess } from './consumer-process.ts';
+import { openDrainProgress } from './drain-progress.ts';
 import { summarizeProfiles, type ThreadSummary } from './profile-summary.ts';
 import { startServerProcess } from './server-process.ts';
 
@@ -29,15 +35,40 @@ export interface DrainResult {
   invoices: number;
   /** Events stored before the drain (duplicates stored once). */
   events: number;
+  /** Seconds until every invoice was delivered at the provider and no event was due. */
+  inboxEmptySeconds: number;
+  /** Seconds until, besides, the sink had delivered the last status notice: the drain's clock. */
   seconds: number;
+  /** Invoices over `seconds`. */
   invoicesPerSecond: number;
-  /** Share of one core, over the drain. */
+  /** Invoices the provider shows delivered at the end. */
+  delivered: number;
+  /** Status notices queued during the drain. */
+  notices: number;
+  /** Of those, notices not delivered by the sink at the end. */
+  noticesPending: number;
+  /** Of those, notices the journal file does not hold (journal sink only). */
+  noticesMissingFromJournal?: number;
+  /** Inbox events that went dead. */
+  deadEvents: number;
+  /** Share of one core, over `seconds`. */
   consumerCpu: number;
   providerCpu: number;
+  /** CPU time per invoice (all threads of every consumer; the provider's process), in ms. */
+  consumerCpuMsPerInvoice: number;
+  providerCpuMsPerInvoice: number;
+  /** The consumers' CPU per invoice when the inbox was empty, sink's backlog not included. */
+  consumerCpuMsPerInvoiceAtInboxEmpty: number;
   consumerPeakRssBytes: number;
+  /** Why the run stopped before the work was done (a consumer exited, nothing moved). */
+  failure?: string;
   /** Per thread of the consumer (main, then the SQLite writer), when profiled. */
   profile?: ThreadSummary[];
 }
+
+/** With no invoice, event or notice moving for this long, the drain is given up as stuck. */
+const STALL_MS = 30_000;
+const POLL_MS = 50;
 
 export async function runDrain(options: {
   invoices: number;
@@ -80,50 +111,115 @@ export async function runDrain(options: {
     await store.close();
 
     const profileDir = join(dir, 'profile');
+    const files = consumerFilesEnv(dir, databaseUrl);
+    const env: Record<string, string> = { ...files, LOG_LEVEL: 'warn', ...options.env };
+    const journal =
+      (env.SINK_MODULE ?? 'journal') === 'journal' ? env.SINK_JOURNAL_FILE : undefined;
+    const progress = await openDrainProgress(databaseUrl);
+    // The store's clock: notices queued from here on are this drain's.
+    const since = Date.now();
     const providerCpuBefore = await provider.cpuMicros();
     const started = performance.now();
-    const running = await Promise.all(
+    const starting = await Promise.allSettled(
       Array.from({ length: consumers }, (_, i) =>
         startConsumerProcess(
           {
             WEBHOOK_SECRETS: 'bench-drain-secret-0123456789',
             API_BASE_URL: provider.url,
             API_TOKEN: 'sandbox-token',
-            ...consumerFilesEnv(dir, databaseUrl),
-            LOG_LEVEL: 'warn',
-            ...options.env,
+            ...env,
           },
           options.profile && i === 0 ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
         ),
       ),
     );
-    const due = await dueCounter(databaseUrl);
+    const running = starting.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    const refused = starting.find((s) => s.status === 'rejected');
+    if (refused !== undefined) {
+      await Promise.allSettled(running.map((consumer) => consumer.stop()));
+      await progress.close();
+      throw refused.reason;
+    }
+    const consumerCpuMicros = () => running.reduce((sum, c) => sum + c.cpuMicros(), 0);
     let consumerPeakRssBytes = 0;
+    let inboxEmpty: { seconds: number; consumerCpuMicros: number } | undefined;
+    let failure: string | undefined;
+    let delivered = 0;
+    let last = '';
+    let lastChange = performance.now();
     for (;;) {
+      const exited = running.find((consumer) => consumer.child.exitCode !== null);
+      if (exited !== undefined) {
+        failure =
+          `a consumer exited with ${exited.child.exitCode} after ${delivered} of ` +
+          `${options.invoices} invoices delivered: ${lastLines(exited.output())}`;
+        break;
+      }
       for (const consumer of running) {
         consumerPeakRssBytes = Math.max(consumerPeakRssBytes, consumer.peakRssBytes());
       }
-      const delivered = await provider.command<number>('delivered');
-      if (delivered === options.invoices && (await due.count()) === 0) break;
-      await new Promise((r) => setTimeout(r, 50));
+      delivered = await provider.command<number>('delivered');
+      const due = await progress.due();
+      const pending = await progress.noticesPending();
+      if (inboxEmpty === undefined && delivered === options.invoices && due === 0) {
+        inboxEmpty = {
+          seconds: (performance.now() - started) / 1000,
+          consumerCpuMicros: consumerCpuMicros(),
+        };
+      }
+      // Every notice is queued with the status write it reports, before its event is done:
+      // once the inbox is empty, an empty outbox means the last notice is delivered.
+      if (inboxEmpty !== undefined && pending === 0) break;
+      const state = `${delivered} ${due} ${pending}`;
+      if (state !== last) {
+        last = state;
+        lastChange = performance.now();
+      } else if (performance.now() - lastChange > STALL_MS) {
+        failure =
+          `nothing moved for ${STALL_MS / 1000} s: ${delivered} of ${options.invoices} ` +
+          `invoices delivered, ${due} events due, ${pending} notices pending`;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, POLL_MS));
     }
     const seconds = (performance.now() - started) / 1000;
-    await due.close();
-    const consumerCpu =
-      running.reduce((sum, consumer) => sum + consumer.cpuMicros(), 0) / (seconds * 1e6);
-    const providerCpu = ((await provider.cpuMicros()) - providerCpuBefore) / (seconds * 1e6);
-    await Promise.all(running.map((consumer) => consumer.stop()));
+    const consumerCpu = consumerCpuMicros();
+    const providerCpu = (await provider.cpuMicros()) - providerCpuBefore;
+    const stopped = await Promise.allSettled(running.map((consumer) => consumer.stop()));
+    for (const outcome of stopped) {
+      if (outcome.status === 'rejected' && failure === undefined) {
+        failure = lastLines(String((outcome.reason as Error).message ?? outcome.reason));
+      }
+    }
+    const outcome = await progress.outcome(since);
+    await progress.close();
+    const inJournal = journal === undefined ? undefined : await journalIds(journal);
+    const perInvoice = (micros: number) => micros / 1000 / options.invoices;
     return {
       store: postgres ? 'postgres' : 'sqlite',
       consumers,
       invoices: options.invoices,
       events: events.length,
+      inboxEmptySeconds: inboxEmpty?.seconds ?? seconds,
       seconds,
       invoicesPerSecond: options.invoices / seconds,
-      consumerCpu,
-      providerCpu,
+      delivered: await provider.command<number>('delivered'),
+      notices: outcome.notices.length,
+      noticesPending: outcome.notices.filter((n) => !n.delivered).length,
+      ...(inJournal === undefined
+        ? {}
+        : {
+            noticesMissingFromJournal: outcome.notices.filter((n) => !inJournal.has(n.id)).length,
+          }),
+      deadEvents: outcome.deadEvents,
+      consumerCpu: consumerCpu / (seconds * 1e6),
+      providerCpu: providerCpu / (seconds * 1e6),
+      consumerCpuMsPerInvoice: perInvoice(consumerCpu),
+      providerCpuMsPerInvoice: perInvoice(providerCpu),
+      consumerCpuMsPerInvoiceAtInboxEmpty: perInvoice(inboxEmpty?.consumerCpuMicros ?? consumerCpu),
       consumerPeakRssBytes,
-      ...(options.profile
+      ...(failure === undefined ? {} : { failure }),
+      ...(options.profile && failure === undefined
         ? { profile: summarizeProfiles(profileDir, process.env.BENCH_KEEP_PROFILE) }
         : {}),
     };
@@ -133,18 +229,23 @@ export async function runDrain(options: {
   }
 }
 
-/** Events still due or in hand in the inbox at `databaseUrl`, read beside the consumers. */
-async function dueCounter(databaseUrl: string) {
-  const sql = "SELECT COUNT(*)::int AS n FROM events WHERE state IN ('pending', 'processing')";
-  if (databaseUrl.startsWith('sqlite:')) {
-    const inbox = new Database(databaseUrl.slice('sqlite:'.length), { readonly: true });
-    const statement = inbox.prepare<[], { n: number }>(sql.replace('::int', ''));
-    return { count: async () => statement.get()?.n ?? 0, close: async () => inbox.close() };
+/** The notice ids of the journal's lines (a partial line left by a crash has none). */
+async function journalIds(file: string): Promise<Set<string>> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  const ids = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    try {
+      const id = (JSON.parse(line) as { id?: unknown }).id;
+      if (typeof id === 'string') ids.add(id);
+    } catch {
+      // Not a whole line: it holds no notice.
+    }
   }
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  return {
-    count: async () => (await client.query<{ n: number }>(sql)).rows[0]?.n ?? 0,
-    close: () => client.end(),
-  };
+  return ids;
+}
+
+/** The end of a process's output, for a one-line reason. */
+function lastLines(output: string): string {
+  return output.trim().split('\n').slice(-3).join(' | ').slice(0, 500);
 }

@@ -50,6 +50,7 @@ import {
   deliveryNotified,
   messageStatusChanged,
 } from './webhook-requests.ts';
+import { drainShortfall } from './work-done.ts';
 
 const DAY_MS = 86_400_000;
 const YEAR_DAYS = 365;
@@ -130,6 +131,8 @@ export async function runHistory(options: {
   rounds: number;
   /** Whether to run the retention pass over the history (about 8 minutes per million events). */
   retention: boolean;
+  /** Seconds of each store-insert probe. @default 5 */
+  insertSeconds?: number;
   /** A fresh PostgreSQL database, when a server is available. */
   postgresDatabase?: () => Promise<string>;
 }): Promise<HistoryResult[]> {
@@ -158,6 +161,7 @@ async function runOne(
     durationSeconds: number;
     rounds: number;
     retention: boolean;
+    insertSeconds?: number;
   },
 ): Promise<HistoryResult> {
   const emptyUrl = await database('empty');
@@ -215,7 +219,7 @@ function consumerEnv(url: string, dir: string, extra: Record<string, string> = {
 async function probe(
   url: string,
   dir: string,
-  options: { invoices: number; durationSeconds: number },
+  options: { invoices: number; durationSeconds: number; insertSeconds?: number },
 ): Promise<HistoryProbe> {
   const consumer = await startConsumerProcess(consumerEnv(url, dir, { ROLE: 'ingress' }));
   let load: Awaited<ReturnType<typeof runLoad>>;
@@ -232,13 +236,18 @@ async function probe(
   } finally {
     await consumer.stop();
   }
-  const inProcess = await storeProbes(url);
+  const inProcess = await storeProbes(url, options.insertSeconds ?? INSERT_SECONDS);
   await execute(url, "DELETE FROM events WHERE event_id LIKE 'bench-due-%'");
   const drain = await runDrain({
     invoices: options.invoices,
     databaseUrl: url,
     env: { RETENTION_ENABLED: 'false' },
   });
+  // A drain that did not finish measured something else: no figure comes from it.
+  const shortfall = drainShortfall(drain);
+  if (shortfall !== undefined) {
+    throw new Error(`the drain on ${url}: ${shortfall.replace(/^FAIL: /, '')}`);
+  }
   return {
     ingressPerSecond: load.requestsPerSecond,
     ingressP99Ms: load.latencyP99Ms,
@@ -288,12 +297,13 @@ async function httpProbes(consumer: ConsumerProcess) {
 /** The worker's claim with 2,300 events due, and reconciliation's stale scan. */
 async function storeProbes(
   url: string,
+  insertSeconds: number,
 ): Promise<Pick<HistoryProbe, 'claim' | 'staleScan' | 'inserts'>> {
   const store = await openStore(url);
   try {
     const inserts = {
-      randomIdsPerSecond: await insertRate(store, () => randomUUID()),
-      orderedIdsPerSecond: await insertRate(store, orderedIds()),
+      randomIdsPerSecond: await insertRate(store, () => randomUUID(), insertSeconds),
+      orderedIdsPerSecond: await insertRate(store, orderedIds(), insertSeconds),
     };
     // Pending, like the load's events: not history (see probe).
     await execute(url, "DELETE FROM events WHERE state = 'pending'");
@@ -344,10 +354,10 @@ async function storeProbes(
 
 const INSERT_SECONDS = 5;
 
-/** Inserts per second for INSERT_SECONDS, fifty at a time, as fifty webhooks would. */
-async function insertRate(store: Store, eventId: () => string): Promise<number> {
+/** Inserts per second for `seconds`, fifty at a time, as fifty webhooks would. */
+async function insertRate(store: Store, eventId: () => string, seconds: number): Promise<number> {
   const body = Buffer.from(JSON.stringify(messageStatusChanged(randomUUID(), '')));
-  const deadline = performance.now() + INSERT_SECONDS * 1000;
+  const deadline = performance.now() + seconds * 1000;
   let inserted = 0;
   const client = async () => {
     while (performance.now() < deadline) {
@@ -358,7 +368,7 @@ async function insertRate(store: Store, eventId: () => string): Promise<number> 
     }
   };
   await Promise.all(Array.from({ length: 50 }, client));
-  return inserted / INSERT_SECONDS;
+  return inserted / seconds;
 }
 
 /** eventIds that sort in the order they are made, as a UUIDv7 would. */
@@ -389,6 +399,8 @@ async function prune(
   const latencies: number[] = [];
   let non204 = 0;
   const started = performance.now();
+  // About 8 minutes a million events (header): an hour a million is a run that is stuck.
+  const deadlineMs = Math.max(120, (events / 1e6) * 3600) * 1000;
   let removed: Record<string, number> = {};
   let histogram = '';
   try {
@@ -408,6 +420,9 @@ async function prune(
       inFlight.add(answer);
       void answer.finally(() => inFlight.delete(answer));
       await new Promise((resolve) => setTimeout(resolve, 10));
+      if (performance.now() - started > deadlineMs) {
+        throw new Error(`the retention run did not finish in ${deadlineMs / 1000} s`);
+      }
       if (count % 50 === 0) {
         const metrics = await (await fetch(`${consumer.url}/metrics`)).text();
         removed = prunedSoFar(metrics);

@@ -46,6 +46,10 @@ export interface IngressResult extends LoadResult {
   inbox?: InboxCheck;
   /** (d) only: seconds until the worker had handled every event after the load stopped. */
   drainAfterSeconds?: number;
+  /** (d) only: events still due when the wait for the backlog gave up (0 when it was handled). */
+  backlogLeft?: number;
+  /** (d) only: events the worker gave up on. */
+  deadEvents?: number;
 }
 
 interface Server {
@@ -57,7 +61,13 @@ interface Server {
 
 type Measured = Omit<
   IngressResult,
-  'name' | 'description' | 'ratioToExpress' | 'inbox' | 'drainAfterSeconds'
+  | 'name'
+  | 'description'
+  | 'ratioToExpress'
+  | 'inbox'
+  | 'drainAfterSeconds'
+  | 'backlogLeft'
+  | 'deadEvents'
 >;
 
 /** Upper bound of the rate any scenario reaches here; the pool holds that many per second. */
@@ -100,13 +110,13 @@ export async function runIngressScenarios(options: IngressOptions): Promise<Ingr
 
     const api = await startServerProcess('fake-api.ts', {});
     const fullAcks = new Set<string>();
-    let drainAfterSeconds = 0;
+    let backlog = { seconds: 0, left: 0, dead: 0 };
     const full = await measure(
       await consumerServer(consumerEnv('full', { API_BASE_URL: api.url })),
       pooled(fullAcks),
       options,
       async () => {
-        drainAfterSeconds = await waitForDrain(join(dir, 'full.db'));
+        backlog = await waitForDrain(join(dir, 'full.db'));
       },
     );
     await api.stop();
@@ -168,7 +178,9 @@ export async function runIngressScenarios(options: IngressOptions): Promise<Ingr
         ...full,
         ratioToExpress: ratio(full),
         inbox: inbox('full', fullAcks, maxUnanswered),
-        drainAfterSeconds,
+        drainAfterSeconds: backlog.seconds,
+        backlogLeft: backlog.left,
+        deadEvents: backlog.dead,
       },
       {
         name: 'e duplicates',
@@ -224,16 +236,35 @@ async function measure(
   }
 }
 
-/** Seconds until no event of the inbox at `path` is due or in hand (read-only, beside WAL). */
-async function waitForDrain(path: string): Promise<number> {
+/** With the backlog not shrinking for this long, the wait gives up (and the run fails). */
+const STALL_MS = 30_000;
+
+/**
+ * Seconds until no event of the inbox at `path` is due or in hand (read-only, beside WAL); how
+ * many were left if it stopped shrinking, and how many went dead.
+ */
+async function waitForDrain(
+  path: string,
+): Promise<{ seconds: number; left: number; dead: number }> {
   const started = performance.now();
   const db = new Database(path, { readonly: true });
   try {
-    const due = db.prepare<[], { n: number }>(
-      "SELECT COUNT(*) AS n FROM events WHERE state IN ('pending', 'processing')",
-    );
-    while ((due.get()?.n ?? 0) > 0) await new Promise((r) => setTimeout(r, 100));
-    return (performance.now() - started) / 1000;
+    const count = (sql: string) => db.prepare<[], { n: number }>(sql);
+    const due = count("SELECT COUNT(*) AS n FROM events WHERE state IN ('pending', 'processing')");
+    const dead = count("SELECT COUNT(*) AS n FROM events WHERE state = 'dead'");
+    let left = due.get()?.n ?? 0;
+    let lastChange = performance.now();
+    while (left > 0 && performance.now() - lastChange < STALL_MS) {
+      await new Promise((r) => setTimeout(r, 100));
+      const now = due.get()?.n ?? 0;
+      if (now !== left) lastChange = performance.now();
+      left = now;
+    }
+    return {
+      seconds: (performance.now() - started) / 1000,
+      left,
+      dead: dead.get()?.n ?? 0,
+    };
   } finally {
     db.close();
   }

@@ -1,15 +1,25 @@
 /**
  * Reconciliation of a large backlog: N inbound messages pending at the embedded provider (in a
  * process of its own) that the consumer never heard of, and `dist/scripts/reconcile.js` run
- * once against a fresh database, as cron runs it. Measured: seconds until it exits, which must
- * be 0 with every message imported and acknowledged.
+ * once, as cron runs it, against a consumer's database that holds nothing yet. Measured:
+ * seconds until it exits, which must be 0 with every message imported and acknowledged.
+ *
+ * The database is made first, as the consumer makes it at its first start (openStore applies
+ * the migrations): `reconcile` refuses a SQLite file that does not exist
+ * (docs/configuration.md, DATABASE_URL), so that one pointed at the wrong file says so.
  */
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openStore } from '../src/consumer/store/open-store.ts';
 import { consumerFilesEnv } from '../test/support/consumer-env.ts';
-import { PRODUCTION_START, RECONCILE, spawnMeasured } from './consumer-process.ts';
+import {
+  BENCH_IMPORTER_ENV,
+  PRODUCTION_START,
+  RECONCILE,
+  spawnMeasured,
+} from './consumer-process.ts';
 import { startServerProcess } from './server-process.ts';
 
 export interface ReconcileResult {
@@ -17,31 +27,39 @@ export interface ReconcileResult {
   seconds: number;
   messagesPerSecond: number;
   exitCode: number | null;
-  /** The summary line the command printed. */
+  /** The summary line the command printed (or its whole output when there is none). */
   summary: string;
   /** Share of one core, over the run. */
   reconcileCpu: number;
   providerCpu: number;
+  /** CPU time per message, all threads, in milliseconds. */
+  reconcileCpuMsPerMessage: number;
+  providerCpuMsPerMessage: number;
   peakRssBytes: number;
   /** Messages the provider shows delivered afterwards. */
   delivered: number;
 }
+
+/** How long one run may take before it is stopped and counted as failed. */
+const RUN_TIMEOUT_MS = 10 * 60_000;
 
 export async function runReconcile(options: { messages: number }): Promise<ReconcileResult> {
   const dir = await mkdtemp(join(tmpdir(), 'bench-reconcile-'));
   const provider = await startServerProcess('provider-server.ts', {});
   try {
     await provider.command('seed', { count: options.messages, file: join(dir, 'events.jsonl') });
+    const files = consumerFilesEnv(dir);
+    await (await openStore(files.DATABASE_URL)).close();
     const providerCpuBefore = await provider.cpuMicros();
     const started = performance.now();
     const run = spawnMeasured(
       RECONCILE,
       {
         ...PRODUCTION_START.env,
-        WEBHOOK_SECRETS: 'bench-reconcile-secret-0123456789',
+        ...BENCH_IMPORTER_ENV,
         API_BASE_URL: provider.url,
         API_TOKEN: 'sandbox-token',
-        ...consumerFilesEnv(dir),
+        ...files,
         LOG_LEVEL: 'warn',
       },
       PRODUCTION_START.nodeArgs,
@@ -56,22 +74,24 @@ export async function runReconcile(options: { messages: number }): Promise<Recon
       } catch {
         // It has exited between two samples.
       }
-    }, 100);
+    }, 50);
+    const timeout = setTimeout(() => run.child.kill('SIGKILL'), RUN_TIMEOUT_MS);
     const [exitCode] = (await once(run.child, 'exit')) as [number | null];
+    clearTimeout(timeout);
     clearInterval(sample);
     const seconds = (performance.now() - started) / 1000;
+    const providerCpuMicros = (await provider.cpuMicros()) - providerCpuBefore;
+    const output = run.output();
     return {
       messages: options.messages,
       seconds,
       messagesPerSecond: options.messages / seconds,
       exitCode,
-      summary:
-        run
-          .output()
-          .split('\n')
-          .find((line) => line.startsWith('reconcile:')) ?? run.output(),
+      summary: output.split('\n').find((line) => line.startsWith('reconcile:')) ?? output.trim(),
       reconcileCpu: cpuMicros / (seconds * 1e6),
-      providerCpu: ((await provider.cpuMicros()) - providerCpuBefore) / (seconds * 1e6),
+      providerCpu: providerCpuMicros / (seconds * 1e6),
+      reconcileCpuMsPerMessage: cpuMicros / 1000 / options.messages,
+      providerCpuMsPerMessage: providerCpuMicros / 1000 / options.messages,
       peakRssBytes,
       delivered: await provider.command<number>('delivered'),
     };

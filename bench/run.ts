@@ -2,8 +2,11 @@
  * `npm run bench`: the throughput and latency figures of issue 10, in one run on this machine
  * (see bench/README.md). Builds first (`npm run build` runs as prebench): the consumer runs as
  * production does, from dist/. Prints a table with each target checked and writes
- * bench/results/<timestamp>.json and bench/results/latest.json. Exits 1 when a request failed,
- * an acknowledged event is missing from the inbox, or a backlog run did not complete.
+ * bench/results/<timestamp>.json and bench/results/latest.json. Exits 1 when a scenario did
+ * not start, threw, or did less work than asked (work-done.ts): a request failed, an
+ * acknowledged event is missing from the inbox, an invoice, message or notice was not
+ * delivered, a command exited non-zero. `--smoke` runs every scenario once at a tiny size, for
+ * CI: a scenario that no longer runs is caught when it breaks.
  */
 import { parseArgs } from 'node:util';
 import { runDrain } from './drain.ts';
@@ -30,7 +33,9 @@ const USAGE = `Usage: npm run bench -- [options]
                        events; its bound scales, so a smaller run gives it)
   --no-postgres        leave PostgreSQL out of every part (SQLite's half alone)
   --profile            run the drain under --cpu-prof and show where the consumer's time goes
-  --quick              a short run, to check the set-up`;
+  --quick              a short run, to check the set-up
+  --smoke              every scenario once at a tiny size (CI, about a minute): exits 1 when
+                       one does not start, fails or does less than asked; checks no target`;
 
 const { values } = parseArgs({
   options: {
@@ -46,6 +51,7 @@ const { values } = parseArgs({
     postgres: { type: 'boolean', default: true },
     retention: { type: 'boolean', default: true },
     quick: { type: 'boolean', default: false },
+    smoke: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
   allowNegative: true,
@@ -55,64 +61,100 @@ if (values.help) {
   process.exit(0);
 }
 
-const quick = values.quick;
+const { quick, smoke } = values;
 const PARTS = ['ingress', 'drain', 'reconcile', 'history'];
 const parts = new Set((values.only ?? PARTS.join(',')).split(','));
 for (const part of parts) {
   if (!PARTS.includes(part)) usage(`--only: unknown part ${part}`);
 }
+if (quick && smoke) usage('--quick and --smoke: choose one');
+/** The default, the --quick and the --smoke value of each size. */
+const size = <T>(full: T, quickValue: T, smokeValue: T) =>
+  smoke ? smokeValue : quick ? quickValue : full;
 const parameters = {
-  durationSeconds: positiveInteger('--duration', values.duration, quick ? 3 : 10),
-  warmupSeconds: positiveInteger('--warmup', values.warmup, quick ? 1 : 2),
-  connections: positiveInteger('--connections', values.connections, 50),
-  invoices: positiveInteger('--invoices', values.invoices, quick ? 500 : 5000),
-  reconcileMessages: positiveInteger('--reconcile', values.reconcile, quick ? 1000 : 10_000),
-  historyEvents: positiveInteger('--history', values.history, quick ? 100_000 : 1_000_000),
-  historyRounds: positiveInteger('--rounds', values.rounds, quick ? 1 : 3),
+  durationSeconds: positiveInteger('--duration', values.duration, size(10, 3, 1)),
+  warmupSeconds: positiveInteger('--warmup', values.warmup, size(2, 1, 1)),
+  connections: positiveInteger('--connections', values.connections, size(50, 50, 10)),
+  invoices: positiveInteger('--invoices', values.invoices, size(5000, 500, 40)),
+  reconcileMessages: positiveInteger('--reconcile', values.reconcile, size(10_000, 1000, 100)),
+  historyEvents: positiveInteger('--history', values.history, size(1_000_000, 100_000, 2000)),
+  historyRounds: positiveInteger('--rounds', values.rounds, size(3, 1, 1)),
   quick,
+  smoke,
 };
 
 const startedAt = new Date();
-const micro = runMicroBenchmarks('micro-benchmark-secret', quick ? 0.3 : 1);
-const postgres = values.postgres
-  ? await startBenchPostgres()
+/** Parts that threw: the report names them, and the run fails. */
+const errors: { part: string; message: string }[] = [];
+async function attempt<T>(part: string, run: () => Promise<T>): Promise<T | undefined> {
+  const started = performance.now();
+  try {
+    const result = await run();
+    console.error(`bench: ${part} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return result;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(`${part}: ${error instanceof Error ? (error.stack ?? message) : message}`);
+    errors.push({ part, message: message.trim() });
+    return undefined;
+  }
+}
+
+const micro = runMicroBenchmarks('micro-benchmark-secret', size(1, 0.3, 0.05));
+// Reconciliation runs on SQLite alone: a run of it alone needs no cluster.
+const wantsPostgres = values.postgres && ['ingress', 'drain', 'history'].some((p) => parts.has(p));
+const postgres = wantsPostgres
+  ? ((await attempt('postgres', () => startBenchPostgres())) ?? {
+      missing: 'it did not start' as const,
+    })
   : { missing: '--no-postgres' as const };
-if ('missing' in postgres) console.error(`PostgreSQL scenarios skipped: ${postgres.missing}`);
+if ('missing' in postgres && wantsPostgres)
+  console.error(`PostgreSQL scenarios skipped: ${postgres.missing}`);
 const createDatabase = 'missing' in postgres ? undefined : () => postgres.createDatabase();
 const ingress = parts.has('ingress')
-  ? await runIngressScenarios({
-      ...parameters,
-      ...(createDatabase === undefined ? {} : { postgresDatabase: createDatabase }),
-    })
+  ? ((await attempt('ingress', () =>
+      runIngressScenarios({
+        ...parameters,
+        ...(createDatabase === undefined ? {} : { postgresDatabase: createDatabase }),
+      }),
+    )) ?? [])
   : [];
 const drain = parts.has('drain')
-  ? await runDrain({ invoices: parameters.invoices, profile: values.profile })
+  ? await attempt('drain (sqlite)', () =>
+      runDrain({ invoices: parameters.invoices, profile: values.profile }),
+    )
   : undefined;
 const postgresDrain =
   parts.has('drain') && createDatabase !== undefined
-    ? await runDrain({
-        invoices: parameters.invoices,
-        databaseUrl: await createDatabase(),
-        consumers: 2,
-      })
+    ? await attempt('drain (postgres)', async () =>
+        runDrain({
+          invoices: parameters.invoices,
+          databaseUrl: await createDatabase(),
+          consumers: 2,
+        }),
+      )
     : undefined;
 const history = parts.has('history')
-  ? await runHistory({
-      events: parameters.historyEvents,
-      invoices: quick ? 200 : 1000,
-      durationSeconds: parameters.durationSeconds,
-      rounds: parameters.historyRounds,
-      retention: values.retention,
-      ...(createDatabase === undefined ? {} : { postgresDatabase: createDatabase }),
-    })
+  ? await attempt('history', () =>
+      runHistory({
+        events: parameters.historyEvents,
+        invoices: size(1000, 200, 20),
+        durationSeconds: parameters.durationSeconds,
+        rounds: parameters.historyRounds,
+        retention: values.retention,
+        insertSeconds: size(5, 5, 0.5),
+        ...(createDatabase === undefined ? {} : { postgresDatabase: createDatabase }),
+      }),
+    )
   : undefined;
 if (!('missing' in postgres)) postgres.stop();
 const reconcile = parts.has('reconcile')
-  ? await runReconcile({ messages: parameters.reconcileMessages })
+  ? await attempt('reconcile', () => runReconcile({ messages: parameters.reconcileMessages }))
   : undefined;
 const report = createReport(startedAt, parameters, {
   ingress,
   micro,
+  errors,
   ...(drain === undefined ? {} : { drain }),
   ...(postgresDrain === undefined ? {} : { postgresDrain }),
   ...(reconcile === undefined ? {} : { reconcile }),
