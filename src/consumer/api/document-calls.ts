@@ -91,7 +91,7 @@ export function createDocumentCalls(deps: {
       bytes,
       file() {
         if (discarded) throw new Error('the fetched document was discarded');
-        path ??= spool.writeFileSync(bytes ?? Buffer.alloc(0));
+        path ??= spool.writeFileNow(bytes ?? Buffer.alloc(0));
         return path;
       },
       async discard() {

@@ -18,7 +18,7 @@ export interface SpoolFolder {
    * for a reader that wants a file (at most the client's `memoryDocumentBytes`, so the wait is
    * short). A SpoolWriteError when the file cannot be written.
    */
-  writeFileSync(bytes: Buffer): string;
+  writeFileNow(bytes: Buffer): string;
 }
 
 const SPOOL_SUFFIX = '.part';
@@ -37,7 +37,7 @@ export function createSpoolFolder(dir: string): SpoolFolder {
       await ready;
       return join(dir, `${randomUUID()}${SPOOL_SUFFIX}`);
     },
-    writeFileSync: (bytes) => {
+    writeFileNow: (bytes) => {
       const path = join(dir, `${randomUUID()}${SPOOL_SUFFIX}`);
       try {
         try {
