@@ -27,15 +27,29 @@ const copyPath = promisify(copyFile);
  */
 export const WRITE_AT_ONCE_BYTES = 64 * 1024;
 
-/** Creates `path` (it must not exist) with `data`, flushed to disk. */
-export async function writeFileDurably(path: string, data: Buffer): Promise<void> {
-  const fd = await openFd(path, 'wx');
+/**
+ * Creates each file (none may exist) with its data, and flushes them all. The files are
+ * created one after another, then written and flushed side by side (each fsync on a thread of
+ * the pool). Not created side by side: a create holds its folder's lock while the file system
+ * looks for a free inode, and creates in one folder at once spin on that lock (perf showed it
+ * as rwsem_spin_on_owner under path_openat: CPU burnt while waiting for nothing else).
+ */
+export async function writeFilesDurably(
+  files: ReadonlyArray<{ path: string; data: Buffer }>,
+): Promise<void> {
+  const fds: number[] = [];
   try {
-    if (data.length <= WRITE_AT_ONCE_BYTES) writeAllSync(fd, data);
-    else await writeAll(fd, data);
-    await fsyncFd(fd);
+    for (const file of files) fds.push(await openFd(file.path, 'wx'));
+    await Promise.all(
+      files.map(async (file, i) => {
+        const fd = fds[i] as number;
+        if (file.data.length <= WRITE_AT_ONCE_BYTES) writeAllSync(fd, file.data);
+        else await writeAll(fd, file.data);
+        await fsyncFd(fd);
+      }),
+    );
   } finally {
-    closeSync(fd);
+    for (const fd of fds) closeSync(fd);
   }
 }
 

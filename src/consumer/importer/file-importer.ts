@@ -23,7 +23,7 @@ import { rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { TRANSFERS } from '../../protocol/index.ts';
-import { placeFile, syncDirectory, writeFileDurably } from '../files/atomic-file.ts';
+import { placeFile, syncDirectory, writeFilesDurably } from '../files/atomic-file.ts';
 import { heldBytes } from './import-documents.ts';
 import {
   type ImportDocument,
@@ -123,23 +123,25 @@ export function documentFolder(root: string, transfer: string, messageId: string
 
 /**
  * Writes the files and the manifest into the staging folder and flushes them. The folder
- * becomes visible only by its rename, so the four files can be written and flushed at once
- * (each fsync on its own thread of libuv's pool).
+ * becomes visible only by its rename, so the files can be written and flushed at once (each
+ * fsync on its own thread of libuv's pool), and the folder flushed once for all of them.
  */
 async function writeStaging(
   staging: string,
   files: PlannedFile[],
   manifest: Manifest,
 ): Promise<void> {
+  const written = files.flatMap((file) =>
+    'data' in file ? [{ path: join(staging, file.name), data: file.data }] : [],
+  );
+  written.push({
+    path: join(staging, MANIFEST_FILE),
+    data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`),
+  });
   await Promise.all([
-    ...files.map((file) =>
-      'from' in file
-        ? placeFile(file.from, join(staging, file.name))
-        : writeFileDurably(join(staging, file.name), file.data),
-    ),
-    writeFileDurably(
-      join(staging, MANIFEST_FILE),
-      Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`),
+    writeFilesDurably(written),
+    ...files.flatMap((file) =>
+      'from' in file ? [placeFile(file.from, join(staging, file.name))] : [],
     ),
   ]);
   // The files must be durable before the folder appears under its final name.
