@@ -19,7 +19,7 @@ export interface KitContext {
   instance(): Promise<Importer>;
   /** An inbound invoice in the simulator, ready to fetch; returns its messageId. */
   inbound(request?: InboundRequest): Promise<string>;
-  /** The input the consumer builds for import() (documents fetched into spool files). */
+  /** The input the consumer builds for import() (documents fetched as the worker fetches them). */
   prepare(messageId: string, options: KitCallOptions): Promise<PreparedCall>;
   /** prepare(), then import() once with it. */
   call(importer: Importer, messageId: string, options: KitCallOptions): Promise<CallOutcome>;

@@ -1,20 +1,19 @@
 /**
  * One import() call, made with the input the consumer would make (worker/inbound-delivery.ts):
  * the descriptor from GET /messages/:mid, the core document and the transaction JSON fetched
- * by the consumer's own API client into spool files under DOCUMENTS_DIR/.incoming/, each an
- * ImportDocument from fileDocument(), a signal of the call's own. The spool files left after the
- * call are removed, as the consumer removes them; an importer that moved them keeps them.
+ * by the consumer's own API client (held in memory, or in spool files under
+ * DOCUMENTS_DIR/.incoming/ when large), each an ImportDocument as the consumer makes it, a
+ * signal of the call's own. The documents are discarded after the call, as the consumer
+ * discards them: a spool file left is removed; an importer that moved it keeps it.
  *
  * The call is awaited for at most `waitMs`: an import that ignores its signal is reported as
  * still running instead of holding the kit.
  */
-import { statSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { describeError as describeAnyError, oneLine } from '../check-runner/error-line.ts';
 import type { ApiClient, FetchedDocument } from '../consumer/api/index.ts';
+import { fetchedImportDocument } from '../consumer/importer/import-documents.ts';
 import {
-  fileDocument,
   type ImportedResult,
   type Importer,
   type ImportInput,
@@ -43,7 +42,7 @@ export interface PreparedCall {
   discard(): Promise<void>;
 }
 
-/** Fetches the message's documents into spool files, as the consumer does before import(). */
+/** Fetches the message's documents, as the consumer does before import(). */
 export async function prepareCall(
   api: ApiClient,
   messageId: string,
@@ -54,10 +53,15 @@ export async function prepareCall(
     api.getCoreDocument(messageId),
     api.getTransaction(descriptor.action, messageId),
   ]);
-  const spooled = fetched.flatMap((f) => (f.status === 'fulfilled' ? [f.value.path] : []));
+  const documents = fetched.flatMap((f) => (f.status === 'fulfilled' ? [f.value] : []));
+  // The files are the importer's until import() returns (importer/README.md); then the
+  // consumer removes what is left, and gives back the memory.
+  const discard = async () => {
+    await Promise.all(documents.map((document) => document.discard()));
+  };
   const failed = fetched.find((f) => f.status === 'rejected');
   if (failed !== undefined) {
-    await Promise.all(spooled.map((path) => rm(path, { force: true })));
+    await discard();
     throw failed.reason;
   }
   const [core, transaction] = fetched.map(
@@ -67,21 +71,14 @@ export async function prepareCall(
     messageId,
     transfer: 'inbound',
     descriptor,
-    coreDocument: fileDocument(core),
-    transaction: fileDocument(transaction),
+    coreDocument: fetchedImportDocument(core),
+    transaction: fetchedImportDocument(transaction),
     previouslyAttempted: options.previouslyAttempted,
     signal: options.signal ?? AbortSignal.timeout(options.waitMs),
   };
-  // The files are the importer's until import() returns (importer/README.md); then the
-  // consumer removes what is left.
-  const removeLeft = async () => {
-    const left = spooled.filter((path) => statSync(path, { throwIfNoEntry: false }));
-    await Promise.all(left.map((path) => rm(path, { force: true })));
-  };
-
   return {
     input,
-    discard: removeLeft,
+    discard,
     async run(importer) {
       const started = performance.now();
       const ms = () => Math.round(performance.now() - started);
@@ -97,8 +94,8 @@ export async function prepareCall(
       });
       const outcome = await Promise.race([call, gaveUp]);
       clearTimeout(timer);
-      if (outcome.ended === 'running') void call.then(removeLeft);
-      else await removeLeft();
+      if (outcome.ended === 'running') void call.then(discard);
+      else await discard();
       return outcome;
     },
   };

@@ -2,7 +2,8 @@
  * The importer contract kit: resolves an importer as every command does (IMPORTER_MODULE, its
  * settings checked), starts the embedded simulator on a free loopback port, and runs each case
  * against fresh instances of the importer with real inbound messages, fetched as the consumer
- * fetches them into a spool folder under a temporary DOCUMENTS_DIR, removed at the end.
+ * fetches them (in memory, or a large one into a spool folder under a temporary DOCUMENTS_DIR,
+ * removed at the end).
  *
  * `startImporterKit` opens a session whose cases run one by one (the vitest helper runs one per
  * `it`); `runImporterKit` runs them all and returns the report (the command line prints it).

@@ -8,6 +8,7 @@
  * process the request.
  */
 import type { JsonShapeError } from '../../protocol/index.ts';
+import type { ReceivedDocument } from './read-document.ts';
 import type { ApiRequest, ResponseSink } from './request.ts';
 import { isRetryableStatus, type TransportFailure } from './retry.ts';
 
@@ -16,10 +17,10 @@ export interface ApiResponse {
   contentType: string | undefined;
   /** The Date header: when the service made the answer, on its own clock. */
   date: string | undefined;
-  /** The body read into memory; empty when it went to a file. */
+  /** The body read into memory; empty for a document (see `document`). */
   body: Buffer;
-  /** The body's file, when the sink was a file. */
-  file?: { path: string; size: number; sha256: string };
+  /** The body, when the sink was a document: its bytes in memory, or its spool file. */
+  document?: ReceivedDocument;
 }
 
 /** A limit of deadline.ts that ends the call at once, with no retry within it. */
@@ -43,7 +44,8 @@ export function isSuccess(status: number): boolean {
 }
 
 export function tooLarge(sink: ResponseSink, size: number | undefined): AttemptOutcome {
-  const limitName = sink.to === 'file' ? sink.limitName : "the client's fixed JSON answer limit";
+  const limitName =
+    sink.to === 'document' ? sink.limitName : "the client's fixed JSON answer limit";
   return { kind: 'too_large', size, limit: sink.maxBytes, limitName };
 }
 

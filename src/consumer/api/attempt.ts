@@ -10,13 +10,8 @@ import { JsonShapeError } from '../../protocol/index.ts';
 import { type AttemptOutcome, isSuccess, tooLarge } from './attempt-outcome.ts';
 import { BodyTooSlow, type CallDeadline, createRateWatch } from './deadline.ts';
 import type { ResolvedApiClientOptions } from './options.ts';
-import {
-  BodyTooLarge,
-  ERROR_READ_LIMIT,
-  readToFile,
-  readToMemory,
-  SpoolWriteError,
-} from './read-body.ts';
+import { BodyTooLarge, ERROR_READ_LIMIT, readToMemory, SpoolWriteError } from './read-body.ts';
+import { readToDocument } from './read-document.ts';
 import { type ApiRequest, type ResponseSink, sinkOf } from './request.ts';
 import { classifyTransportError } from './retry.ts';
 
@@ -49,7 +44,7 @@ export function createAttempt(pool: Pool, options: ResolvedApiClientOptions): At
       return await readAnswer(answer, sink, options);
     } catch (error) {
       // A disk that refused the file may refuse this too; the first error is the one to tell.
-      if (sink.to === 'file') await rm(sink.path, { force: true }).catch(() => {});
+      if (sink.to === 'document') await rm(sink.path, { force: true }).catch(() => {});
       return failureOutcome(error, sink, deadline, options);
     }
   };
@@ -82,10 +77,15 @@ async function readAnswer(
     const body = await readToMemory(answer.body, sink.maxBytes, received, 'refuse');
     return { kind: 'response', response: { ...base, body }, retryAfter };
   }
-  const file = await readToFile(answer.body, sink, received);
+  const document = await readToDocument(
+    answer.body,
+    sink,
+    Number.isFinite(declared) ? declared : undefined,
+    received,
+  );
   return {
     kind: 'response',
-    response: { ...base, body: Buffer.alloc(0), file },
+    response: { ...base, body: Buffer.alloc(0), document },
     retryAfter,
   };
 }
@@ -116,7 +116,7 @@ function failureOutcome(
     return {
       kind: 'failure',
       failure: 'maybe_sent',
-      text: `no complete answer within the call's deadline of ${deadline.ms} ms (API_DEADLINE_MS${sink.to === 'file' ? ', plus API_MAX_DOCUMENT_BYTES at API_MIN_BYTES_PER_SECOND' : ''})`,
+      text: `no complete answer within the call's deadline of ${deadline.ms} ms (API_DEADLINE_MS${sink.to === 'document' ? ', plus API_MAX_DOCUMENT_BYTES at API_MIN_BYTES_PER_SECOND' : ''})`,
       error,
       slow: { limit: 'deadline', value: deadline.ms },
     };

@@ -33,6 +33,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       transport,
       spool: createSpoolFolder(resolved.spoolDir),
       maxDocumentBytes: resolved.maxDocumentBytes,
+      memoryDocumentBytes: resolved.memoryDocumentBytes,
+      memoryBudgetBytes: resolved.memoryBudgetBytes,
     }),
     ...createListCalls(transport),
     ...createSubmitInvoiceCall(transport),

@@ -49,17 +49,31 @@ export interface ApiClientOptions {
    */
   retryMaxDelayMs?: number;
   /**
-   * Folder where fetched documents are written while they download (created when missing);
-   * each document is a file the caller moves or removes. Put it on the file system of the
-   * documents so that an importer can rename a document into place.
+   * Folder where fetched documents too large to keep in memory are written while they download
+   * (created when missing); each is a file the caller moves or removes. Put it on the file
+   * system of the documents so that an importer can rename a document into place.
    * @default the OS temporary folder
    */
   spoolDir?: string;
   /**
    * Largest document (core document, transaction JSON) the client fetches, checked on
-   * Content-Length and counted while it streams to its file. @default 104857600 (100 MiB)
+   * Content-Length and counted while it arrives. @default 104857600 (100 MiB)
    */
   maxDocumentBytes?: number;
+  /**
+   * Largest document kept in memory: one that ends within it is handed over as bytes, with no
+   * file; a larger one (by its Content-Length, or once it passes this while it arrives) goes to
+   * a spool file. An invoice's documents are a few KiB to a few hundred.
+   * @default 1048576 (1 MiB)
+   */
+  memoryDocumentBytes?: number;
+  /**
+   * Bound of the bytes all documents kept in memory hold at once (until each is discarded): a
+   * document that would pass it is spooled instead, however small. Bounds the memory of
+   * WORKER_CONCURRENCY messages fetched at once, whatever their documents.
+   * @default 16777216 (16 MiB)
+   */
+  memoryBudgetBytes?: number;
   /**
    * Receives a warn line for each retry (method, path, status or error, attempt, delay).
    * @default no logging
@@ -90,6 +104,8 @@ export interface ResolvedApiClientOptions {
   retryMaxDelayMs: number;
   spoolDir: string;
   maxDocumentBytes: number;
+  memoryDocumentBytes: number;
+  memoryBudgetBytes: number;
   logger: Logger | undefined;
   random: () => number;
   sleep: (ms: number) => Promise<void>;
@@ -127,6 +143,9 @@ export function resolveApiClientOptions(
     retryMaxDelayMs: count('retryMaxDelayMs', options.retryMaxDelayMs, 10_000, 0),
     spoolDir: options.spoolDir ?? defaults.spoolDir,
     maxDocumentBytes: count('maxDocumentBytes', options.maxDocumentBytes, 104_857_600, 1),
+    // 0 keeps none in memory: every document is spooled, as before 0.3.
+    memoryDocumentBytes: count('memoryDocumentBytes', options.memoryDocumentBytes, 1_048_576, 0),
+    memoryBudgetBytes: count('memoryBudgetBytes', options.memoryBudgetBytes, 16_777_216, 0),
     logger: options.logger,
     random: options.random ?? Math.random,
     sleep: options.sleep ?? defaults.sleep,

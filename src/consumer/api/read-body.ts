@@ -1,21 +1,15 @@
 /**
- * Reads an answer's body within its bound, into memory or into a spool file.
+ * Reads an answer's body into memory within its bound, and the errors of every body read.
  *
  * Every read has a bound (the API is outside this process): a body larger than its sink allows
  * is cut off as soon as the count passes the limit (attempt.ts refuses one whose Content-Length
- * says so before any of it is read). Error bodies are kept only up to ERROR_READ_LIMIT. A file
- * sink may also bound the shape of the JSON it receives (a transaction JSON, which the importer
- * parses): the bytes are scanned as they arrive and the download stops at the first limit
- * passed, before the file is handed to anyone (protocol/json-shape.ts).
+ * says so before any of it is read). Error bodies are kept only up to ERROR_READ_LIMIT. A
+ * document's body is read by read-document.ts: in memory when small, in a spool file when not.
  *
- * A document that cannot be written to its local file (a full or read-only disk) is a
+ * A document that cannot be written to its spool file (a full or read-only disk) is a
  * SpoolWriteError: the fault is this host's, not the API's, and no retry of the call mends it.
  */
-import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { createJsonShapeScanner } from '../../protocol/index.ts';
-import { closeFd, openFd, writeAll } from '../files/file-descriptors.ts';
-import type { ResponseSink } from './request.ts';
 
 /** How much of an error answer's body is read at all; the rest is never buffered. */
 export const ERROR_READ_LIMIT = 64 * 1024;
@@ -73,46 +67,4 @@ export async function readToMemory(
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
-}
-
-/**
- * Streams the body to `path`, counting and hashing it; never more than `maxBytes`. (A file
- * descriptor, not a FileHandle: the same system calls for less work on the event loop.) A
- * failure of the local file (open, write, close: a full or read-only disk) is a
- * SpoolWriteError, never mistaken for the API's.
- */
-export async function readToFile(
-  body: Readable,
-  sink: Extract<ResponseSink, { to: 'file' }>,
-  received: (bytes: number) => void,
-): Promise<{ path: string; size: number; sha256: string }> {
-  const { path, maxBytes } = sink;
-  const shape = sink.shape === undefined ? undefined : createJsonShapeScanner(sink.shape);
-  const local = (error: unknown): never => {
-    throw new SpoolWriteError(path, error);
-  };
-  const hash = createHash('sha256');
-  const fd = await openFd(path, 'w').catch(local);
-  let size = 0;
-  try {
-    for await (const chunk of body as AsyncIterable<Buffer>) {
-      received(chunk.length);
-      size += chunk.length;
-      if (size > maxBytes) {
-        body.destroy();
-        throw new BodyTooLarge(undefined);
-      }
-      try {
-        shape?.write(chunk);
-      } catch (error) {
-        body.destroy();
-        throw error;
-      }
-      hash.update(chunk);
-      await writeAll(fd, chunk).catch(local);
-    }
-  } finally {
-    await closeFd(fd).catch(local);
-  }
-  return { path, size, sha256: hash.digest('hex') };
 }

@@ -5,6 +5,7 @@
  */
 import { isSafeMessageId, type JsonShapeLimits, UNSAFE_MESSAGE_ID } from '../../protocol/index.ts';
 import { ApiError } from './api-error.ts';
+import type { MemoryBudget } from './memory-budget.ts';
 
 export type QueryValue = string | number | boolean | undefined;
 
@@ -26,16 +27,26 @@ export interface ApiRequest {
   sink?: ResponseSink;
 }
 
-/** A successful body read into memory (JSON answers), or written to a file (documents). */
+/**
+ * A successful body read into memory (JSON answers), or a document: kept in memory when small,
+ * written to a spool file when not.
+ */
 export type ResponseSink =
   | { to: 'memory'; maxBytes: number }
   | {
-      to: 'file';
-      /** Created (or truncated) by each attempt; removed when the call fails. */
+      to: 'document';
+      /**
+       * The spool file of a document not kept in memory: created (or truncated) by each attempt
+       * that needs it; removed when the call fails.
+       */
       path: string;
       maxBytes: number;
       /** Named in the error when the body is too large, e.g. `API_MAX_DOCUMENT_BYTES`. */
       limitName: string;
+      /** Kept in memory when it ends within this many bytes and `memory` grants them. */
+      memoryBytes: number;
+      /** The bytes all documents kept in memory may hold at once. */
+      memory: MemoryBudget;
       /** When the body is JSON: the shape it must stay within, checked as it arrives. */
       shape?: Readonly<JsonShapeLimits>;
     };

@@ -48,7 +48,7 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
     // A document may be as large as its limit allows: its deadline leaves time for that at the
     // minimum rate (deadline.ts).
     const deadline = startCallDeadline(
-      sink.to === 'file'
+      sink.to === 'document'
         ? deadlineForSize(options.deadlineMs, sink.maxBytes, options.minBytesPerSecond)
         : options.deadlineMs,
     );

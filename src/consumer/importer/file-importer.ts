@@ -23,7 +23,8 @@ import { rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { TRANSFERS } from '../../protocol/index.ts';
-import { placeFile, syncDirectory, writeFileDurably } from '../files/atomic-file.ts';
+import { placeFile, syncDirectory, writeFilesDurably } from '../files/atomic-file.ts';
+import { heldBytes } from './import-documents.ts';
 import {
   type ImportDocument,
   type Importer,
@@ -122,23 +123,25 @@ export function documentFolder(root: string, transfer: string, messageId: string
 
 /**
  * Writes the files and the manifest into the staging folder and flushes them. The folder
- * becomes visible only by its rename, so the four files can be written and flushed at once
- * (each fsync on its own thread of libuv's pool).
+ * becomes visible only by its rename, so the files can be written and flushed at once (each
+ * fsync on its own thread of libuv's pool), and the folder flushed once for all of them.
  */
 async function writeStaging(
   staging: string,
   files: PlannedFile[],
   manifest: Manifest,
 ): Promise<void> {
+  const written = files.flatMap((file) =>
+    'data' in file ? [{ path: join(staging, file.name), data: file.data }] : [],
+  );
+  written.push({
+    path: join(staging, MANIFEST_FILE),
+    data: Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`),
+  });
   await Promise.all([
-    ...files.map((file) =>
-      'document' in file
-        ? placeFile(file.document.path, join(staging, file.name))
-        : writeFileDurably(join(staging, file.name), file.data),
-    ),
-    writeFileDurably(
-      join(staging, MANIFEST_FILE),
-      Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`),
+    writeFilesDurably(written),
+    ...files.flatMap((file) =>
+      'from' in file ? [placeFile(file.from, join(staging, file.name))] : [],
     ),
   ]);
   // The files must be durable before the folder appears under its final name.
@@ -150,15 +153,11 @@ function manifestOf(input: ImportInput, files: PlannedFile[]): Manifest {
     messageId: input.messageId,
     transfer: input.transfer,
     importedAt: new Date().toISOString(),
-    files: files.map((file) => ({
-      name: file.name,
-      contentType: file.contentType,
-      ...('document' in file
-        ? { size: file.document.size, sha256: file.document.sha256 }
-        : {
-            size: file.data.length,
-            sha256: createHash('sha256').update(file.data).digest('hex'),
-          }),
+    files: files.map(({ name, contentType, size, sha256 }) => ({
+      name,
+      contentType,
+      size,
+      sha256,
     })),
   };
 }
@@ -177,35 +176,45 @@ async function validate(input: ImportInput): Promise<void> {
     throw new PermanentImportError('the core document is empty');
   }
   try {
-    JSON.parse((await input.transaction.bytes()).toString('utf8'));
+    // The bytes in hand when the document is held in memory (the usual case): no read.
+    const transaction = heldBytes(input.transaction) ?? (await input.transaction.bytes());
+    JSON.parse(transaction.toString('utf8'));
   } catch (error) {
     throw new PermanentImportError('the transaction data is not valid JSON', { cause: error });
   }
 }
 
-type PlannedFile = { name: string; contentType: string } & (
-  | { document: ImportDocument }
+/**
+ * A file of the message's folder: bytes to write (the descriptor, a document held in memory),
+ * or a document's file to move into place (a large one, spooled while it arrived).
+ */
+type PlannedFile = { name: string; contentType: string; size: number; sha256: string } & (
+  | { from: string }
   | { data: Buffer }
 );
 
 function plannedFiles(input: ImportInput): PlannedFile[] {
+  const descriptor = Buffer.from(`${JSON.stringify(input.descriptor, null, 2)}\n`);
   return [
-    {
-      name: coreFileName(input.coreDocument.contentType),
-      contentType: input.coreDocument.contentType,
-      document: input.coreDocument,
-    },
-    {
-      name: 'transaction.json',
-      contentType: input.transaction.contentType,
-      document: input.transaction,
-    },
+    documentFile(coreFileName(input.coreDocument.contentType), input.coreDocument),
+    documentFile('transaction.json', input.transaction),
     {
       name: 'descriptor.json',
       contentType: 'application/json',
-      data: Buffer.from(`${JSON.stringify(input.descriptor, null, 2)}\n`),
+      size: descriptor.length,
+      sha256: createHash('sha256').update(descriptor).digest('hex'),
+      data: descriptor,
     },
   ];
+}
+
+function documentFile(name: string, document: ImportDocument): PlannedFile {
+  const { contentType, size, sha256 } = document;
+  // Held in memory (every ordinary document): written from its bytes, no file to move.
+  const bytes = heldBytes(document);
+  return bytes === undefined
+    ? { name, contentType, size, sha256, from: document.path }
+    : { name, contentType, size, sha256, data: bytes };
 }
 
 /** `application/xml`, `text/xml` and `application/*+xml` are all XML, and so on. */

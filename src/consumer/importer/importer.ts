@@ -8,14 +8,14 @@
  * between an import and its record. For that one window the messageId is the idempotency key,
  * and `previouslyAttempted` says an earlier call may have got through.
  */
-import { createReadStream, readFile } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { promisify } from 'node:util';
 import type { MessageDescriptor, Transfer } from '../../protocol/index.ts';
 
 /**
- * A fetched document. It is never held in memory whole: it arrives in a temporary file on the
- * file system of DOCUMENTS_DIR, bounded by API_MAX_DOCUMENT_BYTES.
+ * A fetched document, bounded by API_MAX_DOCUMENT_BYTES. An ordinary one (at most 1 MiB) is
+ * held in memory; a larger one arrives in a temporary file on the file system of
+ * DOCUMENTS_DIR and is never held in memory whole. Every accessor works for both
+ * (import-documents.ts): read it with `bytes()` or `stream()`, or take its file with `path`.
  */
 export interface ImportDocument {
   contentType: string;
@@ -24,29 +24,20 @@ export interface ImportDocument {
   /** SHA-256 of the bytes, lowercase hex. */
   sha256: string;
   /**
-   * The temporary file holding the bytes exactly as received. It is yours until import()
-   * returns: read it, stream it, or rename it into place (then fsync it); it is removed after.
+   * A temporary file holding the bytes exactly as received, on the file system of
+   * DOCUMENTS_DIR. It is yours until import() returns: read it, stream it, or rename it into
+   * place (then fsync it); it is removed after. A document held in memory is written to this
+   * file when you first read `path` (a synchronous write of at most 1 MiB): prefer `bytes()` or
+   * `stream()` when you do not need a file.
    */
   path: string;
-  /** The bytes in memory: for documents known to be small, such as the transaction JSON. */
+  /**
+   * The bytes in memory, a copy of your own: for documents known to be small, such as the
+   * transaction JSON (a large one is read from its file).
+   */
   bytes(): Promise<Buffer>;
+  /** The bytes as a stream: from memory, or read from the file as you consume it. */
   stream(): Readable;
-}
-
-const readFileBytes = promisify(readFile) as (path: string) => Promise<Buffer>;
-
-/** An ImportDocument for a file (the fetched documents; tests). */
-export function fileDocument(file: {
-  contentType: string;
-  path: string;
-  size: number;
-  sha256: string;
-}): ImportDocument {
-  return {
-    ...file,
-    bytes: () => readFileBytes(file.path),
-    stream: () => createReadStream(file.path),
-  };
 }
 
 export interface ImportInput {

@@ -46,6 +46,7 @@ export {
 } from './define-importer.ts';
 export type { FileImporterOptions, Manifest } from './file-importer.ts';
 export { createFileImporter, documentFolder } from './file-importer.ts';
+export { fileDocument, memoryDocument } from './import-documents.ts';
 export type {
   ImportDocument,
   ImportedResult,
@@ -54,12 +55,7 @@ export type {
   ImportResult,
   NotBookedResult,
 } from './importer.ts';
-export {
-  fileDocument,
-  ImportTimeoutError,
-  PermanentImportError,
-  recordedLocation,
-} from './importer.ts';
+export { ImportTimeoutError, PermanentImportError, recordedLocation } from './importer.ts';
 export {
   DEFAULT_IMPORTER,
   IMPORTER_VARIABLE,

@@ -38,12 +38,11 @@
  *   acknowledged      an import was recorded earlier; only the acknowledgement happened now
  *   rejected          import() threw a PermanentImportError: marked as failed with its reason
  */
-import { statSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import type { MessageDescriptor } from '../../protocol/index.ts';
+import type { FetchedDocument } from '../api/index.ts';
 import type { ClaimGuard } from '../claims/held-claim.ts';
+import { fetchedImportDocument } from '../importer/import-documents.ts';
 import {
-  fileDocument,
   type ImportDocument,
   type Importer,
   type ImportInput,
@@ -129,7 +128,8 @@ export function createInboundDelivery(deps: InboundDeliveryDeps): InboundDeliver
 }
 
 /**
- * A message not imported yet: fetches its two documents (spooled to files), imports them under
+ * A message not imported yet: fetches its two documents (in memory, or spooled to files when
+ * large: api/document-calls.ts), imports them under
  * the claim and records the import. When the importer rejects the message, it is marked as
  * failed instead and the outcome is `rejected`. Any other error goes on to the caller, which
  * retries.
@@ -147,11 +147,11 @@ async function importMessage(
     api.getCoreDocument(messageId),
     api.getTransaction(descriptor.action, messageId),
   ]);
-  const spooled = fetched.flatMap((f) => (f.status === 'fulfilled' ? [f.value.path] : []));
+  const documents = fetched.flatMap((f) => (f.status === 'fulfilled' ? [f.value] : []));
   try {
     const [coreDocument, transaction] = fetched.map((f) => {
       if (f.status === 'rejected') throw f.reason;
-      return fileDocument(f.value);
+      return fetchedImportDocument(f.value);
     }) as [ImportDocument, ImportDocument];
     return await importAndRecord(deps, claim, {
       messageId,
@@ -172,7 +172,7 @@ async function importMessage(
     );
     return 'rejected';
   } finally {
-    await removeSpoolFiles(spooled);
+    await discardDocuments(documents);
   }
 }
 
@@ -210,12 +210,11 @@ async function importAndRecord(
 }
 
 /**
- * The spool files, unless the importer moved them into place (the usual case: a stat answers
- * that without the thrown error of removing a missing file).
+ * Done with the fetched documents: a spool file is removed unless the importer moved it into
+ * place, and the bytes held in memory go back to the API client's budget.
  */
-async function removeSpoolFiles(spooled: string[]): Promise<void> {
-  const left = spooled.filter((path) => statSync(path, { throwIfNoEntry: false }));
-  await Promise.all(left.map((path) => rm(path, { force: true })));
+async function discardDocuments(documents: FetchedDocument[]): Promise<void> {
+  await Promise.all(documents.map((document) => document.discard()));
 }
 
 /** Waits for both, then throws the first failure: nothing is left running behind an error. */

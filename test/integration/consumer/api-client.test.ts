@@ -22,6 +22,7 @@ import {
   exampleDescriptor,
   hang,
   json,
+  type Responder,
   rejection,
   type StandIn,
   startMessagingApiStandIn,
@@ -298,16 +299,91 @@ describe('messaging API client', () => {
       size: xml.length,
       sha256: createHash('sha256').update(xml).digest('hex'),
     });
-    expect(await readFile(core.path)).toEqual(xml);
-    expect(JSON.parse(await readFile(submit.path, 'utf8'))).toEqual({
+    // Small documents are kept in memory: no spool file.
+    expect(core.bytes).toEqual(xml);
+    expect(JSON.parse((submit.bytes as Buffer).toString('utf8'))).toEqual({
       invoice: { invoiceNo: '1' },
     });
+    expect(readdirSync(spoolDir as string)).toEqual([]);
     expect(server.requests.map((r) => r.url)).toEqual([
       // An id with reserved characters stays one path segment (ids with `/` are refused).
       '/messages/m%201%3F%23/documents/core',
       '/transactions/submit-invoice?messageId=m-1',
       '/transactions/correct-with-credit?messageId=m-2',
     ]);
+  });
+
+  it('keeps a document up to memoryDocumentBytes in memory and spools a larger one whole', async () => {
+    const { server, client } = await setup({ memoryDocumentBytes: 1000 });
+    const small = Buffer.alloc(1000, 's');
+    const chunked = Buffer.from(Array.from({ length: 5000 }, (_, i) => i % 251));
+    const announced = Buffer.alloc(1001, 'a');
+    server.script(
+      (res) => res.writeHead(200, { 'content-type': 'application/xml' }).end(small),
+      (res) => {
+        // No length given: it passes the bound while it arrives, in pieces.
+        res.writeHead(200, { 'content-type': 'application/pdf' });
+        for (let i = 0; i < chunked.length; i += 700) res.write(chunked.subarray(i, i + 700));
+        res.end();
+      },
+      (res) =>
+        res
+          .writeHead(200, { 'content-type': 'application/xml', 'content-length': announced.length })
+          .end(announced),
+    );
+
+    const kept = await client.getCoreDocument('m-1');
+    const spooled = await client.getCoreDocument('m-2');
+    const straight = await client.getCoreDocument('m-3');
+
+    expect(kept.bytes).toEqual(small);
+    expect(spooled.bytes).toBeUndefined();
+    expect(spooled).toMatchObject({
+      size: chunked.length,
+      sha256: createHash('sha256').update(chunked).digest('hex'),
+    });
+    expect(await readFile(spooled.file())).toEqual(chunked);
+    expect(straight.bytes).toBeUndefined();
+    expect(await readFile(straight.file())).toEqual(announced);
+    expect(readdirSync(spoolDir as string)).toHaveLength(2);
+    await Promise.all([kept, spooled, straight].map((document) => document.discard()));
+    expect(readdirSync(spoolDir as string)).toEqual([]);
+  });
+
+  it('writes a document kept in memory to a spool file only when asked for one', async () => {
+    const { server, client } = await setup();
+    const xml = Buffer.from('<Invoice/>');
+    server.script((res) => res.writeHead(200, { 'content-type': 'application/xml' }).end(xml));
+
+    const document = await client.getCoreDocument('m-1');
+    expect(readdirSync(spoolDir as string)).toEqual([]);
+
+    const file = document.file();
+    expect(document.file()).toBe(file);
+    expect(await readFile(file)).toEqual(xml);
+    await document.discard();
+    expect(readdirSync(spoolDir as string)).toEqual([]);
+    expect(() => document.file()).toThrow(/discarded/);
+  });
+
+  it('spools a document the memory budget cannot hold, and takes memory again once one is discarded', async () => {
+    const { server, client } = await setup({ memoryDocumentBytes: 1000, memoryBudgetBytes: 1500 });
+    const body = Buffer.alloc(800, 'x');
+    const answer: Responder = (res) =>
+      res.writeHead(200, { 'content-type': 'application/xml' }).end(body);
+    server.script(answer, answer, answer);
+
+    const first = await client.getCoreDocument('m-1');
+    const second = await client.getCoreDocument('m-2');
+    expect(first.bytes).toEqual(body);
+    // 1,600 bytes would pass the budget of 1,500: to a file, whole.
+    expect(second.bytes).toBeUndefined();
+    expect(await readFile(second.file())).toEqual(body);
+
+    await first.discard();
+    const third = await client.getCoreDocument('m-3');
+    expect(third.bytes).toEqual(body);
+    await Promise.all([second.discard(), third.discard()]);
   });
 
   it('refuses a document whose Content-Length is over the limit, reading none of it', async () => {

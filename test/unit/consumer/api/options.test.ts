@@ -21,6 +21,8 @@ describe('resolveApiClientOptions', () => {
       retryMaxDelayMs: 10_000,
       spoolDir: '/tmp/spool',
       maxDocumentBytes: 104_857_600,
+      memoryDocumentBytes: 1_048_576,
+      memoryBudgetBytes: 16_777_216,
     });
   });
 

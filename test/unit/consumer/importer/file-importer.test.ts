@@ -15,6 +15,7 @@ import {
   fileDocument,
   type ImportDocument,
   type ImportInput,
+  memoryDocument,
   PermanentImportError,
 } from '../../../../src/consumer/importer/index.ts';
 import type { MessageDescriptor } from '../../../../src/protocol/index.ts';
@@ -40,14 +41,30 @@ function document(contentType: string, bytes: Buffer): ImportDocument {
   return fileDocument({ contentType, path, size: bytes.length, sha256 });
 }
 
+/**
+ * An ordinary document as the consumer hands it over: its bytes in memory. `spill` is what an
+ * importer reading `path` gets; by default such a read fails the test.
+ */
+function heldDocument(
+  contentType: string,
+  bytes: Buffer,
+  spill: () => string = () => {
+    throw new Error('the file importer asked for a file of a document held in memory');
+  },
+): ImportDocument {
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return memoryDocument({ contentType, size: bytes.length, sha256, bytes }, spill);
+}
+
 /** A valid input; each test breaks one field. */
 function input(overrides: Partial<ImportInput> = {}): ImportInput {
   return {
     messageId: MESSAGE_ID,
     transfer: 'inbound',
     descriptor: descriptor(),
-    coreDocument: document('application/xml', CORE),
-    transaction: document('application/json', TRANSACTION),
+    // Made only when not given: each is a file of the spool folder.
+    coreDocument: overrides.coreDocument ?? document('application/xml', CORE),
+    transaction: overrides.transaction ?? document('application/json', TRANSACTION),
     previouslyAttempted: false,
     signal: new AbortController().signal,
     ...overrides,
@@ -113,6 +130,44 @@ describe('file importer', () => {
       'transaction.json',
       'descriptor.json',
     ]);
+  });
+
+  it('writes documents held in memory where they stay, with no file of their own first', async () => {
+    const importer = createFileImporter({ documentsDir });
+
+    const result = await importer.import(
+      input({
+        coreDocument: heldDocument('application/xml', CORE),
+        transaction: heldDocument('application/json', TRANSACTION),
+      }),
+    );
+
+    expect(result).toEqual({ status: 'imported', location: messageDir });
+    expect(await readFile(join(messageDir, 'core.xml'))).toEqual(CORE);
+    expect(await readFile(join(messageDir, 'transaction.json'))).toEqual(TRANSACTION);
+    const manifest = JSON.parse(
+      await readFile(join(messageDir, MANIFEST_FILE), 'utf8'),
+    ) as Manifest;
+    expect(manifest.files.find((file) => file.name === 'transaction.json')).toEqual({
+      name: 'transaction.json',
+      contentType: 'application/json',
+      size: TRANSACTION.length,
+      sha256: createHash('sha256').update(TRANSACTION).digest('hex'),
+    });
+    // Nothing in the spool folder, nor anywhere but the message's folder.
+    expect(await readdir(documentsDir)).toEqual(['inbound']);
+    expect(await readdir(dirname(messageDir))).toEqual([MESSAGE_ID]);
+  });
+
+  it('rejects held transaction data that is not JSON, from the bytes in hand', async () => {
+    const error = await permanent(
+      createFileImporter({ documentsDir }).import(
+        input({ transaction: heldDocument('application/json', Buffer.from('{"a":')) }),
+      ),
+    );
+
+    expect(error.reason).toMatch(/not valid JSON/);
+    await expect(stat(messageDir)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('answers already_imported the second time and leaves the files untouched', async () => {
