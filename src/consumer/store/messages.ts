@@ -62,6 +62,21 @@ export interface MessageKey {
  */
 export type StatusSource = 'change' | 'descriptor' | 'fetch';
 
+/**
+ * Whether a status write may replace the stored value of its kind (`at`: when that value was
+ * set, null if none; `confirmed`: it was fetched), by the rule of StatusSource. PostgreSQL
+ * states the same rule in its statement (pg-messages.ts); SQLite applies this to the side as
+ * read in the writer's transaction (sqlite-messages.ts).
+ */
+export function replacesStatus(
+  stored: { at: number | null; confirmed: boolean },
+  write: Pick<StatusWrite, 'at' | 'source'>,
+): boolean {
+  if (stored.at === null || stored.at < write.at) return true;
+  if (stored.at > write.at) return false;
+  return write.source === 'fetch' || (write.source === 'change' && !stored.confirmed);
+}
+
 export interface StatusWrite {
   kind: StatusKind;
   value: string;

@@ -2,9 +2,10 @@
  * The SQLite writer: a worker thread that owns the database's write connection, so that no
  * commit, fsync or wait for another process's lock ever runs on the main thread's event loop.
  *
- * Pipelined group commit: calls arrive as messages; the thread takes the first one and every
- * other already queued (receiveMessageOnPort), runs them in one IMMEDIATE transaction and
- * answers all of them after the COMMIT. A batch holding a durable call (DURABLE_OPERATIONS in
+ * Pipelined group commit: calls arrive as messages, each holding the calls of one turn of the
+ * main thread's event loop (writer.ts); the thread takes the first message and every other
+ * already queued (receiveMessageOnPort), runs all their calls in one IMMEDIATE transaction and
+ * answers all of them, in one message, after the COMMIT. A batch holding a durable call (DURABLE_OPERATIONS in
  * sqlite-writes.ts: a webhook, an import record) commits with synchronous=FULL, durable on disk
  * before any answer; the others with NORMAL. While it commits one batch, the main thread keeps
  * answering requests and the next batch queues up.
@@ -31,7 +32,7 @@ import {
   type WriteOperation,
   type WriteOperations,
 } from './sqlite-writes.ts';
-import type { WriterReply, WriterRequest } from './writer-protocol.ts';
+import type { WriterCall, WriterReply, WriterRequest } from './writer-protocol.ts';
 import { serializeError } from './writer-protocol.ts';
 
 const { path, port } = workerData as { path: string; port: MessagePort };
@@ -65,7 +66,6 @@ function start(): { db: Database.Database; operations: WriteOperations } | undef
 }
 
 type Results = Extract<WriterReply, { type: 'results' }>['results'];
-type Call = Extract<WriterRequest, { type: 'call' }>;
 
 let synchronousFull = true;
 /** FULL for a batch that must be durable when answered, NORMAL otherwise (see the header). */
@@ -79,9 +79,9 @@ function setSynchronous(db: Database.Database, full: boolean) {
 class CallFailed extends Error {}
 
 function serve(db: Database.Database, operations: WriteOperations, batch: WriterRequest[]) {
-  const calls = batch.filter((request) => request.type === 'call');
-  const alone = (call: Call) => STANDALONE_OPERATIONS.has(call.op as WriteOperation);
-  const run = (call: Call) =>
+  const calls = batch.flatMap((request) => (request.type === 'calls' ? request.calls : []));
+  const alone = (call: WriterCall) => STANDALONE_OPERATIONS.has(call.op as WriteOperation);
+  const run = (call: WriterCall) =>
     (operations[call.op as WriteOperation] as (...args: unknown[]) => unknown)(...call.args);
   const grouped = calls.filter((call) => !alone(call));
   if (grouped.length > 0) {
@@ -122,8 +122,8 @@ function serve(db: Database.Database, operations: WriteOperations, batch: Writer
 /** The batch in one transaction; undefined (all rolled back) when any call threw. */
 function commitPlainly(
   db: Database.Database,
-  calls: Call[],
-  run: (call: Call) => unknown,
+  calls: WriterCall[],
+  run: (call: WriterCall) => unknown,
 ): Results | undefined {
   try {
     return db
@@ -146,8 +146,8 @@ function commitPlainly(
 /** The batch again, each call in a savepoint: a failing call is undone and answered alone. */
 function commitWithSavepoints(
   db: Database.Database,
-  calls: Call[],
-  run: (call: Call) => unknown,
+  calls: WriterCall[],
+  run: (call: WriterCall) => unknown,
 ): Results {
   return db
     .transaction(() =>

@@ -1,13 +1,21 @@
 /**
  * The main thread's side of the SQLite writer (writer-thread.ts): a typed call per write
- * operation, answered once the writer's transaction holding it has committed.
+ * operation, answered once the writer's transaction holding it has committed. The calls made
+ * in one turn of the event loop (the webhooks read in one poll, the writes of handlers woken
+ * together) go to the thread in one message, sent when the turn ends (setImmediate); each is
+ * still answered, or fails, on its own.
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { StoreError } from '../store.ts';
 import type { WriteOperation, WriteOperations } from './sqlite-writes.ts';
-import { deserializeError, type WriterReply, type WriterRequest } from './writer-protocol.ts';
+import {
+  deserializeError,
+  type WriterCall,
+  type WriterReply,
+  type WriterRequest,
+} from './writer-protocol.ts';
 
 export interface SqliteWriter {
   /** Runs one write operation on the writer thread; resolves after its transaction commits. */
@@ -105,13 +113,36 @@ export async function startWriter(path: string): Promise<SqliteWriter> {
   await started;
 
   const send = (request: WriterRequest) => port.postMessage(request);
+  // The calls of this turn, sent together when it ends.
+  let queued: WriterCall[] = [];
+  const flush = () => {
+    const calls = queued;
+    queued = [];
+    if (calls.length === 0 || stopped !== undefined) return;
+    try {
+      send({ type: 'calls', calls });
+    } catch {
+      // An argument that cannot cross to the thread (structured clone refused it) fails its
+      // own call, not the others of its turn.
+      for (const call of calls) {
+        try {
+          send({ type: 'calls', calls: [call] });
+        } catch (error) {
+          const failed = pending.get(call.id);
+          pending.delete(call.id);
+          failed?.reject(error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+    }
+  };
   return {
     call(op, ...args) {
       if (stopped !== undefined) return Promise.reject(stopped);
       const id = nextId++;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-        send({ type: 'call', id, op, args });
+        if (queued.length === 0) setImmediate(flush);
+        queued.push({ id, op, args });
       });
     },
     async close() {
@@ -119,6 +150,7 @@ export async function startWriter(path: string): Promise<SqliteWriter> {
       const done = new Promise<void>((resolve) => {
         closed = resolve;
       });
+      flush();
       send({ type: 'close' });
       await done;
       stop(new StoreError('the store is closed'));
