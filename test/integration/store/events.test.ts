@@ -45,6 +45,18 @@ describeEachStore('the inbox', (kind) => {
       const claimed = await claimDue(10);
       expect(claimed.map((e) => e.eventId)).toEqual([a1.eventId, b1.eventId]);
       expect(claimed.every((e) => e.state === 'processing' && e.attempts === 1)).toBe(true);
+      // Handed over whole, as the event now stands.
+      expect(claimed[0]).toEqual({
+        ...a1,
+        state: 'processing',
+        attempts: 1,
+        nextAttemptAt: a1.receivedAt,
+        lockedUntil: NOW + 1000,
+        lastError: null,
+        resolution: null,
+        updatedAt: NOW,
+        claim: claimed[0]?.claim,
+      });
       expect(claimed[0]?.claim).toMatchObject({ messageId: 'A', holder: 'worker-a' });
       expect(await store.claims.get('A')).toEqual(claimed[0]?.claim);
     });

@@ -52,12 +52,19 @@ function open(): Database.Database {
   return db;
 }
 
-function start(): { db: Database.Database; operations: WriteOperations } | undefined {
+/** The open connection, its operations, and the switch of its synchronous setting. */
+interface Writer {
+  db: Database.Database;
+  operations: WriteOperations;
+  setSynchronous: (full: boolean) => void;
+}
+
+function start(): Writer | undefined {
   try {
     const db = open();
     const operations = createWriteOperations(db);
     port.postMessage({ type: 'ready' } satisfies WriterReply);
-    return { db, operations };
+    return { db, operations, setSynchronous: synchronousSwitch(db) };
   } catch (error) {
     port.postMessage({ type: 'failed', error: serializeError(error) } satisfies WriterReply);
     port.close();
@@ -67,28 +74,35 @@ function start(): { db: Database.Database; operations: WriteOperations } | undef
 
 type Results = Extract<WriterReply, { type: 'results' }>['results'];
 
-let synchronousFull = true;
-/** FULL for a batch that must be durable when answered, NORMAL otherwise (see the header). */
-function setSynchronous(db: Database.Database, full: boolean) {
-  if (full === synchronousFull) return;
-  db.pragma(`synchronous = ${full ? 'FULL' : 'NORMAL'}`);
-  synchronousFull = full;
+/**
+ * FULL for a batch that must be durable when answered, NORMAL otherwise (see the header). The
+ * two pragmas are prepared once: db.pragma() compiles its statement at every call, and the
+ * setting changes about every other batch.
+ */
+function synchronousSwitch(db: Database.Database): (full: boolean) => void {
+  const pragmas = {
+    full: db.prepare('PRAGMA synchronous = FULL'),
+    normal: db.prepare('PRAGMA synchronous = NORMAL'),
+  };
+  let synchronousFull = true;
+  return (full) => {
+    if (full === synchronousFull) return;
+    (full ? pragmas.full : pragmas.normal).run();
+    synchronousFull = full;
+  };
 }
 
 /** Thrown out of the plain run to roll the whole batch back. */
 class CallFailed extends Error {}
 
-function serve(db: Database.Database, operations: WriteOperations, batch: WriterRequest[]) {
+function serve({ db, operations, setSynchronous }: Writer, batch: WriterRequest[]) {
   const calls = batch.flatMap((request) => (request.type === 'calls' ? request.calls : []));
   const alone = (call: WriterCall) => STANDALONE_OPERATIONS.has(call.op as WriteOperation);
   const run = (call: WriterCall) =>
     (operations[call.op as WriteOperation] as (...args: unknown[]) => unknown)(...call.args);
   const grouped = calls.filter((call) => !alone(call));
   if (grouped.length > 0) {
-    setSynchronous(
-      db,
-      grouped.some((call) => DURABLE_OPERATIONS.has(call.op as WriteOperation)),
-    );
+    setSynchronous(grouped.some((call) => DURABLE_OPERATIONS.has(call.op as WriteOperation)));
     let results: Results;
     try {
       results = commitPlainly(db, grouped, run) ?? commitWithSavepoints(db, grouped, run);
@@ -101,7 +115,7 @@ function serve(db: Database.Database, operations: WriteOperations, batch: Writer
   }
   // After the group, so the webhooks queued with it are answered first; each commits itself.
   for (const call of calls.filter(alone)) {
-    setSynchronous(db, false);
+    setSynchronous(false);
     let result: Results[number];
     try {
       result = { id: call.id, ok: true, value: run(call) };
@@ -173,6 +187,6 @@ if (started !== undefined) {
     ) {
       batch.push(next.message as WriterRequest);
     }
-    serve(started.db, started.operations, batch);
+    serve(started, batch);
   });
 }
