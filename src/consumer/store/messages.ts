@@ -129,8 +129,9 @@ export interface MessageStore {
   /** Creates the row if needed, keeps descriptor fields, applies each status its source allows. */
   recordSnapshot(snapshot: MessageSnapshot, now: number): Promise<void>;
   /**
-   * Stores one status value if its source allows (see StatusSource), in one statement, so a
-   * concurrent writer can never move a status backwards; true if stored.
+   * Stores one status value if its source allows (replacesStatus), atomically (one statement,
+   * or a read and a write under the database's write lock), so a concurrent writer can never
+   * move a status backwards; true if stored.
    */
   applyStatus(key: MessageKey, write: StatusWrite, now: number): Promise<boolean>;
   recordStatusChange(change: StatusChangeRecord, now: number): Promise<void>;
