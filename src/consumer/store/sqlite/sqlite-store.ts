@@ -108,8 +108,9 @@ function eventStore(
       return claimed.map((event) => ({ ...event, body: asBuffer(event.body) }));
     },
     // Only what the settlement needs crosses to the writer, not the event's body.
-    settle: (event, settlement, now) =>
-      writer.call(
+    settle: (event, settlement, now, after = []) =>
+      writer.callAfter(
+        after,
         'events.settle',
         {
           occurredAt: event.occurredAt,

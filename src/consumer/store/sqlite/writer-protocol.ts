@@ -5,6 +5,8 @@ export interface WriterCall {
   id: number;
   op: string;
   args: unknown[];
+  /** Calls of the same message this one follows: it runs only if they did (callAfter). */
+  after?: number[];
 }
 
 /**

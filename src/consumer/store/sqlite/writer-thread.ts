@@ -13,7 +13,8 @@
  * A call that throws must not take its neighbours down, nor leave half of itself written. The
  * batch first runs plainly (no savepoints: they cost a third of a batch's time); if any call
  * throws, the whole batch is rolled back and run again with a savepoint per call, so the
- * failing call is undone alone and answered with its error while the others commit. If BEGIN
+ * failing call is undone alone and answered with its error while the others commit (and with
+ * it the calls that follow it, `after`: writer.ts, callAfter). If BEGIN
  * or COMMIT fails (another process holds the lock past busy_timeout, a full disk), every call
  * of the batch gets that error: none was stored. Nothing is ever answered before the COMMIT
  * that makes it durable has returned.
@@ -33,7 +34,7 @@ import {
   type WriteOperations,
 } from './sqlite-writes.ts';
 import type { WriterCall, WriterReply, WriterRequest } from './writer-protocol.ts';
-import { serializeError } from './writer-protocol.ts';
+import { type SerializedError, serializeError } from './writer-protocol.ts';
 
 const { path, port } = workerData as { path: string; port: MessagePort };
 
@@ -157,19 +158,27 @@ function commitPlainly(
   }
 }
 
-/** The batch again, each call in a savepoint: a failing call is undone and answered alone. */
+/**
+ * The batch again, each call in a savepoint: a failing call is undone and answered alone, with
+ * the calls that follow it (`after`), which are not run and get its error.
+ */
 function commitWithSavepoints(
   db: Database.Database,
   calls: WriterCall[],
   run: (call: WriterCall) => unknown,
 ): Results {
+  const failed = new Map<number, SerializedError>();
   return db
     .transaction(() =>
       calls.map((call) => {
+        const blocked = call.after?.map((id) => failed.get(id)).find((e) => e !== undefined);
         try {
+          if (blocked !== undefined) throw blocked;
           return { id: call.id, ok: true as const, value: db.transaction(() => run(call))() };
         } catch (error) {
-          return { id: call.id, ok: false as const, error: serializeError(error) };
+          const failure = blocked ?? serializeError(error);
+          failed.set(call.id, failure);
+          return { id: call.id, ok: false as const, error: failure };
         }
       }),
     )

@@ -9,7 +9,11 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { StoreError } from '../store.ts';
-import type { WriteOperation, WriteOperations } from './sqlite-writes.ts';
+import {
+  STANDALONE_OPERATIONS,
+  type WriteOperation,
+  type WriteOperations,
+} from './sqlite-writes.ts';
 import {
   deserializeError,
   type WriterCall,
@@ -20,6 +24,17 @@ import {
 export interface SqliteWriter {
   /** Runs one write operation on the writer thread; resolves after its transaction commits. */
   call<K extends WriteOperation>(
+    op: K,
+    ...args: Parameters<WriteOperations[K]>
+  ): Promise<ReturnType<WriteOperations[K]>>;
+  /**
+   * `call`, run only once the writes `after` stands for (promises of this writer's calls) have
+   * committed, and never if one of them fails: it then fails with that error. Asked for in the
+   * same turn as they were, it goes in their transaction (the thread runs it after them, and
+   * not if one of them throws); otherwise it is sent once they have committed.
+   */
+  callAfter<K extends WriteOperation>(
+    after: readonly Promise<unknown>[],
     op: K,
     ...args: Parameters<WriteOperations[K]>
   ): Promise<ReturnType<WriteOperations[K]>>;
@@ -113,11 +128,14 @@ export async function startWriter(path: string): Promise<SqliteWriter> {
   await started;
 
   const send = (request: WriterRequest) => port.postMessage(request);
-  // The calls of this turn, sent together when it ends.
+  // The calls of this turn, sent together when it ends, and their ids by their promises (for
+  // callAfter).
   let queued: WriterCall[] = [];
+  let queuedIds = new Map<Promise<unknown>, number>();
   const flush = () => {
     const calls = queued;
     queued = [];
+    queuedIds = new Map();
     if (calls.length === 0 || stopped !== undefined) return;
     try {
       send({ type: 'calls', calls });
@@ -135,15 +153,23 @@ export async function startWriter(path: string): Promise<SqliteWriter> {
       }
     }
   };
+  const queue = (call: Omit<WriterCall, 'id'>): Promise<never> => {
+    if (stopped !== undefined) return Promise.reject(stopped);
+    const id = nextId++;
+    const answer = new Promise<never>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      if (queued.length === 0) setImmediate(flush);
+      queued.push({ id, ...call });
+    });
+    if (!STANDALONE_OPERATIONS.has(call.op as WriteOperation)) queuedIds.set(answer, id);
+    return answer;
+  };
   return {
-    call(op, ...args) {
-      if (stopped !== undefined) return Promise.reject(stopped);
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-        if (queued.length === 0) setImmediate(flush);
-        queued.push({ id, op, args });
-      });
+    call: (op, ...args) => queue({ op, args }),
+    callAfter(after, op, ...args) {
+      const ids = after.map((write) => queuedIds.get(write));
+      if (ids.every((id) => id !== undefined)) return queue({ op, args, after: ids });
+      return Promise.all(after).then(() => queue({ op, args }));
     },
     async close() {
       if (stopped !== undefined) return;
