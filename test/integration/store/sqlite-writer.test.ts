@@ -27,4 +27,25 @@ describe('the SQLite writer', () => {
     });
     for (const e of events) expect(await store.events.get(e.eventId)).toBeDefined();
   });
+
+  it('does not settle after a write that could not reach it', async () => {
+    store = await openTempStore();
+    const event = newEvent();
+    await store.events.insert(event);
+    const [claimed] = await store.events.claimDue({
+      now: Date.now(),
+      limit: 1,
+      leaseMs: 60_000,
+      holder: 'test',
+    });
+    if (claimed === undefined) throw new Error('not claimed');
+    const uncopyable = store.messages.recordSnapshot(
+      { ...claimed, statuses: {}, at: 1, source: 'descriptor', documentNo: (() => {}) as never },
+      1,
+    );
+    const settled = store.events.settle(claimed, { state: 'done' }, 2, [uncopyable]);
+    await expect(uncopyable).rejects.toThrow(/could not be cloned/);
+    await expect(settled).rejects.toThrow(/could not be cloned/);
+    expect((await store.events.get(event.eventId))?.state).toBe('processing');
+  });
 });

@@ -140,18 +140,30 @@ export async function startWriter(path: string): Promise<SqliteWriter> {
     try {
       send({ type: 'calls', calls });
     } catch {
-      // An argument that cannot cross to the thread (structured clone refused it) fails its
-      // own call, not the others of its turn.
-      for (const call of calls) {
+      send({ type: 'calls', calls: withoutUncopyable(calls) });
+    }
+  };
+  /**
+   * The calls whose arguments can cross to the thread: one that structured clone refuses fails
+   * alone, with the calls that follow it (`after`), and the rest of its turn still go together.
+   */
+  const withoutUncopyable = (calls: WriterCall[]): WriterCall[] => {
+    const refused = new Map<number, Error>();
+    return calls.filter((call) => {
+      let error = call.after?.map((id) => refused.get(id)).find((e) => e !== undefined);
+      if (error === undefined) {
         try {
-          send({ type: 'calls', calls: [call] });
-        } catch (error) {
-          const failed = pending.get(call.id);
-          pending.delete(call.id);
-          failed?.reject(error instanceof Error ? error : new Error(String(error)));
+          structuredClone(call.args);
+          return true;
+        } catch (cloneError) {
+          error = cloneError instanceof Error ? cloneError : new Error(String(cloneError));
         }
       }
-    }
+      refused.set(call.id, error);
+      pending.get(call.id)?.reject(error);
+      pending.delete(call.id);
+      return false;
+    });
   };
   const queue = (call: Omit<WriterCall, 'id'>): Promise<never> => {
     if (stopped !== undefined) return Promise.reject(stopped);
