@@ -1,9 +1,16 @@
 /**
  * The main thread's side of the SQLite writer (writer-thread.ts): a typed call per write
- * operation, answered once the writer's transaction holding it has committed. The calls made
- * in one turn of the event loop (the webhooks read in one poll, the writes of handlers woken
- * together) go to the thread in one message, sent when the turn ends (setImmediate); each is
- * still answered, or fails, on its own.
+ * operation, answered once the writer's transaction holding it has committed. Calls travel to
+ * the thread in as few messages as keep it busy (a message costs both threads a few
+ * microseconds whatever it holds), each call still answered, or failing, on its own:
+ *   - the thread has nothing in hand: what is asked for now (this callback and the promise
+ *     reactions it starts) is sent as soon as they have run (process.nextTick), so the thread
+ *     starts on it while this one goes on;
+ *   - the thread is busy: what is asked for meanwhile waits for the end of this turn of the
+ *     event loop (setImmediate), or for the thread's answer if that comes first, and goes in
+ *     one message; the thread takes it as its next transaction anyway.
+ * Holding every call until the turn ends would leave the thread idle while this one works
+ * through a poll's worth of webhooks, then this one idle while the thread commits them.
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -73,6 +80,9 @@ export async function startWriter(path: string): Promise<SqliteWriter> {
     { resolve: (value: unknown) => void; reject: (e: Error) => void }
   >();
   let nextId = 0;
+  // Calls sent and not answered yet, and what to do once the thread has answered some.
+  let inFlight = 0;
+  let answered = () => {};
   let stopped: Error | undefined;
   let closed: (() => void) | undefined;
 
@@ -93,13 +103,14 @@ export async function startWriter(path: string): Promise<SqliteWriter> {
             }),
           );
         case 'results':
+          inFlight -= reply.results.length;
           for (const result of reply.results) {
             const call = pending.get(result.id);
             pending.delete(result.id);
             if (result.ok) call?.resolve(result.value);
             else call?.reject(deserializeError(result.error));
           }
-          return;
+          return answered();
         case 'closed':
           return closed?.();
       }
@@ -132,17 +143,34 @@ export async function startWriter(path: string): Promise<SqliteWriter> {
   // callAfter).
   let queued: WriterCall[] = [];
   let queuedIds = new Map<Promise<unknown>, number>();
+  let flushing: 'soon' | 'at the end of the turn' | undefined;
   const flush = () => {
+    flushing = undefined;
     const calls = queued;
     queued = [];
     queuedIds = new Map();
     if (calls.length === 0 || stopped !== undefined) return;
+    let sent = calls;
     try {
       send({ type: 'calls', calls });
     } catch {
-      send({ type: 'calls', calls: withoutUncopyable(calls) });
+      sent = withoutUncopyable(calls);
+      send({ type: 'calls', calls: sent });
+    }
+    inFlight += sent.length;
+  };
+  // See the header: soon when the thread has nothing in hand, else at the end of the turn.
+  const scheduleFlush = () => {
+    if (queued.length === 0 || flushing === 'soon') return;
+    if (inFlight === 0) {
+      flushing = 'soon';
+      process.nextTick(flush);
+    } else if (flushing === undefined) {
+      flushing = 'at the end of the turn';
+      setImmediate(flush);
     }
   };
+  answered = scheduleFlush;
   /**
    * The calls whose arguments can cross to the thread: one that structured clone refuses fails
    * alone, with the calls that follow it (`after`), and the rest of its turn still go together.
@@ -170,8 +198,8 @@ export async function startWriter(path: string): Promise<SqliteWriter> {
     const id = nextId++;
     const answer = new Promise<never>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      if (queued.length === 0) setImmediate(flush);
       queued.push({ id, ...call });
+      scheduleFlush();
     });
     if (!STANDALONE_OPERATIONS.has(call.op as WriteOperation)) queuedIds.set(answer, id);
     return answer;
