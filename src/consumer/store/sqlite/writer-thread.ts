@@ -2,8 +2,8 @@
  * The SQLite writer: a worker thread that owns the database's write connection, so that no
  * commit, fsync or wait for another process's lock ever runs on the main thread's event loop.
  *
- * Pipelined group commit: calls arrive as messages, each holding the calls of one turn of the
- * main thread's event loop (writer.ts); the thread takes the first message and every other
+ * Pipelined group commit: calls arrive as messages, each holding one or more calls (writer.ts
+ * says when the main thread sends); the thread takes the first message and every other
  * already queued (receiveMessageOnPort), runs all their calls in one IMMEDIATE transaction and
  * answers all of them, in one message, after the COMMIT. A batch holding a durable call (DURABLE_OPERATIONS in
  * sqlite-writes.ts: a webhook, an import record) commits with synchronous=FULL, durable on disk
