@@ -62,6 +62,21 @@ export interface MessageKey {
  */
 export type StatusSource = 'change' | 'descriptor' | 'fetch';
 
+/**
+ * Whether a status write may replace the stored value of its kind (`at`: when that value was
+ * set, null if none; `confirmed`: it was fetched), by the rule of StatusSource. PostgreSQL
+ * states the same rule in its statement (pg-messages.ts); SQLite applies this to the side as
+ * read in the writer's transaction (sqlite-messages.ts).
+ */
+export function replacesStatus(
+  stored: { at: number | null; confirmed: boolean },
+  write: Pick<StatusWrite, 'at' | 'source'>,
+): boolean {
+  if (stored.at === null || stored.at < write.at) return true;
+  if (stored.at > write.at) return false;
+  return write.source === 'fetch' || (write.source === 'change' && !stored.confirmed);
+}
+
 export interface StatusWrite {
   kind: StatusKind;
   value: string;
@@ -114,8 +129,9 @@ export interface MessageStore {
   /** Creates the row if needed, keeps descriptor fields, applies each status its source allows. */
   recordSnapshot(snapshot: MessageSnapshot, now: number): Promise<void>;
   /**
-   * Stores one status value if its source allows (see StatusSource), in one statement, so a
-   * concurrent writer can never move a status backwards; true if stored.
+   * Stores one status value if its source allows (replacesStatus), atomically (one statement,
+   * or a read and a write under the database's write lock), so a concurrent writer can never
+   * move a status backwards; true if stored.
    */
   applyStatus(key: MessageKey, write: StatusWrite, now: number): Promise<boolean>;
   recordStatusChange(change: StatusChangeRecord, now: number): Promise<void>;

@@ -25,8 +25,12 @@ export interface AcknowledgeDeps {
 }
 
 export interface Acknowledger {
-  /** mark-as-delivered, then recorded. `by` handles the message (DeliveryContext.by). */
-  delivered(messageId: string, by: string): Promise<void>;
+  /**
+   * mark-as-delivered, then recorded. `by` handles the message (DeliveryContext.by). With
+   * `unfinished`, the record's writes are pushed there instead of waited for (the worker
+   * settles its event with them: EventStore.settle's `after`).
+   */
+  delivered(messageId: string, by: string, unfinished?: Promise<unknown>[]): Promise<void>;
   /** mark-as-failed with the importer's reason, then recorded. */
   failed(messageId: string, rejection: PermanentImportError, by: string): Promise<void>;
 }
@@ -43,43 +47,59 @@ export function importRejection(error: unknown): PermanentImportError | undefine
 export function createAcknowledger(deps: AcknowledgeDeps): Acknowledger {
   const { api, logger } = deps;
   return {
-    async delivered(messageId, by) {
+    async delivered(messageId, by, unfinished) {
       await api.markAsDelivered(messageId);
-      await recordAcknowledgement(deps, messageId, 'delivered', null, by);
+      const writes = recordAcknowledgement(deps, messageId, 'delivered', null, by);
+      if (unfinished === undefined) await settleAll(writes);
+      else unfinished.push(...writes);
     },
     async failed(messageId, rejection, by) {
       logger.warn({ messageId, reason: rejection.reason }, 'import rejected; marking as failed');
       await api.markAsFailed(messageId, rejection.reason);
-      await recordAcknowledgement(deps, messageId, 'failed', rejection.reason, by);
+      await settleAll(recordAcknowledgement(deps, messageId, 'failed', rejection.reason, by));
     },
   };
 }
 
 /**
  * Records the acknowledgement the service has taken, and closes the message's dead
- * deliveryNotified events in the same turn (on SQLite, usually the same commit). A crash
- * between the two leaves such an event dead; replaying it acknowledges again and closes it.
+ * deliveryNotified events in the same turn (on SQLite, the same commit); returns the two
+ * writes under way. A crash between the two leaves such an event dead; replaying it
+ * acknowledges again and closes it.
  */
-async function recordAcknowledgement(
+function recordAcknowledgement(
   deps: AcknowledgeDeps,
   messageId: string,
   acknowledgement: Acknowledgement,
   reason: string | null,
   by: string,
-): Promise<void> {
+): Promise<unknown>[] {
   const at = deps.now();
-  const [recorded, closing] = await Promise.allSettled([
-    deps.messages.markAcknowledged({ messageId, transfer: 'inbound' }, acknowledgement, reason, at),
-    closeDeadEvents(deps.events, messageId, acknowledgement, by, at),
-  ]);
-  if (recorded.status === 'rejected') throw recorded.reason;
-  if (closing.status === 'rejected') throw closing.reason;
-  const closed = closing.value;
-  if (closed.length > 0) {
-    deps.logger.info(
-      { messageId, eventIds: closed, acknowledgement },
-      'dead events of an acknowledged message closed',
-    );
+  const recorded = deps.messages.markAcknowledged(
+    { messageId, transfer: 'inbound' },
+    acknowledgement,
+    reason,
+    at,
+  );
+  const closing = closeDeadEvents(deps.events, messageId, acknowledgement, by, at);
+  closing.then(
+    (closed) => {
+      if (closed.length === 0) return;
+      deps.logger.info(
+        { messageId, eventIds: closed, acknowledgement },
+        'dead events of an acknowledged message closed',
+      );
+    },
+    // Whoever waits for the writes hears of the failure.
+    () => {},
+  );
+  return [recorded, closing];
+}
+
+/** Waits for every write, then throws the first failure: nothing is left running behind it. */
+async function settleAll(writes: Promise<unknown>[]): Promise<void> {
+  for (const result of await Promise.allSettled(writes)) {
+    if (result.status === 'rejected') throw result.reason;
   }
 }
 

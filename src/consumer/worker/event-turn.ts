@@ -13,7 +13,7 @@ import { ClaimLostError, type HeldClaim, holdClaim } from '../claims/held-claim.
 import type { ClaimStore } from '../store/claims.ts';
 import type { ClaimedEvent, EventStore, Settlement, StoredEvent } from '../store/events.ts';
 import { describeError, isPermanent, localFault } from './errors.ts';
-import type { EventHandler } from './handle-event.ts';
+import type { EventHandler, Handled } from './handle-event.ts';
 
 export interface EventTurnDeps {
   events: EventStore;
@@ -66,16 +66,34 @@ export function createEventTurn(deps: EventTurnDeps): (event: ClaimedEvent) => P
     });
     const turn: Turn = { event, held, log, seconds: () => (performance.now() - started) / 1000 };
     try {
-      let state: Settlement['state'];
+      let handled: Handled;
       try {
-        state = await handle(event, held);
+        handled = await handle(event, held);
       } catch (error) {
         await settleFailure(deps, turn, error);
         return;
       }
-      const dropBody = deps.dropBodiesWhenDone;
-      if (await writeOutcome(deps, turn, { state, dropBody }))
-        log.debug({ state }, 'event handled');
+      const settlement: Settlement = {
+        state: handled.outcome,
+        dropBody: deps.dropBodiesWhenDone,
+      };
+      const writes = handled.writes ?? [];
+      // Asked for in the turn the handler asked for its last writes, the settlement is
+      // committed with them; if one of them fails, the event failed, and nothing is settled.
+      const first =
+        writes.length === 0 ? undefined : deps.events.settle(event, settlement, deps.now(), writes);
+      const failed = await Promise.all(writes).then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
+      if (failed !== undefined) {
+        await first?.catch(() => {});
+        await settleFailure(deps, turn, failed.error);
+        return;
+      }
+      if (await writeOutcome(deps, turn, settlement, first)) {
+        log.debug({ state: settlement.state }, 'event handled');
+      }
     } finally {
       held.stop();
       deps.onTurnEnd();
@@ -120,15 +138,18 @@ async function settleFailure(deps: EventTurnDeps, turn: Turn, error: unknown): P
  * Writes the outcome while the claim is still held (and renewed); true once written. A store
  * that refuses the write (a full disk, a lock held elsewhere) is asked again soon, not left to
  * the end of the lease; if the claim is lost meanwhile, its new holder handles the event.
+ * `first`: the first attempt, already asked for (with the handler's last writes).
  */
 async function writeOutcome(
   deps: EventTurnDeps,
   { event, held, log, seconds }: Turn,
   settlement: Settlement,
+  first?: Promise<boolean>,
 ): Promise<boolean> {
   for (let attempt = 0; ; attempt++) {
     try {
-      const settled = await deps.events.settle(event, settlement, deps.now());
+      const settled = await ((attempt === 0 ? first : undefined) ??
+        deps.events.settle(event, settlement, deps.now()));
       if (settled) deps.onSettled(event, settlement.state, seconds());
       else
         log.warn({ state: settlement.state }, 'claim lost before settling; left to its new holder');

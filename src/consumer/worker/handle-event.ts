@@ -26,8 +26,19 @@ import { descriptorSnapshot, withNotices } from './message-snapshot.ts';
 import { createStatusEventHandler } from './status-events.ts';
 
 export type HandleOutcome = 'done' | 'skipped';
+
+/** How a handler ended. */
+export interface Handled {
+  outcome: HandleOutcome;
+  /**
+   * Its last writes, still under way: the event is settled with them and never without them
+   * (EventStore.settle's `after`; on SQLite, in their commit). @default none
+   */
+  writes?: Promise<unknown>[];
+}
+
 /** Handles one event while its message's claim is held (`claim`). */
-export type EventHandler = (event: StoredEvent, claim: ClaimGuard) => Promise<HandleOutcome>;
+export type EventHandler = (event: StoredEvent, claim: ClaimGuard) => Promise<Handled>;
 
 export interface EventHandlerDeps extends InboundDeliveryDeps {
   /** The submission outbox, which an outbound message's descriptor may settle. */
@@ -38,37 +49,45 @@ export function createEventHandler(deps: EventHandlerDeps): EventHandler {
   const inbound = createInboundDelivery(deps);
   const applyStatusEvent = createStatusEventHandler(deps);
 
+  // Each case leaves its last writes under way (`writes`), for the event to be settled with.
   return async (event, claim) => {
-    if (event.flag !== null) return 'skipped';
+    if (event.flag !== null) return { outcome: 'skipped' };
     const data = readEventData(event);
     if (isStatusAction(event.action)) {
-      await applyStatusEvent({ ...event, action: event.action, data });
-      return 'done';
+      const writes = await applyStatusEvent({ ...event, action: event.action, data });
+      return { outcome: 'done', writes };
     }
     const descriptor = parseMessageDescriptor(data);
     if (event.action === 'created') {
-      await recordDescriptor(deps, event, descriptor);
-      return 'done';
+      return { outcome: 'done', writes: await recordDescriptor(deps, event, descriptor) };
     }
     if (event.action === 'deliveryNotified') {
       // Outbound, this event is the service's word that validation passed (docs/events.md#outbound-delivery-notified),
       // whatever its data says.
-      await recordDescriptor(
+      const writes = await recordDescriptor(
         deps,
         event,
         descriptor,
         event.transfer === 'outbound' ? (descriptor?.validationStatus ?? 'approved') : undefined,
       );
-      if (event.transfer === 'inbound') {
+      if (event.transfer === 'outbound') return { outcome: 'done', writes };
+      // Inbound, the descriptor is stored before the import starts.
+      await settleAll(writes);
+      const unfinished: Promise<unknown>[] = [];
+      try {
         await inbound.deliver(event.messageId, claim, {
           by: `the worker handling event ${event.eventId}`,
           descriptor,
+          unfinished,
         });
+      } catch (error) {
+        await Promise.allSettled(unfinished);
+        throw error;
       }
-      return 'done';
+      return { outcome: 'done', writes: unfinished };
     }
     // Ingress flags unknown actions; an action unknown to this build is skipped the same way.
-    return 'skipped';
+    return { outcome: 'skipped' };
   };
 }
 
@@ -99,14 +118,14 @@ function readEventData(event: StoredEvent): unknown {
 /**
  * Records the message's descriptor carried by a `created` or `deliveryNotified` event, with
  * `validationStatus` when the event itself says it, and links an outbound one to the
- * submission outbox.
+ * submission outbox; resolves once what it needs is read, with those writes under way.
  */
 async function recordDescriptor(
   deps: Pick<EventHandlerDeps, 'messages' | 'submissions' | 'now'>,
   event: StoredEvent,
   descriptor: MessageDescriptor | undefined,
   validationStatus?: string,
-): Promise<void> {
+): Promise<Promise<unknown>[]> {
   const { messages, now } = deps;
   const key = { messageId: event.messageId, transfer: event.transfer };
   const { validationStatus: carried, ...snapshot } = descriptorSnapshot(
@@ -122,33 +141,36 @@ async function recordDescriptor(
   const keep =
     value !== undefined &&
     (isValidationOutcome(value) || !isValidationOutcome(record?.validationStatus));
-  await messages.recordSnapshot(
+  const recorded = messages.recordSnapshot(
     withNotices(keep ? { ...snapshot, validationStatus: value } : snapshot, record, event.eventId),
     now(),
   );
   if (event.transfer === 'outbound' && descriptor !== undefined && deps.submissions) {
-    await linkSubmission(deps.submissions, event.messageId, descriptor, now);
+    return [recorded, ...linkSubmission(deps.submissions, event.messageId, descriptor, now)];
+  }
+  return [recorded];
+}
+
+/** Waits for every write, then throws the first failure: nothing is left running behind it. */
+async function settleAll(writes: Promise<unknown>[]): Promise<void> {
+  for (const result of await Promise.allSettled(writes)) {
+    if (result.status === 'rejected') throw result.reason;
   }
 }
 
 /**
  * An invoice of the outbox whose submit reply was lost (or is still on its way) learns its
- * message id here, with no lookup and no second submit.
+ * message id here, with no lookup and no second submit; the write under way, if any.
  */
-async function linkSubmission(
+function linkSubmission(
   submissions: Pick<SubmissionStore, 'linkCreated'>,
   messageId: string,
   descriptor: MessageDescriptor,
   now: () => number,
-): Promise<void> {
+): Promise<unknown>[] {
   const received = Date.parse(descriptor.timeReceived);
-  if (Number.isFinite(received)) {
-    await submissions.linkCreated(
-      descriptor.documentNo,
-      messageId,
-      received,
-      SUBMISSION_SLACK_MS,
-      now(),
-    );
-  }
+  if (!Number.isFinite(received)) return [];
+  return [
+    submissions.linkCreated(descriptor.documentNo, messageId, received, SUBMISSION_SLACK_MS, now()),
+  ];
 }

@@ -83,6 +83,12 @@ export interface DeliveryContext {
   by: string;
   /** The descriptor carried by the event, when it has one; fetched otherwise. */
   descriptor?: MessageDescriptor | undefined;
+  /**
+   * Where the acknowledgement's record goes when the caller waits for it itself (the worker,
+   * which settles its event in the same commit): its writes are pushed here, and `deliver`
+   * resolves once the service has taken the acknowledgement. @default waited for by `deliver`
+   */
+  unfinished?: Promise<unknown>[] | undefined;
 }
 
 export interface InboundDelivery {
@@ -102,7 +108,7 @@ export function createInboundDelivery(deps: InboundDeliveryDeps): InboundDeliver
   const acknowledge = createAcknowledger(deps);
   const delivering: Delivering = { ...deps, acknowledge };
   return {
-    async deliver(messageId, claim, { by, descriptor }) {
+    async deliver(messageId, claim, { by, descriptor, unfinished }) {
       const record = await deps.messages.get({ messageId, transfer: 'inbound' });
       let outcome: InboundOutcome = 'acknowledged';
       let location = record?.importLocation ?? null;
@@ -120,7 +126,7 @@ export function createInboundDelivery(deps: InboundDeliveryDeps): InboundDeliver
         // Imported earlier: only the acknowledgement is left, after the claim is confirmed.
         await claim.confirm();
       }
-      await acknowledge.delivered(messageId, by);
+      await acknowledge.delivered(messageId, by, unfinished);
       deps.logger.info({ messageId, outcome, location }, OUTCOME_LINES[outcome]);
       return outcome;
     },

@@ -20,6 +20,7 @@ import { decideStatusChange, type StoredStatus } from './status-order.ts';
 import {
   applyStatusChange,
   refreshStatus,
+  type StatusStep,
   type StatusTurn,
   type StatusWriteDeps,
 } from './status-writes.ts';
@@ -48,9 +49,14 @@ const STORED: Record<StatusKind, (r: MessageRecord) => StoredStatus> = {
 };
 const NOTHING_STORED: StoredStatus = { value: null, at: null, confirmed: false };
 
+/**
+ * The handler of status events. Each call resolves once everything is read (and the service
+ * asked, if need be), with the event's writes under way, all asked for in one turn: the
+ * caller settles the event with them (EventStore.settle's `after`), in one commit on SQLite.
+ */
 export function createStatusEventHandler(deps: StatusWriteDeps) {
   const { messages, now } = deps;
-  return async function applyStatusEvent(event: StatusEventInput): Promise<void> {
+  return async function applyStatusEvent(event: StatusEventInput): Promise<Promise<unknown>[]> {
     const change = parseStatusChange(event.data);
     if (change === undefined) {
       throw new MalformedEventError('status event data lacks formerValue/newValue strings');
@@ -72,12 +78,11 @@ export function createStatusEventHandler(deps: StatusWriteDeps) {
         : parseValidationResults(change.properties.validationResults);
     const turn: StatusTurn = { eventId: event.eventId, key, kind, at, change, stored, results };
 
-    let outcome: 'applied' | 'stale' | 'refreshed' = 'stale';
-    if (decision.outcome === 'apply') outcome = await applyStatusChange(deps, turn, decision.value);
-    if (decision.outcome === 'refresh') outcome = await refreshStatus(deps, turn);
+    let step: StatusStep<'applied' | 'stale' | 'refreshed'> = { outcome: 'stale', writes: [] };
+    if (decision.outcome === 'apply') step = applyStatusChange(deps, turn, decision.value);
+    if (decision.outcome === 'refresh') step = await refreshStatus(deps, turn);
 
-    await recordValidationFailure(messages, turn, now);
-    await messages.recordStatusChange(
+    const recorded = messages.recordStatusChange(
       {
         ...key,
         eventId: event.eventId,
@@ -87,10 +92,11 @@ export function createStatusEventHandler(deps: StatusWriteDeps) {
         occurredAt: at,
         properties: change.properties ?? null,
         validationResults: results,
-        outcome,
+        outcome: step.outcome,
       },
       now(),
     );
+    return [...step.writes, ...recordValidationFailure(messages, turn, now), recorded];
   };
 }
 
@@ -98,19 +104,22 @@ export function createStatusEventHandler(deps: StatusWriteDeps) {
  * A message that fails validation goes to failed with the errors (docs/statuses.md#failures);
  * its descriptor would say `rejected`, the event is where a consumer learns it.
  */
-async function recordValidationFailure(
+function recordValidationFailure(
   messages: MessageStore,
   { key, kind, at, change, results }: StatusTurn,
   now: () => number,
-): Promise<void> {
+): Promise<void>[] {
   if (
     kind === 'delivery' &&
     change.newValue === 'failed' &&
     results?.some((r) => r.type === 'error')
   ) {
-    await messages.recordSnapshot(
-      { ...key, at, source: 'descriptor', statuses: {}, validationStatus: 'rejected' },
-      now(),
-    );
+    return [
+      messages.recordSnapshot(
+        { ...key, at, source: 'descriptor', statuses: {}, validationStatus: 'rejected' },
+        now(),
+      ),
+    ];
   }
+  return [];
 }

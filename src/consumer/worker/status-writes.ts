@@ -7,7 +7,9 @@
  *                      (outcome `refreshed`), or, when the service answered about the other side
  *                      of the message, stores that side's answer and the event's own newValue
  *                      (outcome `applied`).
- * Each write that changes the stored value carries its notice for the status sink.
+ * Each write that changes the stored value carries its notice for the status sink. Each
+ * returns its outcome with its writes still under way, for the caller to settle the event with
+ * (EventStore.settle's `after`).
  */
 import type { Logger } from 'pino';
 import type {
@@ -29,6 +31,12 @@ export interface StatusWriteDeps {
   now: () => number;
 }
 
+/** A step's outcome, and its writes still under way. */
+export interface StatusStep<Outcome> {
+  outcome: Outcome;
+  writes: Promise<unknown>[];
+}
+
 /** What one status event works with, all read before anything is written. */
 export interface StatusTurn {
   eventId: string;
@@ -45,13 +53,13 @@ export interface StatusTurn {
 }
 
 /** Stores `value` as a change occurred at the event's time; the outcome is `applied`. */
-export async function applyStatusChange(
+export function applyStatusChange(
   deps: StatusWriteDeps,
   turn: StatusTurn,
   value: string,
-): Promise<'applied'> {
+): StatusStep<'applied'> {
   const { key, kind, at } = turn;
-  await deps.messages.applyStatus(
+  const written = deps.messages.applyStatus(
     key,
     {
       kind,
@@ -62,14 +70,14 @@ export async function applyStatusChange(
     },
     deps.now(),
   );
-  return 'applied';
+  return { outcome: 'applied', writes: [written] };
 }
 
 /** Stores the service's current value of the event's kind, fetched now. */
 export async function refreshStatus(
   deps: StatusWriteDeps,
   turn: StatusTurn,
-): Promise<'refreshed' | 'applied'> {
+): Promise<StatusStep<'refreshed' | 'applied'>> {
   const { key, kind, at, change, stored } = turn;
   const { descriptor, servedAt } = await deps.api.getMessage(key.messageId, {
     transfer: key.transfer,
@@ -81,7 +89,7 @@ export async function refreshStatus(
   // The answer reflects every change up to when it was made, on the service's clock: no
   // event from before then may overwrite it.
   const confirmedAt = Math.max(at, servedAt ?? at);
-  await deps.messages.applyStatus(
+  const written = deps.messages.applyStatus(
     key,
     {
       kind,
@@ -102,7 +110,7 @@ export async function refreshStatus(
     },
     'status refreshed from the service',
   );
-  return 'refreshed';
+  return { outcome: 'refreshed', writes: [written] };
 }
 
 /**
@@ -116,18 +124,21 @@ async function applyBesideOtherSide(
   turn: StatusTurn,
   descriptor: MessageDescriptor,
   servedAt: number | undefined,
-): Promise<'applied'> {
+): Promise<StatusStep<'applied'>> {
   const { messages, now } = deps;
   const { key } = turn;
   const fetchedKey = { messageId: key.messageId, transfer: descriptor.transfer };
   const asOf = fetchedAsOf(servedAt, await messages.get(fetchedKey), now());
-  await messages.recordSnapshot(descriptorSnapshot(fetchedKey, descriptor, asOf, 'fetch'), now());
-  const outcome = await applyStatusChange(deps, turn, turn.change.newValue);
+  const snapshot = messages.recordSnapshot(
+    descriptorSnapshot(fetchedKey, descriptor, asOf, 'fetch'),
+    now(),
+  );
+  const applied = applyStatusChange(deps, turn, turn.change.newValue);
   deps.logger.warn(
     { messageId: key.messageId, asked: key.transfer, answered: descriptor.transfer },
     'the service answered about the other side of the message; applied the event as it is',
   );
-  return outcome;
+  return { outcome: applied.outcome, writes: [snapshot, ...applied.writes] };
 }
 
 /**

@@ -106,6 +106,11 @@ export function createWorker(options: WorkerOptions): Worker {
   async function claimOnce(): Promise<number> {
     const room = roomLeft(queue, concurrency, limit());
     if (room <= 0) return 0;
+    // A claim reads past the due events of the messages in hand (their claims are live) before
+    // it finds others, so it waits for a quarter of the room at least rather than claiming for
+    // each slot as it frees: about half as many claims in a drain.
+    const inHand = queue.size + queue.pending;
+    if (inHand > 0 && room < Math.max(1, Math.floor((room + inHand) / 4))) return 0;
     const claimed = await events.claimDue({ now: now(), limit: room, leaseMs, holder });
     for (const event of claimed) {
       queue

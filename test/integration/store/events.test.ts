@@ -45,6 +45,18 @@ describeEachStore('the inbox', (kind) => {
       const claimed = await claimDue(10);
       expect(claimed.map((e) => e.eventId)).toEqual([a1.eventId, b1.eventId]);
       expect(claimed.every((e) => e.state === 'processing' && e.attempts === 1)).toBe(true);
+      // Handed over whole, as the event now stands.
+      expect(claimed[0]).toEqual({
+        ...a1,
+        state: 'processing',
+        attempts: 1,
+        nextAttemptAt: a1.receivedAt,
+        lockedUntil: NOW + 1000,
+        lastError: null,
+        resolution: null,
+        updatedAt: NOW,
+        claim: claimed[0]?.claim,
+      });
       expect(claimed[0]?.claim).toMatchObject({ messageId: 'A', holder: 'worker-a' });
       expect(await store.claims.get('A')).toEqual(claimed[0]?.claim);
     });
@@ -107,6 +119,51 @@ describeEachStore('the inbox', (kind) => {
       expect(await store.claims.get(e.messageId)).toEqual(current.claim);
       expect(await store.events.settle(current, { state: 'done' }, NOW + 2002)).toBe(true);
       expect((await store.events.get(e.eventId))?.state).toBe('done');
+    });
+
+    it('settles after the handler writes it follows, and not at all when one of them fails', async () => {
+      const [ok, failing] = [newEvent(), newEvent()];
+      for (const e of [ok, failing]) await store.events.insert(e);
+      const claimed = await claimDue(2);
+      const [first, second] = claimed;
+      if (first === undefined || second === undefined) throw new Error('not claimed');
+      const change = (event: typeof first, kind: string) =>
+        store.messages.recordStatusChange(
+          {
+            messageId: event.messageId,
+            transfer: 'inbound',
+            eventId: event.eventId,
+            kind: kind as 'delivery',
+            formerValue: 'a',
+            newValue: 'b',
+            occurredAt: 1,
+            properties: null,
+            validationResults: null,
+            outcome: 'applied',
+          },
+          NOW,
+        );
+      // Asked for in one turn, as the worker does: a write, then the settlement after it.
+      const written = change(first, 'delivery');
+      const refused = change(second, 'no such kind');
+      const settled = await Promise.allSettled([
+        written,
+        store.events.settle(first, { state: 'done' }, NOW, [written]),
+        refused,
+        store.events.settle(second, { state: 'done' }, NOW, [refused]),
+      ]);
+      expect(settled.map((s) => s.status)).toEqual([
+        'fulfilled',
+        'fulfilled',
+        'rejected',
+        'rejected',
+      ]);
+      expect((await store.events.get(first.eventId))?.state).toBe('done');
+      expect((await store.events.get(second.eventId))?.state).toBe('processing');
+      expect(await store.claims.get(second.messageId)).toEqual(second.claim);
+      expect(
+        await store.messages.statusChanges({ messageId: first.messageId, transfer: 'inbound' }),
+      ).toHaveLength(1);
     });
 
     it('claims whatever the backlog: a busy message with many due events blocks no other', async () => {

@@ -16,16 +16,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAIM_SQL } from '../../../src/consumer/store/sqlite/claims-queries.ts';
 import { EVENT_SQL } from '../../../src/consumer/store/sqlite/events-queries.ts';
 import { HEALTH_SQL } from '../../../src/consumer/store/sqlite/health-queries.ts';
-import {
-  applyStatusSql,
-  MESSAGE_SQL,
-} from '../../../src/consumer/store/sqlite/messages-queries.ts';
+import { MESSAGE_SQL } from '../../../src/consumer/store/sqlite/messages-queries.ts';
 import { RETENTION_SQL } from '../../../src/consumer/store/sqlite/retention-queries.ts';
 import { SINK_OUTBOX_SQL } from '../../../src/consumer/store/sqlite/sink-outbox-queries.ts';
 import type { SqliteStore } from '../../../src/consumer/store/sqlite/sqlite-store.ts';
 import { SUBMISSION_SQL } from '../../../src/consumer/store/sqlite/submissions-queries.ts';
 import type { Store } from '../../../src/consumer/store/store.ts';
-import type { StatusKind } from '../../../src/protocol/index.ts';
 import { describeWithPostgres } from '../../support/postgres.ts';
 import { newEvent } from '../../support/sqlite.ts';
 import { type DisposableStore, POSTGRES, SQLITE } from '../../support/stores.ts';
@@ -201,9 +197,6 @@ describe('query plans (sqlite)', () => {
     ),
     ...Object.entries(SUBMISSION_SQL).map(
       ([name, sql]) => [`submissions.${name}`, sql] as [string, string],
-    ),
-    ...(['delivery', 'taxReporting', 'lifecycle'] as StatusKind[]).map(
-      (kind) => [`messages.applyStatus.${kind}`, applyStatusSql(kind)] as [string, string],
     ),
   ];
 

@@ -83,7 +83,10 @@ export function createPostgresEventStore(pool: pg.Pool): EventStore {
     },
 
     claimDue: (request) => claimDueEvents(pool, request),
-    settle: (event, settlement, now) => settleEvent(pool, event, settlement, now),
+    async settle(event, settlement, now, after = []) {
+      await Promise.all(after);
+      return settleEvent(pool, event, settlement, now);
+    },
 
     async replay(eventId, now) {
       const { rowCount } = await pool.query(REPLAY, [eventId, now]);

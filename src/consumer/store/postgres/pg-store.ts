@@ -10,7 +10,7 @@
  * readiness recover by themselves (pool.ts, inbox-listener.ts).
  */
 import type pg from 'pg';
-import { commitDeadlineOf, insertWithDeadline, withDeadline } from '../deadline.ts';
+import { commitDeadlineOf, createCommitDeadline, insertWithDeadline } from '../deadline.ts';
 import type { Store } from '../store.ts';
 import { createInboxListener } from './inbox-listener.ts';
 import { migrate } from './migrate.ts';
@@ -42,7 +42,7 @@ export async function openPostgresStore(
   url: string,
   options: PostgresStoreOptions = {},
 ): Promise<PostgresStore> {
-  const commitTimeoutMs = commitDeadlineOf(options);
+  const deadline = createCommitDeadline(commitDeadlineOf(options));
   // The first connection: where a TLS setting of DATABASE_URL that does not work shows.
   await refuseTransactionPooling(url).catch((error: unknown) => {
     throw explainTlsFailure(error);
@@ -54,20 +54,19 @@ export async function openPostgresStore(
   return {
     kind: 'postgres',
     pool,
-    events: { ...events, insert: insertWithDeadline(events.insert, commitTimeoutMs) },
+    events: { ...events, insert: insertWithDeadline(events.insert, deadline) },
     claims: reportingUnavailable(createPostgresClaimStore(pool)),
     messages: reportingUnavailable(createPostgresMessageStore(pool)),
     retention: reportingUnavailable(createPostgresRetentionStore(pool)),
     sinkOutbox: reportingUnavailable(createPostgresSinkOutboxStore(pool)),
     submissions: reportingUnavailable(createPostgresSubmissionStore(pool)),
     async checkWritable() {
-      await withDeadline(
+      await deadline(
         pool
           .query('UPDATE health SET checked_at = $1 WHERE id = 1', [Date.now()])
           .catch((error) => {
             throw asStoreError(error);
           }),
-        commitTimeoutMs,
       );
     },
     onNewEvents: (callback) => listener.subscribe(callback),

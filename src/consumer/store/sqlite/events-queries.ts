@@ -5,6 +5,7 @@
  * history-sized table).
  */
 import { byEventIdSql, SETTLED } from '../by-event-id.ts';
+import { EVENT_COLUMNS } from '../events.ts';
 
 /** Open events by eventId walk the backlog, named (see byEventIdSql). */
 const OPEN_EVENTS = 'events INDEXED BY events_due';
@@ -23,25 +24,29 @@ export const EVENT_SQL = {
     ON CONFLICT (occurred_at, event_id) DO NOTHING`,
   // Candidates for claimDue, each cheap whatever the backlog: due pending events in due order
   // from the events_due index, skipping messages whose claim is live (a primary-key probe per
-  // row), and events a dead holder left in processing (few: what handlers had in hand).
+  // row), and events a dead holder left in processing (few: what handlers had in hand). Only
+  // the row and its message: the rest, body included, is read for the events claimed alone
+  // (markClaimed).
   duePending: `
-    SELECT e.rowid AS position, e.* FROM events e
+    SELECT e.rowid AS position, e.message_id FROM events e
      WHERE e.state = 'pending' AND e.next_attempt_at <= @now
        AND NOT EXISTS (SELECT 1 FROM message_claims c
                         WHERE c.message_id = e.message_id AND c.lease_until >= @now)
      ORDER BY e.next_attempt_at
      LIMIT @window`,
   abandoned: `
-    SELECT e.rowid AS position, e.* FROM events e
+    SELECT e.rowid AS position, e.message_id FROM events e
      WHERE e.state = 'processing'
        AND NOT EXISTS (SELECT 1 FROM message_claims c
                         WHERE c.message_id = e.message_id AND c.lease_until >= @now)
      LIMIT @window`,
+  // The claimed event as it is now, read by the statement that claims it.
   markClaimed: `
     UPDATE events
        SET state = 'processing', attempts = attempts + 1, claim_token = @token,
            locked_until = @leaseUntil, updated_at = @now
-     WHERE rowid = @position`,
+     WHERE rowid = @position
+    RETURNING ${EVENT_COLUMNS}`,
   settle: `
     UPDATE events
        SET state = @state, claim_token = NULL, locked_until = NULL, last_error = @error,

@@ -90,50 +90,51 @@ export function eventWrites(db: Database.Database) {
 }
 
 /**
- * claimDue on the writer thread. Candidates, each cheap whatever the backlog: due pending
- * events in due order from the events_due index, skipping messages whose claim is live (a
- * primary-key probe per row), and events a dead holder left in processing (there are few: at
- * most what the handlers had in hand).
+ * claimDue on the writer thread. Candidates, each cheap whatever the backlog: events a dead
+ * holder left in processing (there are few: at most what the handlers had in hand), then due
+ * pending events in due order from the events_due index, skipping messages whose claim is live
+ * (a primary-key probe per row). Only as many are read as it takes to find `limit` messages,
+ * and of each only its message: the claimed events alone are read whole, by the statement that
+ * marks them (a body costs more to read and to hand over than the rest of the row).
  */
 function dueClaimer(db: Database.Database, claims: ClaimStatements) {
-  type Candidate = EventRow & { position: number };
+  type Candidate = { position: number; message_id: string };
   const duePending = db.prepare<{ now: number; window: number }, Candidate>(EVENT_SQL.duePending);
   const abandoned = db.prepare<{ now: number; window: number }, Candidate>(EVENT_SQL.abandoned);
-  const markClaimed = db.prepare<{
-    position: number;
-    token: string;
-    leaseUntil: number;
-    now: number;
-  }>(EVENT_SQL.markClaimed);
+  const markClaimed = db.prepare<
+    { position: number; token: string; leaseUntil: number; now: number },
+    EventRow
+  >(EVENT_SQL.markClaimed);
+
+  /** Up to `limit` candidates of different messages, reading no more rows than that takes. */
+  const candidates = (now: number, limit: number): Candidate[] => {
+    // The window bounds the rows read when several candidates belong to one message.
+    const window = limit * 4 + 16;
+    const found = new Map<string, Candidate>();
+    for (const query of [abandoned, duePending]) {
+      if (found.size >= limit) break;
+      for (const row of query.iterate({ now, window })) {
+        if (!found.has(row.message_id)) found.set(row.message_id, row);
+        if (found.size >= limit) break;
+      }
+    }
+    return [...found.values()];
+  };
 
   return ({ now, limit, leaseMs, holder }: ClaimRequest & { limit: number }): ClaimedEvent[] => {
     // The scan, the claims and the event updates run in one transaction of the writer, so
-    // they are atomic against every other process on the file. The window is wider than
-    // `limit` because several candidates may belong to one message.
-    const window = limit * 4 + 16;
-    const candidates = [...abandoned.all({ now, window }), ...duePending.all({ now, window })];
-    const taken = new Set<string>();
+    // they are atomic against every other process on the file.
     const claimed: ClaimedEvent[] = [];
-    for (const row of candidates) {
-      if (claimed.length >= limit) break;
-      if (taken.has(row.message_id)) continue;
-      taken.add(row.message_id);
-      const claim = claims.acquire(row.message_id, { holder, now, leaseMs });
+    for (const candidate of candidates(now, limit)) {
+      const claim = claims.acquire(candidate.message_id, { holder, now, leaseMs });
       if (claim === undefined) continue;
-      markClaimed.run({
-        position: row.position,
+      const row = markClaimed.get({
+        position: candidate.position,
         token: claim.token,
         leaseUntil: claim.leaseUntil,
         now,
       });
-      claimed.push({
-        ...fromRow(row),
-        state: 'processing',
-        attempts: row.attempts + 1,
-        lockedUntil: claim.leaseUntil,
-        updatedAt: now,
-        claim,
-      });
+      if (row !== undefined) claimed.push({ ...fromRow(row), claim });
     }
     return claimed;
   };

@@ -1,12 +1,13 @@
 /** The consumer's per-message view on SQLite (see migrations/002_messages.sql). */
 import type Database from 'better-sqlite3';
-import type { StatusKind } from '../../../protocol/index.ts';
 import {
   asJson,
   type MessageColumns,
   type MessageKey,
   type MessageRecord,
+  type MessageSnapshot,
   type MessageStore,
+  replacesStatus,
   type StatusChangeColumns,
   type StatusChangeRecord,
   type StatusWrite,
@@ -16,8 +17,8 @@ import {
   toStatusChange,
   toTransition,
 } from '../messages.ts';
-import { STATUS_KINDS } from '../status-columns.ts';
-import { applyStatusSql, MESSAGE_SQL } from './messages-queries.ts';
+import { STATUS_COLUMNS, STATUS_KINDS } from '../status-columns.ts';
+import { MESSAGE_SQL } from './messages-queries.ts';
 import { noticeEnqueuer } from './sqlite-sink-outbox.ts';
 import type { Synchronous } from './synchronous.ts';
 
@@ -57,14 +58,7 @@ const fromChangeRow = (row: StatusChangeRow): StatusChangeRecord =>
 export function messageWrites(
   db: Database.Database,
 ): Synchronous<Omit<MessageStore, keyof MessageReads>> {
-  // last_event_at moves with news about the message (an event, a fresh descriptor), not with
-  // the consumer's own import and acknowledgement, so reconciliation can find silent ones.
-  const touch = db.prepare<{ messageId: string; transfer: string; now: number }>(MESSAGE_SQL.touch);
-  const ensure = db.prepare<{ messageId: string; transfer: string; now: number }>(
-    MESSAGE_SQL.ensure,
-  );
-  const keepFields = db.prepare(MESSAGE_SQL.keepFields);
-  const writeStatus = statusWriter(db);
+  const writeSide = sideWriter(db);
   const insertChange = db.prepare(MESSAGE_SQL.insertChange);
   const importStarted = db.prepare(MESSAGE_SQL.importStarted);
   const importFailed = db.prepare(MESSAGE_SQL.importFailed);
@@ -74,19 +68,10 @@ export function messageWrites(
   const keyOf = (key: MessageKey) => ({ messageId: key.messageId, transfer: key.transfer });
   return {
     recordSnapshot(snapshot, now) {
-      const key = keyOf(snapshot);
-      touch.run({ ...key, now });
-      keepFields.run({
-        ...key,
-        documentNo: snapshot.documentNo ?? null,
-        businessAction: snapshot.businessAction ?? null,
-        validationStatus: snapshot.validationStatus ?? null,
-      });
-      for (const write of snapshotWrites(snapshot)) writeStatus(key, write, now);
+      writeSide(keyOf(snapshot), snapshot, snapshotWrites(snapshot), now);
     },
     applyStatus(key, write, now) {
-      touch.run({ ...keyOf(key), now });
-      return writeStatus(keyOf(key), write, now);
+      return writeSide(keyOf(key), {}, [write], now)[0] === true;
     },
     recordStatusChange(change, now) {
       insertChange.run({
@@ -97,47 +82,74 @@ export function messageWrites(
       });
     },
     markImportStarted(key, now) {
-      ensure.run({ ...keyOf(key), now });
       importStarted.run({ ...keyOf(key), now });
     },
     markImportFailed(key, error, now) {
-      ensure.run({ ...keyOf(key), now });
       importFailed.run({ ...keyOf(key), error, now });
     },
     markImported(key, location, now) {
-      ensure.run({ ...keyOf(key), now });
       imported.run({ ...keyOf(key), location, now });
     },
     markAcknowledged(key, acknowledgement, reason, now) {
-      ensure.run({ ...keyOf(key), now });
       acknowledged.run({ ...keyOf(key), acknowledgement, reason, now });
     },
   };
 }
 
+/** The status times of a side as statusTimes reads them (the confirmed flags 0 or 1). */
+type StatusTimesRow = Record<string, number | null>;
+
 /**
- * Stores a status value, and its notice for the status sink only if the value was stored, in
- * the caller's transaction (one writer call); true if stored. What a value may replace, by its
- * source (StatusSource in ../messages.ts), is one statement, so a concurrent writer can never
- * move a status backwards. The same-millisecond rule itself is the caller's
- * (worker/status-order.ts); the store only refuses what no rule allows.
+ * Writes news about a side in one statement (writeSide): its descriptor fields, each status
+ * value its source allows (replacesStatus in ../messages.ts, against the side as read in this
+ * same transaction of the writer, which no other connection can write meanwhile), and the
+ * notice of each value stored, for the status sink (none for a refused write). So a status is
+ * never moved backwards. The same-millisecond rule itself is the caller's
+ * (worker/status-order.ts); the store only refuses what no rule allows. Returns, per write,
+ * whether it was stored.
  */
-function statusWriter(db: Database.Database) {
-  const applyKind = Object.fromEntries(
-    STATUS_KINDS.map((kind) => [kind, db.prepare(applyStatusSql(kind))]),
-  ) as Record<StatusKind, Database.Statement>;
+function sideWriter(db: Database.Database) {
+  const statusTimes = db.prepare<[string, string], StatusTimesRow>(MESSAGE_SQL.statusTimes);
+  const write = db.prepare(MESSAGE_SQL.writeSide);
   const enqueueNotice = noticeEnqueuer(db);
-  return (key: MessageKey, write: StatusWrite, now: number): boolean => {
-    const stored =
-      applyKind[write.kind].run({
-        ...key,
-        value: write.value,
-        at: write.at,
-        fetched: write.source === 'fetch' ? 1 : 0,
-        change: write.source === 'change' ? 1 : 0,
-        now,
-      }).changes === 1;
-    if (stored && write.notice !== undefined) enqueueNotice(write.notice, now);
+  return (
+    key: MessageKey,
+    fields: Pick<MessageSnapshot, 'documentNo' | 'businessAction' | 'validationStatus'>,
+    writes: StatusWrite[],
+    now: number,
+  ): boolean[] => {
+    const times = writes.length === 0 ? undefined : statusTimes.get(key.messageId, key.transfer);
+    const parameters: Record<string, unknown> = {
+      ...key,
+      documentNo: fields.documentNo ?? null,
+      businessAction: fields.businessAction ?? null,
+      validationStatus: fields.validationStatus ?? null,
+      now,
+    };
+    for (const kind of STATUS_KINDS) {
+      Object.assign(parameters, {
+        [`${kind}Store`]: 0,
+        [`${kind}Value`]: null,
+        [`${kind}At`]: null,
+        [`${kind}Confirmed`]: 0,
+      });
+    }
+    const stored = writes.map((status) => {
+      const { at, confirmed } = STATUS_COLUMNS[status.kind];
+      const current = { at: times?.[at] ?? null, confirmed: times?.[confirmed] === 1 };
+      if (!replacesStatus(current, status)) return false;
+      Object.assign(parameters, {
+        [`${status.kind}Store`]: 1,
+        [`${status.kind}Value`]: status.value,
+        [`${status.kind}At`]: status.at,
+        [`${status.kind}Confirmed`]: status.source === 'fetch' ? 1 : 0,
+      });
+      return true;
+    });
+    write.run(parameters);
+    writes.forEach((status, i) => {
+      if (stored[i] === true && status.notice !== undefined) enqueueNotice(status.notice, now);
+    });
     return stored;
   };
 }

@@ -16,7 +16,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { ClaimStore } from '../claims.ts';
-import { commitDeadlineOf, insertWithDeadline, withDeadline } from '../deadline.ts';
+import {
+  type CommitDeadline,
+  commitDeadlineOf,
+  createCommitDeadline,
+  insertWithDeadline,
+} from '../deadline.ts';
 import type { EventStore } from '../events.ts';
 import type { MessageStore } from '../messages.ts';
 import type { RetentionStore } from '../retention.ts';
@@ -58,7 +63,7 @@ export async function openSqliteStore(
   path: string,
   options: SqliteStoreOptions = {},
 ): Promise<SqliteStore> {
-  const commitTimeoutMs = commitDeadlineOf(options);
+  const deadline = createCommitDeadline(commitDeadlineOf(options));
   const temporary = path === ':memory:' ? mkdtempSync(join(tmpdir(), 'consumer-db-')) : undefined;
   const file = temporary === undefined ? path : join(temporary, 'consumer.db');
   mkdirSync(dirname(file), { recursive: true });
@@ -69,13 +74,13 @@ export async function openSqliteStore(
   return {
     kind: 'sqlite',
     db,
-    events: eventStore(writer, eventReads(db), commitTimeoutMs),
+    events: eventStore(writer, eventReads(db), deadline),
     claims: claimStore(writer, claimReads(db)),
     messages: messageStore(writer, messageReads(db)),
     retention: retentionStore(writer),
     sinkOutbox: sinkOutboxStore(writer, sinkOutboxReads(db)),
     submissions: submissionStore(writer, submissionReads(db)),
-    checkWritable: () => withDeadline(writer.call('health.touch', Date.now()), commitTimeoutMs),
+    checkWritable: () => deadline(writer.call('health.touch', Date.now())),
     async close() {
       await writer.close();
       if (db.open) db.close();
@@ -90,10 +95,10 @@ export async function openSqliteStore(
 function eventStore(
   writer: SqliteWriter,
   events: ReturnType<typeof eventReads>,
-  commitTimeoutMs: number,
+  deadline: CommitDeadline,
 ): EventStore {
   return {
-    insert: insertWithDeadline((event) => writer.call('events.insert', event), commitTimeoutMs),
+    insert: insertWithDeadline((event) => writer.call('events.insert', event), deadline),
     get: async (eventId) => events.get(eventId),
     list: async (query) => events.list(query),
     countOpen: async () => events.countOpen(),
@@ -103,8 +108,9 @@ function eventStore(
       return claimed.map((event) => ({ ...event, body: asBuffer(event.body) }));
     },
     // Only what the settlement needs crosses to the writer, not the event's body.
-    settle: (event, settlement, now) =>
-      writer.call(
+    settle: (event, settlement, now, after = []) =>
+      writer.callAfter(
+        after,
         'events.settle',
         {
           occurredAt: event.occurredAt,

@@ -2,9 +2,10 @@
  * The SQLite writer: a worker thread that owns the database's write connection, so that no
  * commit, fsync or wait for another process's lock ever runs on the main thread's event loop.
  *
- * Pipelined group commit: calls arrive as messages; the thread takes the first one and every
- * other already queued (receiveMessageOnPort), runs them in one IMMEDIATE transaction and
- * answers all of them after the COMMIT. A batch holding a durable call (DURABLE_OPERATIONS in
+ * Pipelined group commit: calls arrive as messages, each holding one or more calls (writer.ts
+ * says when the main thread sends); the thread takes the first message and every other
+ * already queued (receiveMessageOnPort), runs all their calls in one IMMEDIATE transaction and
+ * answers all of them, in one message, after the COMMIT. A batch holding a durable call (DURABLE_OPERATIONS in
  * sqlite-writes.ts: a webhook, an import record) commits with synchronous=FULL, durable on disk
  * before any answer; the others with NORMAL. While it commits one batch, the main thread keeps
  * answering requests and the next batch queues up.
@@ -12,7 +13,8 @@
  * A call that throws must not take its neighbours down, nor leave half of itself written. The
  * batch first runs plainly (no savepoints: they cost a third of a batch's time); if any call
  * throws, the whole batch is rolled back and run again with a savepoint per call, so the
- * failing call is undone alone and answered with its error while the others commit. If BEGIN
+ * failing call is undone alone and answered with its error while the others commit (and with
+ * it the calls that follow it, `after`: writer.ts, callAfter). If BEGIN
  * or COMMIT fails (another process holds the lock past busy_timeout, a full disk), every call
  * of the batch gets that error: none was stored. Nothing is ever answered before the COMMIT
  * that makes it durable has returned.
@@ -31,8 +33,8 @@ import {
   type WriteOperation,
   type WriteOperations,
 } from './sqlite-writes.ts';
-import type { WriterReply, WriterRequest } from './writer-protocol.ts';
-import { serializeError } from './writer-protocol.ts';
+import type { WriterCall, WriterReply, WriterRequest } from './writer-protocol.ts';
+import { type SerializedError, serializeError } from './writer-protocol.ts';
 
 const { path, port } = workerData as { path: string; port: MessagePort };
 
@@ -51,12 +53,19 @@ function open(): Database.Database {
   return db;
 }
 
-function start(): { db: Database.Database; operations: WriteOperations } | undefined {
+/** The open connection, its operations, and the switch of its synchronous setting. */
+interface Writer {
+  db: Database.Database;
+  operations: WriteOperations;
+  setSynchronous: (full: boolean) => void;
+}
+
+function start(): Writer | undefined {
   try {
     const db = open();
     const operations = createWriteOperations(db);
     port.postMessage({ type: 'ready' } satisfies WriterReply);
-    return { db, operations };
+    return { db, operations, setSynchronous: synchronousSwitch(db) };
   } catch (error) {
     port.postMessage({ type: 'failed', error: serializeError(error) } satisfies WriterReply);
     port.close();
@@ -65,30 +74,36 @@ function start(): { db: Database.Database; operations: WriteOperations } | undef
 }
 
 type Results = Extract<WriterReply, { type: 'results' }>['results'];
-type Call = Extract<WriterRequest, { type: 'call' }>;
 
-let synchronousFull = true;
-/** FULL for a batch that must be durable when answered, NORMAL otherwise (see the header). */
-function setSynchronous(db: Database.Database, full: boolean) {
-  if (full === synchronousFull) return;
-  db.pragma(`synchronous = ${full ? 'FULL' : 'NORMAL'}`);
-  synchronousFull = full;
+/**
+ * FULL for a batch that must be durable when answered, NORMAL otherwise (see the header). The
+ * two pragmas are prepared once: db.pragma() compiles its statement at every call, and the
+ * setting changes about every other batch.
+ */
+function synchronousSwitch(db: Database.Database): (full: boolean) => void {
+  const pragmas = {
+    full: db.prepare('PRAGMA synchronous = FULL'),
+    normal: db.prepare('PRAGMA synchronous = NORMAL'),
+  };
+  let synchronousFull = true;
+  return (full) => {
+    if (full === synchronousFull) return;
+    (full ? pragmas.full : pragmas.normal).run();
+    synchronousFull = full;
+  };
 }
 
 /** Thrown out of the plain run to roll the whole batch back. */
 class CallFailed extends Error {}
 
-function serve(db: Database.Database, operations: WriteOperations, batch: WriterRequest[]) {
-  const calls = batch.filter((request) => request.type === 'call');
-  const alone = (call: Call) => STANDALONE_OPERATIONS.has(call.op as WriteOperation);
-  const run = (call: Call) =>
+function serve({ db, operations, setSynchronous }: Writer, batch: WriterRequest[]) {
+  const calls = batch.flatMap((request) => (request.type === 'calls' ? request.calls : []));
+  const alone = (call: WriterCall) => STANDALONE_OPERATIONS.has(call.op as WriteOperation);
+  const run = (call: WriterCall) =>
     (operations[call.op as WriteOperation] as (...args: unknown[]) => unknown)(...call.args);
   const grouped = calls.filter((call) => !alone(call));
   if (grouped.length > 0) {
-    setSynchronous(
-      db,
-      grouped.some((call) => DURABLE_OPERATIONS.has(call.op as WriteOperation)),
-    );
+    setSynchronous(grouped.some((call) => DURABLE_OPERATIONS.has(call.op as WriteOperation)));
     let results: Results;
     try {
       results = commitPlainly(db, grouped, run) ?? commitWithSavepoints(db, grouped, run);
@@ -101,7 +116,7 @@ function serve(db: Database.Database, operations: WriteOperations, batch: Writer
   }
   // After the group, so the webhooks queued with it are answered first; each commits itself.
   for (const call of calls.filter(alone)) {
-    setSynchronous(db, false);
+    setSynchronous(false);
     let result: Results[number];
     try {
       result = { id: call.id, ok: true, value: run(call) };
@@ -122,8 +137,8 @@ function serve(db: Database.Database, operations: WriteOperations, batch: Writer
 /** The batch in one transaction; undefined (all rolled back) when any call threw. */
 function commitPlainly(
   db: Database.Database,
-  calls: Call[],
-  run: (call: Call) => unknown,
+  calls: WriterCall[],
+  run: (call: WriterCall) => unknown,
 ): Results | undefined {
   try {
     return db
@@ -143,19 +158,27 @@ function commitPlainly(
   }
 }
 
-/** The batch again, each call in a savepoint: a failing call is undone and answered alone. */
+/**
+ * The batch again, each call in a savepoint: a failing call is undone and answered alone, with
+ * the calls that follow it (`after`), which are not run and get its error.
+ */
 function commitWithSavepoints(
   db: Database.Database,
-  calls: Call[],
-  run: (call: Call) => unknown,
+  calls: WriterCall[],
+  run: (call: WriterCall) => unknown,
 ): Results {
+  const failed = new Map<number, SerializedError>();
   return db
     .transaction(() =>
       calls.map((call) => {
+        const blocked = call.after?.map((id) => failed.get(id)).find((e) => e !== undefined);
         try {
+          if (blocked !== undefined) throw blocked;
           return { id: call.id, ok: true as const, value: db.transaction(() => run(call))() };
         } catch (error) {
-          return { id: call.id, ok: false as const, error: serializeError(error) };
+          const failure = blocked ?? serializeError(error);
+          failed.set(call.id, failure);
+          return { id: call.id, ok: false as const, error: failure };
         }
       }),
     )
@@ -173,6 +196,6 @@ if (started !== undefined) {
     ) {
       batch.push(next.message as WriterRequest);
     }
-    serve(started.db, started.operations, batch);
+    serve(started, batch);
   });
 }
