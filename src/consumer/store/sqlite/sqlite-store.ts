@@ -174,7 +174,7 @@ function sinkOutboxStore(
 ): SinkOutboxStore {
   return {
     claimDue: (now, limit, leaseMs) => writer.call('sinkOutbox.claimDue', now, limit, leaseMs),
-    markDelivered: (seq, now) => writer.call('sinkOutbox.markDelivered', seq, now),
+    markDelivered: (seqs, now) => writer.call('sinkOutbox.markDelivered', seqs, now),
     markFailed: (seq, error, nextAttemptAt, now) =>
       writer.call('sinkOutbox.markFailed', seq, error, nextAttemptAt, now),
     stats: async () => sinkOutbox.stats(),
