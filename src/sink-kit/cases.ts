@@ -6,6 +6,8 @@
  *   sink.outage          the target down while changes happen: none lost once it is back
  *   sink.restart         the consumer restarted (a new sink instance) while the target is
  *                        down: the outbox resumes, each change once
+ *   sink.batch           a sink with deliverMany(): one outcome per notice, in order, and a
+ *                        batch handed over again (some of it new) resolves, each held once
  */
 import { describeError } from '../check-runner/error-line.ts';
 import {
@@ -14,6 +16,7 @@ import {
   type Evidence,
   notChecked,
 } from '../check-runner/evidence.ts';
+import { outcomeAt } from '../consumer/sink/batch-outcomes.ts';
 import type { StatusChangeNotice, StatusSink } from '../consumer/sink/index.ts';
 import {
   expectDelivered,
@@ -86,6 +89,89 @@ export const redelivered: SinkKitCase = {
       held === 1,
       'the target must hold a notice once, whatever the times it is handed over: its id is the idempotency key',
     );
+    return e.verdict();
+  },
+};
+
+export const batch: SinkKitCase = {
+  id: 'sink.batch',
+  title:
+    'deliverMany(): one outcome per notice, in order; a batch handed over again by a new process resolves, each notice held once',
+  doc: 'src/consumer/sink/README.md#deliver-many',
+  async run(kit) {
+    const first = await kit.instance();
+    if (first.deliverMany === undefined) {
+      await first.close?.();
+      return notChecked(
+        'not checked: the sink has no deliverMany() (optional: the consumer then calls deliver() for each notice)',
+      );
+    }
+    const e = createEvidence();
+    const stamp = Date.now();
+    // Three streams' heads, as the consumer hands them: three messages, each its own kind.
+    const kinds = ['delivery', 'taxReporting', 'lifecycle'] as const;
+    const notices: StatusChangeNotice[] = kinds.map((kind, i) => ({
+      id: `kit-batch-${stamp}-${i}`,
+      messageId: `kit-batch-${stamp}-${i}`,
+      transfer: 'inbound',
+      kind,
+      formerValue: null,
+      newValue: kind === 'delivery' ? 'delivered' : kind === 'lifecycle' ? 'paid' : 'electronic',
+      occurredAt: new Date().toISOString(),
+      source: 'event',
+      properties: null,
+      validationResults: null,
+    }));
+    // An instance takes two; a new one (the consumer crashed before it recorded them) gets
+    // those two again with a third, as its next claim would hand them.
+    const rounds: [string, StatusChangeNotice[]][] = [
+      ['an instance', notices.slice(0, 2)],
+      ['a new instance (a new process)', notices],
+    ];
+    const instances: StatusSink[] = [first];
+    try {
+      for (const [i, [what, handed]] of rounds.entries()) {
+        const sink = i === 0 ? first : await kit.instance();
+        if (i > 0) instances.push(sink);
+        const ids = handed.map((n) => n.id).join(', ');
+        let outcomes: unknown;
+        try {
+          outcomes = await sink.deliverMany?.(handed, { signal: new AbortController().signal });
+        } catch (error) {
+          e.expect(
+            false,
+            `deliverMany() of ${what} threw for ${ids}: ${describeError(error)}; the consumer would hand ${i === 0 ? 'them' : 'the notices it took before'} over again and again`,
+          );
+          return e.verdict();
+        }
+        const count = Array.isArray(outcomes) ? `${outcomes.length} outcomes` : String(outcomes);
+        e.note(`deliverMany() of ${what} for ${ids}: ${count}`);
+        e.expect(
+          Array.isArray(outcomes) && outcomes.length === handed.length,
+          `deliverMany() must resolve with one outcome per notice, in the order handed (${handed.length}); the consumer counts a notice without one as not delivered`,
+        );
+        const refused = handed.filter((_, j) => outcomeAt(outcomes, j).status !== 'fulfilled');
+        e.expect(
+          refused.length === 0,
+          `deliverMany() of ${what} did not answer fulfilled for ${refused.map((n) => n.id).join(', ')}${i === 0 ? '' : ' (a notice it took before, or a new one beside them)'}: the consumer would hand it over again and again, its stream held back for ever`,
+        );
+      }
+    } finally {
+      for (const sink of instances) await sink.close?.();
+    }
+    if (kit.target?.received === undefined) {
+      e.note('held once by the target: not checked (no target.received())');
+      return e.verdict();
+    }
+    const received = await kit.received();
+    for (const notice of notices) {
+      const held = received.filter((n) => n.id === notice.id).length;
+      e.expect(
+        held === 1,
+        `the target holds ${notice.id} ${held} times: a notice must be held once, whatever the times it is handed over (its id is the idempotency key)`,
+      );
+    }
+    e.note(`the target holds each of the ${notices.length} notices once`);
     return e.verdict();
   },
 };
@@ -174,6 +260,13 @@ function swappable(first: StatusSink) {
   let current = first;
   const sink: StatusSink = {
     deliver: (notice, delivery) => current.deliver(notice, delivery),
+    // A sink's instances are alike: deliverMany() when the first has one.
+    ...(first.deliverMany === undefined
+      ? {}
+      : {
+          deliverMany: (notices, delivery) =>
+            current.deliverMany?.(notices, delivery) ?? Promise.reject(new Error('no deliverMany')),
+        }),
     close: async () => current.close?.(),
   };
   return {
@@ -185,4 +278,10 @@ function swappable(first: StatusSink) {
 }
 
 /** Every case, in report order. */
-export const SINK_KIT_CASES: readonly SinkKitCase[] = [onceInOrder, redelivered, outage, restart];
+export const SINK_KIT_CASES: readonly SinkKitCase[] = [
+  onceInOrder,
+  redelivered,
+  outage,
+  restart,
+  batch,
+];

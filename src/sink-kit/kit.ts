@@ -12,6 +12,7 @@ import { describeError } from '../check-runner/error-line.ts';
 import { KitConfigError } from '../check-runner/kit-config-error.ts';
 import { findCase, runCase, runEveryCase } from '../check-runner/run-case.ts';
 import { coreVariableNames } from '../consumer/config.ts';
+import { outcomeAt } from '../consumer/sink/batch-outcomes.ts';
 import { readSink, type StatusNotice, type StatusSink } from '../consumer/sink/index.ts';
 import type { SinkKitContext } from './case.ts';
 import { SINK_KIT_CASES } from './cases.ts';
@@ -84,11 +85,24 @@ export async function startSinkKit(options: SinkKitOptions = {}): Promise<SinkKi
     logger,
     async instance() {
       const created = await create();
+      const many = created.deliverMany;
       return {
         async deliver(notice, delivery) {
           await created.deliver(notice, delivery);
           accepted.push(notice);
         },
+        // Only when the sink has one: the consumer calls it instead of deliver() then.
+        ...(many === undefined
+          ? {}
+          : {
+              async deliverMany(notices, delivery) {
+                const outcomes = await many.call(created, notices, delivery);
+                for (const [i, notice] of notices.entries()) {
+                  if (outcomeAt(outcomes, i).status === 'fulfilled') accepted.push(notice);
+                }
+                return outcomes;
+              },
+            }),
         close: async () => created.close?.(),
       };
     },

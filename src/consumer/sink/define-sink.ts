@@ -30,6 +30,12 @@ export interface DeliveryOptions {
   signal: AbortSignal;
 }
 
+/**
+ * What became of one notice of a deliverMany() call: the shape of Promise.allSettled's
+ * entries, so a sink may answer with `Promise.allSettled(notices.map(...))`.
+ */
+export type NoticeOutcome = { status: 'fulfilled' } | { status: 'rejected'; reason: unknown };
+
 export interface StatusSink {
   /**
    * Hands one notice to the ERP; resolves once the ERP has it. Throwing (or rejecting) means
@@ -41,6 +47,22 @@ export interface StatusSink {
    * written before takes `deliver(notice)` and still works, cut at the same deadline.
    */
   deliver(notice: StatusNotice, options?: DeliveryOptions): Promise<void>;
+  /**
+   * Optional, new in 0.3: hands several notices in one call, each the head of another stream
+   * (so in no order among themselves), for a target that takes a batch for the price of one
+   * (the journal's one fsync, an ERP's bulk endpoint). When present the consumer calls it
+   * instead of deliver(), with every notice it claimed at once (up to SINK_CONCURRENCY).
+   * Resolves with one outcome per notice, in the order given: `fulfilled` once the target has
+   * that notice, `rejected` (with why) when it does not; each rejected notice comes back later
+   * as from deliver(), the fulfilled ones are marked delivered. Throwing, resolving with fewer
+   * outcomes, or not resolving within the delivery deadline counts the notices it does not
+   * answer as not delivered. The same rules as deliver(): idempotent on each `notice.id`, end
+   * the call when `options.signal` aborts.
+   */
+  deliverMany?(
+    notices: readonly StatusNotice[],
+    options: DeliveryOptions,
+  ): Promise<readonly NoticeOutcome[]>;
   /** Releases what the sink holds (files, connections); called once at shutdown. */
   close?(): Promise<void>;
 }

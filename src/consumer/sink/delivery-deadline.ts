@@ -1,13 +1,12 @@
 /**
- * One deliver() call as the sink loop makes it: with a signal the sink can pass on, and a
- * deadline of the loop's own. Past the deadline the call counts as failed whatever the sink
- * does afterwards: a sink that ignores the signal (a forked one written before it existed, a
+ * One call of the sink (deliver(), or deliverMany() for a batch) as the sink loop makes it:
+ * with a signal the sink can pass on, and a deadline of the loop's own. Past the deadline the
+ * call counts as failed whatever the sink does afterwards: a sink that ignores the signal (a forked one written before it existed, a
  * library that takes none) keeps its call running, but the loop no longer waits for it, so
  * its slot goes to another stream. An ERP that never answers, or answers a byte at a time,
  * costs its stream one deadline per attempt and the other streams nothing.
  */
 import { printableText, REMOTE_TEXT_LIMIT } from '../text/error-text.ts';
-import type { StatusSink } from './define-sink.ts';
 
 /** The sink did not resolve within the delivery deadline. */
 export class SinkDeadlineError extends Error {
@@ -30,31 +29,31 @@ export class SinkStoppedError extends Error {
 }
 
 /**
- * Calls `sink.deliver(notice, { signal })` and resolves when it does, or rejects with the
- * reason `cut` is aborted with, or with a SinkDeadlineError after `deadlineMs`: whichever
- * comes first. The signal the sink receives is `cut`'s, aborted at the deadline too.
+ * Makes one call of the sink (`deliver(notice, { signal })`, or deliverMany) and resolves with
+ * what it resolves with, or rejects with the reason `cut` is aborted with, or with a
+ * SinkDeadlineError after `deadlineMs`: whichever comes first. The signal the sink receives is
+ * `cut`'s, aborted at the deadline too.
  */
-export async function deliverWithin(
-  sink: StatusSink,
-  notice: Parameters<StatusSink['deliver']>[0],
+export async function callWithin<T>(
+  call: (signal: AbortSignal) => T | Promise<T>,
   deadlineMs: number,
   cut: AbortController,
-): Promise<void> {
+): Promise<T> {
   const { signal } = cut;
   const timer = setTimeout(() => cut.abort(new SinkDeadlineError(deadlineMs)), deadlineMs);
   let stopWaiting: (() => void) | undefined;
   try {
     // A sink that throws before returning a promise is a refusal like any other.
-    const call = new Promise<void>((resolve) => resolve(sink.deliver(notice, { signal })));
+    const called = new Promise<T>((resolve) => resolve(call(signal)));
     // What the call does after the loop stopped waiting is no one's business: not an
     // unhandled rejection.
-    call.catch(() => undefined);
+    called.catch(() => undefined);
     const abandoned = new Promise<never>((_, reject) => {
       stopWaiting = () => reject(signal.reason);
       if (signal.aborted) stopWaiting();
       else signal.addEventListener('abort', stopWaiting, { once: true });
     });
-    await Promise.race([call, abandoned]);
+    return await Promise.race([called, abandoned]);
   } finally {
     clearTimeout(timer);
     if (stopWaiting !== undefined) signal.removeEventListener('abort', stopWaiting);

@@ -19,6 +19,7 @@ export { redactUserinfo } from '../text/redact-userinfo.ts';
 export {
   type DeliveryOptions,
   defineStatusSink,
+  type NoticeOutcome,
   type SinkContext,
   type SinkDefinition,
   type StatusSink,

@@ -18,7 +18,7 @@ import type { Logger } from 'pino';
 import { moduleFolder, moduleNames } from '../modules/module-folder.ts';
 import type { ModuleRedaction } from '../modules/module-redaction.ts';
 import { type LoadedModule, type ModuleReading, readModule } from '../modules/read-module.ts';
-import type { SinkDefinition, StatusSink } from './define-sink.ts';
+import type { NoticeOutcome, SinkDefinition, StatusSink } from './define-sink.ts';
 
 /** SINK_MODULE when it is unset. */
 export const DEFAULT_SINK = 'journal';
@@ -81,17 +81,37 @@ export async function readSink(
         if (sink.close !== undefined && typeof sink.close !== 'function') {
           throw new SinkModuleError(`sink ${name} (${file}): close is not a function`);
         }
+        if (sink.deliverMany !== undefined && typeof sink.deliverMany !== 'function') {
+          throw new SinkModuleError(`sink ${name} (${file}): deliverMany is not a function`);
+        }
         return redactingSink(sink, redaction);
       },
     },
   };
 }
 
-/** The sink as the consumer uses it: what its calls throw is redacted (and its message bounded). */
+/**
+ * The sink as the consumer uses it: what its calls throw, and the reasons deliverMany() gives
+ * for the notices it refused, are redacted (and their messages bounded).
+ */
 function redactingSink(sink: StatusSink, redaction: ModuleRedaction): StatusSink {
-  const close = sink.close;
+  const { close, deliverMany } = sink;
   return {
     deliver: (notice, options) => redaction.guard(() => sink.deliver(notice, options)),
+    ...(deliverMany === undefined
+      ? {}
+      : {
+          deliverMany: async (notices, options) => {
+            const outcomes = await redaction.guard(() => deliverMany.call(sink, notices, options));
+            return Array.isArray(outcomes)
+              ? outcomes.map((outcome: NoticeOutcome) =>
+                  outcome?.status === 'rejected'
+                    ? { status: 'rejected' as const, reason: redaction.error(outcome.reason) }
+                    : outcome,
+                )
+              : outcomes;
+          },
+        }),
     ...(close === undefined ? {} : { close: () => redaction.guard(() => close.call(sink)) }),
   };
 }

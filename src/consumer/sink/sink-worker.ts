@@ -9,6 +9,12 @@
  * (delivery-deadline.ts), so a head that keeps failing or hanging delays another stream's
  * notices by one deadline at most, as long as fewer streams than slots are failing at once.
  *
+ * A sink with deliverMany() (the journal: one fsync for many lines) gets the notices of one
+ * claim in one call, and those it took are marked delivered in one store call (one commit).
+ * While such a call is in hand the loop claims nothing new for up to BATCH_GATHER_MS, so the
+ * notices that fall due meanwhile make the next call one batch rather than a call each; past
+ * that (a target slow on a batch) the free slots go to other streams as usual.
+ *
  * The webhook path never waits for it: notices are queued with their status writes, and this
  * loop reads the queue on its own time. A crash between the sink's answer and markDelivered
  * hands the notice out again at the next start; its id lets the sink ignore it.
@@ -17,8 +23,9 @@ import type { Logger } from 'pino';
 import { eventRetryDelay } from '../loop/backoff.ts';
 import { createSlottedLoop } from '../loop/slotted-loop.ts';
 import type { SinkOutboxRow, SinkOutboxStore } from '../store/sink-outbox.ts';
+import { outcomeAt } from './batch-outcomes.ts';
 import type { StatusSink } from './define-sink.ts';
-import { deliverWithin, SinkStoppedError, sinkErrorText } from './delivery-deadline.ts';
+import { callWithin, SinkStoppedError, sinkErrorText } from './delivery-deadline.ts';
 import { DEFAULT_SINK_CONCURRENCY, DEFAULT_SINK_DELIVERY_TIMEOUT_MS } from './settings.ts';
 
 /**
@@ -39,6 +46,14 @@ export function sinkLeaseMs(deliveryTimeoutMs: number): number {
 
 /** The lease with the default delivery deadline: 60 s, as it was before the deadline. */
 export const SINK_LEASE_MS = sinkLeaseMs(DEFAULT_SINK_DELIVERY_TIMEOUT_MS);
+
+/**
+ * How long the loop holds back its next claim while a deliverMany() call is in hand: longer
+ * than a batch takes a local target (an fsync: milliseconds), so the notices due meanwhile
+ * gather into the next call; short enough that a target stuck on a batch keeps the other
+ * streams waiting no longer than the loop's own poll would.
+ */
+export const BATCH_GATHER_MS = 200;
 
 export interface SinkWorkerOptions {
   outbox: SinkOutboxStore;
@@ -88,7 +103,7 @@ export function createSinkWorker(options: SinkWorkerOptions): SinkWorker {
     const cut = new AbortController();
     inHand.add(cut);
     try {
-      await deliverWithin(sink, row.notice, deadlineMs, cut);
+      await callWithin((signal) => sink.deliver(row.notice, { signal }), deadlineMs, cut);
     } catch (error) {
       options.onDelivery?.('failed', performance.now() - started);
       await recordFailure(row, error);
@@ -96,8 +111,57 @@ export function createSinkWorker(options: SinkWorkerOptions): SinkWorker {
     } finally {
       inHand.delete(cut);
     }
-    await outbox.markDelivered(row.seq, now());
+    await outbox.markDelivered([row.seq], now());
     options.onDelivery?.('delivered', performance.now() - started);
+  }
+
+  /** One deliverMany() call for `rows`; the notices it took are marked delivered together. */
+  async function deliverBatch(
+    deliverMany: NonNullable<StatusSink['deliverMany']>,
+    rows: SinkOutboxRow[],
+  ): Promise<void> {
+    const started = performance.now();
+    const cut = new AbortController();
+    inHand.add(cut);
+    let outcomes: unknown;
+    let failure: { error: unknown } | undefined;
+    try {
+      const notices = rows.map((row) => row.notice);
+      outcomes = await callWithin(
+        (signal) => deliverMany.call(sink, notices, { signal }),
+        deadlineMs,
+        cut,
+      );
+    } catch (error) {
+      failure = { error };
+    } finally {
+      inHand.delete(cut);
+    }
+    const ms = performance.now() - started;
+    const delivered: SinkOutboxRow[] = [];
+    const refused: Promise<void>[] = [];
+    for (const [i, row] of rows.entries()) {
+      const outcome =
+        failure === undefined
+          ? outcomeAt(outcomes, i)
+          : { status: 'rejected' as const, reason: failure.error };
+      if (outcome.status === 'fulfilled') {
+        delivered.push(row);
+      } else {
+        options.onDelivery?.('failed', ms);
+        refused.push(recordFailure(row, outcome.reason));
+      }
+    }
+    await Promise.all([
+      delivered.length === 0
+        ? undefined
+        : outbox.markDelivered(
+            delivered.map((row) => row.seq),
+            now(),
+          ),
+      ...refused,
+    ]);
+    for (const _ of delivered) options.onDelivery?.('delivered', ms);
   }
 
   async function recordFailure(row: SinkOutboxRow, error: unknown): Promise<void> {
@@ -124,11 +188,47 @@ export function createSinkWorker(options: SinkWorkerOptions): SinkWorker {
     await outbox.markFailed(row.seq, message, now() + delay, now());
   }
 
+  // A batch sink's notices: the slotted loop begins the rows of one claim one after the other
+  // in the same tick (slotted-loop.ts), so the rows gathered until the next microtask are
+  // exactly one claim's, and go out in one deliverMany() call. Each row keeps its own slot
+  // and its own promise (its end frees the slot), settled when the batch is recorded.
+  const deliverMany = sink.deliverMany;
+  let gathering: { rows: SinkOutboxRow[]; done: Promise<void> } | undefined;
+  // deliverMany() calls in hand, and when the newest began: the next claim waits for them.
+  let batchesInHand = 0;
+  let lastBatchAt = 0;
+
+  function joinBatch(many: NonNullable<StatusSink['deliverMany']>, row: SinkOutboxRow) {
+    if (gathering === undefined) {
+      const rows: SinkOutboxRow[] = [];
+      batchesInHand++;
+      lastBatchAt = performance.now();
+      const done = Promise.resolve()
+        .then(() => {
+          gathering = undefined;
+          return deliverBatch(many, rows);
+        })
+        .finally(() => {
+          batchesInHand--;
+        });
+      gathering = { rows, done };
+    }
+    gathering.rows.push(row);
+    return gathering.done;
+  }
+
+  async function claim(room: number): Promise<SinkOutboxRow[]> {
+    // A batch in hand: its end wakes the loop (its rows' slots free up) and the claim then
+    // takes everything due meanwhile; past BATCH_GATHER_MS the loop's next turn claims anyway.
+    if (batchesInHand > 0 && performance.now() - lastBatchAt < BATCH_GATHER_MS) return [];
+    return outbox.claimDue(now(), room, leaseMs);
+  }
+
   const loop = createSlottedLoop<SinkOutboxRow>({
     slots: options.concurrency ?? DEFAULT_SINK_CONCURRENCY,
     pollMs: options.pollMs ?? 500,
-    claim: (room) => outbox.claimDue(now(), room, leaseMs),
-    run: deliver,
+    claim,
+    run: (row) => (deliverMany === undefined ? deliver(row) : joinBatch(deliverMany, row)),
     // The store is away (a PostgreSQL restart): a notice whose outcome could not be recorded
     // comes back when its lease ends; the loop tries again at its next turn.
     onError: (error, during, row) =>

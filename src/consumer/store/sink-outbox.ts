@@ -37,7 +37,11 @@ export interface SinkOutboxStore {
    * not hand it out meanwhile.
    */
   claimDue(now: number, limit: number, leaseMs: number): Promise<SinkOutboxRow[]>;
-  markDelivered(seq: number, now: number): Promise<void>;
+  /**
+   * Marks notices delivered, all in one call (one commit): the notices one sink call took
+   * (deliverMany() takes several). A seq delivered already is left as it is.
+   */
+  markDelivered(seqs: readonly number[], now: number): Promise<void>;
   /** Counts a failed delivery, keeps its error, and makes the notice due at nextAttemptAt. */
   markFailed(seq: number, error: string, nextAttemptAt: number, now: number): Promise<void>;
   stats(): Promise<SinkOutboxStats>;

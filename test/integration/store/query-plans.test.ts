@@ -105,7 +105,7 @@ async function fillHistory(store: Store, count: number) {
     if (claimed.length === 0) break;
     for (const row of claimed) {
       if (row.seq % 50 === 0) await store.sinkOutbox.markFailed(row.seq, 'down', NOW + 1e9, NOW);
-      else await store.sinkOutbox.markDelivered(row.seq, NOW);
+      else await store.sinkOutbox.markDelivered([row.seq], NOW);
     }
   }
 }

@@ -153,7 +153,7 @@ describeEachStore('status sink outbox', (kind) => {
       await write(notice('a-2', 'delivered'), 2);
       const [head] = await store.sinkOutbox.claimDue(NOW, 10, LEASE);
       expect(head?.notice.id).toBe('a-1');
-      await store.sinkOutbox.markDelivered(head?.seq as number, NOW + 5);
+      await store.sinkOutbox.markDelivered([head?.seq as number], NOW + 5);
       const [next] = await store.sinkOutbox.claimDue(NOW + 6, 10, LEASE);
       expect(next?.notice.id).toBe('a-2');
       const [, delivered] = await store.sinkOutbox.list({ limit: 2 });
@@ -169,13 +169,13 @@ describeEachStore('status sink outbox', (kind) => {
       expect(ids(claimed)).toEqual(['a-1', 'b-1']);
       const [a1, b1] = claimed as [(typeof claimed)[0], (typeof claimed)[0]];
       await store.sinkOutbox.markFailed(a1.seq, 'sink answered 500', NOW + 60_000, NOW + 1);
-      await store.sinkOutbox.markDelivered(b1.seq, NOW + 1);
+      await store.sinkOutbox.markDelivered([b1.seq], NOW + 1);
       await write(notice('b-2', 'delivered', { side: other }), 2);
 
       // a-1 waits for its next attempt, and a-2 behind it; b's stream goes on.
       const [b2] = await store.sinkOutbox.claimDue(NOW + 2, 10, LEASE);
       expect(b2?.notice.id).toBe('b-2');
-      await store.sinkOutbox.markDelivered(b2?.seq as number, NOW + 3);
+      await store.sinkOutbox.markDelivered([b2?.seq as number], NOW + 3);
       expect(await store.sinkOutbox.claimDue(NOW + 59_999, 10, LEASE)).toEqual([]);
       const [again] = await store.sinkOutbox.claimDue(NOW + 60_000, 10, LEASE);
       expect(again).toMatchObject({
@@ -217,7 +217,7 @@ describeEachStore('status sink outbox', (kind) => {
       );
       await write(notice('c-1', 'delivered', { side: { ...key, messageId: 'm-3' } }), 1);
       const [a1, b1, c1] = await store.sinkOutbox.claimDue(NOW + 10, 10, LEASE);
-      await store.sinkOutbox.markDelivered(a1?.seq as number, NOW + 11);
+      await store.sinkOutbox.markDelivered([a1?.seq as number], NOW + 11);
       await store.sinkOutbox.markFailed(b1?.seq as number, 'down', NOW + 99, NOW + 11);
       await store.sinkOutbox.markFailed(c1?.seq as number, 'down', NOW + 99, NOW + 11);
 
@@ -246,7 +246,7 @@ describeEachStore('status sink outbox', (kind) => {
       await write(notice(id, 'delivered', { side: { ...key, messageId } }), 1);
       const [row] = await store.sinkOutbox.claimDue(NOW, 1, 1);
       if (deliveredAt !== undefined)
-        await store.sinkOutbox.markDelivered(row?.seq as number, deliveredAt);
+        await store.sinkOutbox.markDelivered([row?.seq as number], deliveredAt);
       else await store.sinkOutbox.markFailed(row?.seq as number, 'down', NOW + 1e9, NOW);
     }
 

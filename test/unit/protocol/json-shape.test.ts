@@ -97,6 +97,106 @@ describe('checkJsonShape, properties', () => {
   });
 });
 
+/**
+ * The scanner's rules a byte at a time, as simply as they can be written: what the scanner,
+ * with its loops and jumps for speed (issue 39), must answer for any bytes, error and offset.
+ */
+function referenceScan(bytes: Uint8Array, limits: JsonShapeLimits) {
+  const members: number[] = [];
+  let inString = false;
+  let escaped = false;
+  let stringBytes = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i] as number;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (byte === 0x5c) escaped = true;
+      else if (byte === 0x22) {
+        inString = false;
+        continue;
+      }
+      if (++stringBytes > limits.maxStringBytes) return { limit: 'string', offset: i };
+    } else if (byte === 0x22) {
+      inString = true;
+      stringBytes = 0;
+    } else if (byte === 0x5b || byte === 0x7b) {
+      if (members.length >= limits.maxDepth) return { limit: 'depth', offset: i };
+      members.push(byte === 0x7b ? 0 : -1);
+    } else if (byte === 0x5d || byte === 0x7d) {
+      members.pop();
+    } else if (byte === 0x3a) {
+      const count = members.at(-1);
+      if (count === undefined || count < 0) continue;
+      if (count + 1 > limits.maxKeysPerObject) return { limit: 'keys', offset: i };
+      members[members.length - 1] = count + 1;
+    }
+  }
+  return 'ok';
+}
+
+describe('checkJsonShape, the same answer as a byte at a time', () => {
+  // Any bytes, JSON or not, rich in what the scanner acts on, with runs long enough for its
+  // indexOf jumps (LONG_RUN, 256 bytes without a backslash) and escapes at every distance.
+  const piece = fc.oneof(
+    fc.constantFrom('"', '\\', '\\"', '[', ']', '{', '}', ':', ',', 'é', ' '),
+    fc.string({ maxLength: 20 }),
+    fc.integer({ min: 200, max: 700 }).map((n) => 'b'.repeat(n)),
+  );
+  const text = fc.oneof(
+    fc.array(piece, { maxLength: 40 }).map((pieces) => pieces.join('')),
+    fc.jsonValue({ maxDepth: 6 }).map((value) => JSON.stringify(value)),
+  );
+  const limits = fc.record({
+    maxDepth: fc.integer({ min: 0, max: 8 }),
+    maxKeysPerObject: fc.integer({ min: 0, max: 6 }),
+    maxStringBytes: fc.oneof(
+      fc.integer({ min: 0, max: 30 }),
+      fc.integer({ min: 200, max: 800 }),
+      fc.constant(Number.POSITIVE_INFINITY),
+    ),
+  });
+
+  it('refuses the same texts at the same byte, whole or in any chunks', () => {
+    fc.assert(
+      fc.property(text, limits, fc.array(fc.nat()), (value, shape, cuts) => {
+        const bytes = Buffer.from(value);
+        const expected = referenceScan(bytes, shape);
+        expect(outcome(() => checkJsonShape(bytes, shape))).toEqual(expected);
+        const scanner = createJsonShapeScanner(shape);
+        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+        const chunked = outcome(() => {
+          let from = 0;
+          for (const to of [...points, bytes.length]) {
+            scanner.write(bytes.subarray(from, to));
+            from = to;
+          }
+        });
+        expect(chunked).toEqual(expected);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('refuses a long string at the byte past its limit, after escapes and across chunks', () => {
+    const limits = { ...WIDE, maxStringBytes: 300 };
+    // 290 plain bytes, an escape at the limit's edge, then a long run: the 301st byte.
+    const text = Buffer.from(`["${'a'.repeat(290)}\\n${'b'.repeat(600)}"]`);
+    const expected = { limit: 'string', offset: 2 + 300 };
+    expect(referenceScan(text, limits)).toEqual(expected);
+    expect(outcome(() => checkJsonShape(text, limits))).toEqual(expected);
+    for (const cut of [1, 2, 250, 291, 292, 293, 302, 303, 700]) {
+      const scanner = createJsonShapeScanner(limits);
+      expect(
+        outcome(() => {
+          scanner.write(text.subarray(0, cut));
+          scanner.write(text.subarray(cut));
+        }),
+        `cut at ${cut}`,
+      ).toEqual(expected);
+    }
+  });
+});
+
 function outcome(run: () => void) {
   try {
     run();

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkSignatureHeader,
   computeSignature,
+  HMAC_KEY_CACHE_SIZE,
   parseSignatureHeader,
   SignatureError,
   signatureHeader,
@@ -116,6 +117,53 @@ describe('verifySignature', () => {
     expect(error.reason).toBe(reason);
     expect(error.name).toBe('SignatureError');
     expect(error.message.length).toBeGreaterThan(10);
+  });
+
+  it('verifies with each secret of a list that changes from call to call (a rotation), its key made once per secret', () => {
+    const header = `t=${T},v0=${EXPECTED}`;
+    // The same calls again and again: answered as the first time, whatever was kept.
+    for (let round = 0; round < 3; round++) {
+      expect(verify(header, { secrets: [SECRET] })).toEqual({ timestamp: T });
+      // Rotated: the new secret added beside the old, then the old one removed.
+      expect(verify(`t=${T},v0=${EXPECTED_OLD}`, { secrets: [SECRET, OLD_SECRET] })).toEqual({
+        timestamp: T,
+      });
+      expect(failure(() => verify(`t=${T},v0=${EXPECTED_OLD}`, { secrets: [SECRET] })).reason).toBe(
+        'signature_mismatch',
+      );
+    }
+  });
+
+  it('fails a wrong secret with the same reason and message, kept key or not', () => {
+    const header = `t=${T},v0=${EXPECTED}`;
+    const first = failure(() => verify(header, { secrets: ['whsec_wrong'] }));
+    const again = failure(() => verify(header, { secrets: ['whsec_wrong'] }));
+    expect(first.reason).toBe('signature_mismatch');
+    expect([again.reason, again.message]).toEqual([first.reason, first.message]);
+    // A secret that differs from the right one only in its last byte, or is its prefix.
+    for (const near of [`${SECRET.slice(0, -1)}u`, SECRET.slice(0, -1), `${SECRET} `, '']) {
+      expect(failure(() => verify(header, { secrets: [near] })).reason).toBe('signature_mismatch');
+    }
+  });
+
+  it('keeps a bounded number of keys, and verifies right past the bound', () => {
+    // More secrets than keys are kept, each used twice with another in between: a key dropped
+    // is made again, never another secret's key used in its place.
+    const many = Array.from({ length: HMAC_KEY_CACHE_SIZE * 2 + 3 }, (_, i) => `whsec_${i}`);
+    for (const round of [1, 2]) {
+      for (const [i, secret] of many.entries()) {
+        const signed = computeSignature(secret, T, BODY);
+        const other = many[(i + round) % many.length] as string;
+        expect(verify(`t=${T},v0=${signed}`, { secrets: [other, secret] })).toEqual({
+          timestamp: T,
+        });
+        expect(failure(() => verify(`t=${T},v0=${signed}`, { secrets: [other] })).reason).toBe(
+          'signature_mismatch',
+        );
+      }
+    }
+    // And the openssl figure still holds once the first secrets were dropped and made again.
+    expect(computeSignature(SECRET, T, BODY)).toBe(EXPECTED);
   });
 
   it('parses several v0 entries in order', () => {

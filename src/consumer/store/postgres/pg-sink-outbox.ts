@@ -77,11 +77,12 @@ export function createPostgresSinkOutboxStore(pool: pg.Pool): SinkOutboxStore {
       // RETURNING follows no order.
       return rows.map(toOutboxRow).sort((a, b) => a.seq - b.seq);
     },
-    async markDelivered(seq, now) {
+    async markDelivered(seqs, now) {
+      if (seqs.length === 0) return;
       await pool.query(
         `UPDATE sink_outbox SET delivered_at = $2, locked_until = NULL
-          WHERE seq = $1 AND delivered_at IS NULL`,
-        [seq, now],
+          WHERE seq = ANY($1::bigint[]) AND delivered_at IS NULL`,
+        [seqs, now],
       );
     },
     async markFailed(seq, error, nextAttemptAt) {

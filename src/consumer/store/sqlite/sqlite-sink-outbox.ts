@@ -54,8 +54,10 @@ export function sinkOutboxWrites(
       for (const row of rows) lease.run({ seq: row.seq, lockedUntil: now + leaseMs });
       return rows.map(fromStored);
     },
-    markDelivered(seq, now) {
-      delivered.run({ seq, now });
+    // One statement a notice, in the one transaction this call runs in: a batch's notices
+    // are marked together for one commit.
+    markDelivered(seqs, now) {
+      for (const seq of seqs) delivered.run({ seq, now });
     },
     markFailed(seq, error, nextAttemptAt) {
       failed.run({ seq, error: boundedError(error), nextAttemptAt });

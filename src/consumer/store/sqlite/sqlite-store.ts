@@ -31,6 +31,7 @@ import type { SubmissionStore } from '../submissions.ts';
 import { claimReads } from './sqlite-claims.ts';
 import { eventReads } from './sqlite-events.ts';
 import { messageReads } from './sqlite-messages.ts';
+import { PAGE_CACHE_PRAGMA } from './page-cache.ts';
 import { sinkOutboxReads } from './sqlite-sink-outbox.ts';
 import { submissionReads } from './sqlite-submissions.ts';
 import { asBuffer } from './sqlite-writes.ts';
@@ -70,6 +71,7 @@ export async function openSqliteStore(
   const writer = await startWriter(file);
   const db = new Database(file);
   db.pragma('busy_timeout = 5000');
+  db.pragma(PAGE_CACHE_PRAGMA);
 
   return {
     kind: 'sqlite',
@@ -180,7 +182,7 @@ function sinkOutboxStore(
 ): SinkOutboxStore {
   return {
     claimDue: (now, limit, leaseMs) => writer.call('sinkOutbox.claimDue', now, limit, leaseMs),
-    markDelivered: (seq, now) => writer.call('sinkOutbox.markDelivered', seq, now),
+    markDelivered: (seqs, now) => writer.call('sinkOutbox.markDelivered', seqs, now),
     markFailed: (seq, error, nextAttemptAt, now) =>
       writer.call('sinkOutbox.markFailed', seq, error, nextAttemptAt, now),
     stats: async () => sinkOutbox.stats(),

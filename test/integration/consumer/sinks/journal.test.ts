@@ -1,6 +1,6 @@
 /**
  * The journal sink (SINK_MODULE=journal, the default) on a real file: one JSON line per notice,
- * in order, on disk before deliver() resolves; a notice already at the end of the file skipped
+ * in order, on disk before deliver() resolves; a batch in one write and one fsync; a notice already at the end of the file skipped
  * after a restart; a line cut short by a crash tolerated; the file and its folders private, and
  * U+2028/U+2029 escaped.
  */
@@ -88,6 +88,58 @@ describe('the journal sink', () => {
     expect(idsOf(file)).toHaveLength(51);
     await sink.close?.();
     await expect(sink.deliver(notice('late'))).rejects.toThrow(/closed/);
+  });
+
+  it('appends a batch (deliverMany) in one write and one fsync, answering each notice, and skips the ids it holds', async () => {
+    const file = newFile();
+    const probe = await open(join(dir, 'probe-batch'), 'w');
+    const FileHandle = Object.getPrototypeOf(probe) as { sync(): Promise<void> };
+    await probe.close();
+    const synced: number[] = [];
+    const realSync = FileHandle.sync;
+    const sync = vi.spyOn(FileHandle, 'sync').mockImplementation(function (this: unknown) {
+      synced.push(linesOf(file).length);
+      return realSync.call(this);
+    });
+    const signal = new AbortController().signal;
+    try {
+      const sink = await createJournalSink({ file, logger });
+      const batch = Array.from({ length: 16 }, (_, i) => notice(`b-${i}`));
+      const outcomes = await sink.deliverMany?.(batch, { signal });
+      // One outcome per notice, in order; all sixteen lines on disk at the one fsync.
+      expect(outcomes).toEqual(batch.map(() => ({ status: 'fulfilled' })));
+      expect(synced).toEqual([16]);
+      expect(idsOf(file)).toEqual(batch.map((n) => n.id));
+      // A crash after the append, before the outbox recorded it: a new process is handed the
+      // same batch again with two new ones; only the new ones are written, one fsync.
+      await sink.close?.();
+      const after = await createJournalSink({ file, logger });
+      const again = [...batch.slice(10), notice('b-16'), notice('b-17')];
+      expect(await after.deliverMany?.(again, { signal })).toEqual(
+        again.map(() => ({ status: 'fulfilled' })),
+      );
+      expect(synced).toEqual([16, 18]);
+      // A batch of ids it holds: answered, nothing written, no fsync.
+      await after.deliverMany?.(batch.slice(0, 3), { signal });
+      expect(synced).toEqual([16, 18]);
+      await after.close?.();
+      expect(idsOf(file)).toEqual([...batch.map((n) => n.id), 'b-16', 'b-17']);
+    } finally {
+      sync.mockRestore();
+    }
+  });
+
+  it('refuses the one notice of a batch it cannot write, and writes the others', async () => {
+    const file = newFile();
+    const sink = await createJournalSink({ file, logger });
+    // A value JSON cannot hold (a forked store's notice, say): this notice alone is refused.
+    const unwritable = notice('bad', { properties: { amount: 10n } as never });
+    const outcomes = await sink.deliverMany?.([notice('ok-1'), unwritable, notice('ok-2')], {
+      signal: new AbortController().signal,
+    });
+    expect(outcomes?.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    await sink.close?.();
+    expect(idsOf(file)).toEqual(['ok-1', 'ok-2']);
   });
 
   it('skips a notice whose id is at the end of the file after a re-create, and appends the rest', async () => {

@@ -37,10 +37,20 @@ describeSinkContract({
   name: 'journal',
   async createSink() {
     const sink = await loadSink({ SINK_MODULE: 'journal', SINK_JOURNAL_FILE: journal });
+    const refuseIfDown = () => {
+      if (journalDown) throw new Error('the journal refuses writes (outage)');
+    };
     return {
       async deliver(notice) {
-        if (journalDown) throw new Error('the journal refuses writes (outage)');
+        refuseIfDown();
         await sink.deliver(notice);
+      },
+      // The journal's own batch call, as the consumer makes it (the kit's sink.batch case too).
+      async deliverMany(notices, options) {
+        refuseIfDown();
+        const many = sink.deliverMany;
+        if (many === undefined) throw new Error('the journal has no deliverMany()');
+        return many.call(sink, notices, options);
       },
       close: () => sink.close?.() ?? Promise.resolve(),
     };

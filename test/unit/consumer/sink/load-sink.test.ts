@@ -110,6 +110,60 @@ describe('readSink', () => {
     });
   });
 
+  it('passes deliverMany() through when the sink has one, its refusals and its errors redacted', async () => {
+    const batching = modules.definition('batching.ts', {
+      name: 'batching',
+      settings: 'z.object({ BATCH_SINK_TOKEN: z.string() })',
+      describe: "() => 'nowhere'",
+      create: `({ settings: s }) => ({
+        async deliver() {},
+        async deliverMany(notices, options) {
+          if (!(options?.signal instanceof AbortSignal)) throw new Error('no signal');
+          if (notices.length === 0) throw new Error('empty: ' + s.BATCH_SINK_TOKEN);
+          return notices.map((n, i) =>
+            i === 1
+              ? { status: 'rejected', reason: new Error('refused with ' + s.BATCH_SINK_TOKEN) }
+              : { status: 'fulfilled' },
+          );
+        },
+      })`,
+    });
+    const loaded = await read({ SINK_MODULE: batching, BATCH_SINK_TOKEN: 'batch-Tok-8812' });
+    if (!('sink' in loaded)) throw new Error(loaded.problems.join('\n'));
+    const sink = await loaded.sink.create({ logger });
+    const signal = new AbortController().signal;
+    const outcomes = await sink.deliverMany?.([{}, {}, {}] as never, { signal });
+    expect(outcomes?.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const refused = outcomes?.[1];
+    expect(refused?.status === 'rejected' && (refused.reason as Error).message).toBe(
+      'refused with [redacted]',
+    );
+    await expect(sink.deliverMany?.([], { signal })).rejects.toThrow(/^empty: \[redacted\]$/);
+    // A sink without one is used without one: the consumer calls deliver().
+    const plain = await read({
+      SINK_MODULE: modules.definition('single.ts', {
+        settings: 'z.object({})',
+        describe: "() => 'nowhere'",
+        create: `() => ({ deliver: async () => {} })`,
+      }),
+    });
+    if (!('sink' in plain)) throw new Error(plain.problems.join('\n'));
+    expect((await plain.sink.create({ logger })).deliverMany).toBeUndefined();
+    // One that is not a function is refused at creation.
+    const wrong = await read({
+      SINK_MODULE: modules.definition('wrong-many.ts', {
+        name: 'wrong-many',
+        settings: 'z.object({})',
+        describe: "() => 'nowhere'",
+        create: `() => ({ deliver: async () => {}, deliverMany: 'yes' }) as never`,
+      }),
+    });
+    if (!('sink' in wrong)) throw new Error(wrong.problems.join('\n'));
+    await expect(wrong.sink.create({ logger })).rejects.toThrow(
+      /sink wrong-many .*deliverMany is not a function/,
+    );
+  });
+
   it("hands a loaded sink the delivery's signal, through the redaction that wraps it", async () => {
     const file = modules.definition('signalled.ts', {
       settings: 'z.object({})',
