@@ -10,8 +10,6 @@ export interface MemoryBudget {
   take(bytes: number): boolean;
   /** Gives back bytes taken earlier. */
   give(bytes: number): void;
-  /** Bytes taken now (tests, metrics). */
-  held(): number;
 }
 
 export function createMemoryBudget(totalBytes: number): MemoryBudget {
@@ -25,6 +23,5 @@ export function createMemoryBudget(totalBytes: number): MemoryBudget {
     give(bytes) {
       held = Math.max(0, held - bytes);
     },
-    held: () => held,
   };
 }

@@ -134,11 +134,10 @@ export function createInboundDelivery(deps: InboundDeliveryDeps): InboundDeliver
 }
 
 /**
- * A message not imported yet: fetches its two documents (in memory, or spooled to files when
- * large: api/document-calls.ts), imports them under
- * the claim and records the import. When the importer rejects the message, it is marked as
- * failed instead and the outcome is `rejected`. Any other error goes on to the caller, which
- * retries.
+ * A message not imported yet: fetches its two documents (held in memory, or spooled to files
+ * when large: api/document-calls.ts), imports them under the claim and records the import.
+ * When the importer rejects the message, it is marked as failed instead and the outcome is
+ * `rejected`. Any other error goes on to the caller, which retries.
  */
 async function importMessage(
   deps: Delivering,
