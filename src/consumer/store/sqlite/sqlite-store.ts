@@ -26,6 +26,7 @@ import type { SubmissionStore } from '../submissions.ts';
 import { claimReads } from './sqlite-claims.ts';
 import { eventReads } from './sqlite-events.ts';
 import { messageReads } from './sqlite-messages.ts';
+import { PAGE_CACHE_PRAGMA } from './page-cache.ts';
 import { sinkOutboxReads } from './sqlite-sink-outbox.ts';
 import { submissionReads } from './sqlite-submissions.ts';
 import { asBuffer } from './sqlite-writes.ts';
@@ -65,6 +66,7 @@ export async function openSqliteStore(
   const writer = await startWriter(file);
   const db = new Database(file);
   db.pragma('busy_timeout = 5000');
+  db.pragma(PAGE_CACHE_PRAGMA);
 
   return {
     kind: 'sqlite',

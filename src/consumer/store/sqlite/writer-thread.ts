@@ -24,6 +24,7 @@
 import { type MessagePort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { migrate } from './migrate.ts';
+import { PAGE_CACHE_PRAGMA } from './page-cache.ts';
 import {
   createWriteOperations,
   DURABLE_OPERATIONS,
@@ -47,6 +48,7 @@ function open(): Database.Database {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
+  db.pragma(PAGE_CACHE_PRAGMA);
   migrate(db);
   return db;
 }
