@@ -108,7 +108,9 @@ describe('Kubernetes manifests (docker/kubernetes)', () => {
 
   it('run the consumer and reconciliation with the memory settings of npm start', () => {
     expect(configMap.data.MALLOC_ARENA_MAX).toBe('2');
-    expect(configMap.data.NODE_OPTIONS.split(/\s+/)).toContain('--max-semi-space-size=4');
+    expect(configMap.data.NODE_OPTIONS.split(/\s+/)).toEqual(
+      expect.arrayContaining(['--max-semi-space-size=2', '--max-old-space-size=256']),
+    );
     for (const manifest of [deployment, cronJob]) {
       const [container] = podOf(manifest).containers;
       expect(container.envFrom).toContainEqual({
