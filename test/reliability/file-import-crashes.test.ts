@@ -11,7 +11,6 @@
  * A power cut is fsync's part (each file, the staging folder, the shard folder), which a
  * process kill cannot show: the page cache outlives the process.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
@@ -19,12 +18,10 @@ import {
   createFileImporter,
   documentFolder,
   type Manifest,
-  memoryDocument,
 } from '../../src/consumer/importer/index.ts';
-import { descriptorOf } from '../support/descriptors.ts';
 import { createTestProcesses, waitForOutput } from '../support/processes.ts';
 import { testFolder } from '../support/test-folder.ts';
-import { documentsOf } from './support/crash-documents.ts';
+import { documentsOf, importCrashMessage, sha256 } from './support/crash-documents.ts';
 import { FUZZ_SEED, seededRandom } from './support/fuzz.ts';
 
 const LOOP = join(import.meta.dirname, 'support', 'file-import-loop.ts');
@@ -67,8 +64,6 @@ function expectWhole(folder: string, messageId: string): void {
   expect(readFileSync(join(folder, 'transaction.json')).equals(transaction)).toBe(true);
 }
 
-const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
 it(`${KILLS} SIGKILLs mid-write: no message folder is ever seen half-written, and importing again completes each once`, async () => {
   const dir = testFolder('file-import-crashes-');
   const documentsDir = join(dir, 'documents');
@@ -97,29 +92,15 @@ it(`${KILLS} SIGKILLs mid-write: no message folder is ever seen half-written, an
   const statuses = { imported: 0, already_imported: 0 };
   const last = lastSeen + 16;
   for (let n = 0; n < last; n++) {
-    const messageId = `crash-${n}`;
-    const { core, transaction } = documentsOf(n);
-    const result = await importer.import({
-      messageId,
-      transfer: 'inbound',
-      descriptor: descriptorOf({ uniqueId: messageId }),
-      coreDocument: held('application/xml', core),
-      transaction: held('application/json', transaction),
-      previouslyAttempted: true,
-      signal: new AbortController().signal,
-    });
+    const result = await importCrashMessage(importer, n, true);
     if (result.status === 'not_booked') throw new Error('not_booked from the file importer');
     statuses[result.status] += 1;
-    expect(result).toMatchObject({ location: documentFolder(documentsDir, 'inbound', messageId) });
+    expect(result).toMatchObject({
+      location: documentFolder(documentsDir, 'inbound', `crash-${n}`),
+    });
   }
   expect(statuses.already_imported).toBeGreaterThanOrEqual(lastSeen);
   expect(visibleFolders(documentsDir).sort()).toEqual(
     Array.from({ length: last }, (_, n) => `crash-${n}`).sort(),
   );
 }, 60_000);
-
-function held(contentType: string, bytes: Buffer) {
-  return memoryDocument({ contentType, size: bytes.length, sha256: sha256(bytes), bytes }, () => {
-    throw new Error('the file importer asked for a file');
-  });
-}

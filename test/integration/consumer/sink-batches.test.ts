@@ -26,6 +26,7 @@ import type {
   StatusNotice,
 } from '../../../src/consumer/store/status-notice.ts';
 import { createJournalSink } from '../../../src/sinks/journal.ts';
+import { deliveryChange, queueNotice } from '../../support/notices.ts';
 import { eventually } from '../../support/sandbox.ts';
 import { type DisposableStore, describeEachStore, useEmptyStore } from '../../support/stores.ts';
 
@@ -37,44 +38,15 @@ afterEach(async () => {
   for (const worker of workers.splice(0)) await worker.stop();
 });
 
-/** The `n`th change (from 1) of a message's delivery status, as a notice. */
-function change(messageId: string, n: number): StatusChangeNotice {
-  return {
-    id: `${messageId}:${n}`,
-    messageId,
-    transfer: 'outbound',
-    kind: 'delivery',
-    formerValue: n === 1 ? null : `step-${n - 1}`,
-    newValue: `step-${n}`,
-    occurredAt: new Date(1_800_000_000_000 + n * 1000).toISOString(),
-    source: 'event',
-    properties: null,
-    validationResults: null,
-  };
-}
-
 /** Stores each change's status, which queues its notice, in the order given. */
 async function queue(notices: StatusChangeNotice[]): Promise<void> {
-  for (const notice of notices) {
-    const stored = await store.messages.applyStatus(
-      { messageId: notice.messageId, transfer: notice.transfer },
-      {
-        kind: notice.kind,
-        value: notice.newValue,
-        at: Date.parse(notice.occurredAt),
-        source: 'change',
-        notice,
-      },
-      Date.now(),
-    );
-    expect(stored).toBe(true);
-  }
+  for (const notice of notices) expect(await queueNotice(store.messages, notice)).toBe(true);
 }
 
 /** `streams` messages with `count` changes each, queued stream after stream. */
 function changes(prefix: string, streams: number, count: number): StatusChangeNotice[] {
   return Array.from({ length: streams }, (_, s) =>
-    Array.from({ length: count }, (_, n) => change(`${prefix}-${s}`, n + 1)),
+    Array.from({ length: count }, (_, n) => deliveryChange(`${prefix}-${s}`, n + 1)),
   ).flat();
 }
 

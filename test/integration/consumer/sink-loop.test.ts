@@ -20,6 +20,7 @@ import type { StatusChangeNotice } from '../../../src/consumer/store/status-noti
 import { REMOTE_TEXT_LIMIT } from '../../../src/consumer/text/error-text.ts';
 import { createErpHttpSink } from '../../../src/sinks/erp-http.ts';
 import { startTestConsumer } from '../../support/consumer.ts';
+import { deliveryChange, queueNotice } from '../../support/notices.ts';
 import { eventually } from '../../support/sandbox.ts';
 import { type StatusErp, startStatusErp } from '../../support/status-erp.ts';
 import { type DisposableStore, describeEachStore, useEmptyStore } from '../../support/stores.ts';
@@ -43,37 +44,10 @@ afterEach(async () => {
   erp = undefined;
 });
 
-/** The `n`th change (from 1) of a message's delivery status, as a notice. */
-function change(messageId: string, n: number): StatusChangeNotice {
-  return {
-    id: `${messageId}:${n}`,
-    messageId,
-    transfer: 'outbound',
-    kind: 'delivery',
-    formerValue: n === 1 ? null : `step-${n - 1}`,
-    newValue: `step-${n}`,
-    occurredAt: new Date(1_800_000_000_000 + n * 1000).toISOString(),
-    source: 'event',
-    properties: null,
-    validationResults: null,
-  };
-}
-
 /** Stores the change's status, which queues its notice; when it was stored. */
 async function queue(notice: StatusChangeNotice): Promise<number> {
   const storedAt = Date.now();
-  const stored = await store.messages.applyStatus(
-    { messageId: notice.messageId, transfer: notice.transfer },
-    {
-      kind: notice.kind,
-      value: notice.newValue,
-      at: Date.parse(notice.occurredAt),
-      source: 'change',
-      notice,
-    },
-    storedAt,
-  );
-  expect(stored).toBe(true);
+  expect(await queueNotice(store.messages, notice, storedAt)).toBe(true);
   return storedAt;
 }
 
@@ -113,7 +87,7 @@ describeEachStore('the status sink loop', (kind) => {
     const queued: StatusChangeNotice[] = [];
     for (let i = 0; i < SLOW_STREAMS; i++) {
       for (let n = 1; n <= NOTICES_PER_SLOW_STREAM; n++) {
-        const notice = change(slowStream(i), n);
+        const notice = deliveryChange(slowStream(i), n);
         await queue(notice);
         queued.push(notice);
       }
@@ -128,7 +102,7 @@ describeEachStore('the status sink loop', (kind) => {
     const storedAt = new Map<string, number>();
     for (let n = 1; n <= 2; n++) {
       for (let m = 0; m < ORDINARY_MESSAGES; m++) {
-        const notice = change(`ordinary-${m}`, n);
+        const notice = deliveryChange(`ordinary-${m}`, n);
         storedAt.set(notice.id, await queue(notice));
         queued.push(notice);
         // Spread over some 5 s: stored while the slow heads are cut and come back, twice.
@@ -177,7 +151,7 @@ describeEachStore('the status sink loop', (kind) => {
     // A forked sink written before the signal existed: it hangs, whatever it is told.
     const { sink: hanging, signals } = hangingSink();
     const loop = startWorker(hanging);
-    await queue(change('hung-1', 1));
+    await queue(deliveryChange('hung-1', 1));
     await eventually(async () => signals.length === 1, 'the notice in the sink');
     // stop() gives it its deadline, then counts it as not delivered: the stop ends.
     const stop = await Promise.race([
@@ -224,7 +198,7 @@ describeEachStore('the status sink loop', (kind) => {
       },
     };
     startWorker(wordy, logger);
-    await queue(change('wordy-1', 1));
+    await queue(deliveryChange('wordy-1', 1));
     const row = await eventually(async () => {
       const [first] = await store.sinkOutbox.list({ limit: 1 });
       return first?.lastError === null ? undefined : first;
@@ -263,7 +237,7 @@ describe('the status sink loop in the consumer', () => {
     );
     onTestFinished(() => rmSync(first.dir, { recursive: true, force: true }));
     const key = { messageId: 'in-consumer', transfer: 'outbound' as const };
-    const notice = change(key.messageId, 1);
+    const notice = deliveryChange(key.messageId, 1);
     await first.store.messages.applyStatus(
       key,
       { kind: 'delivery', value: notice.newValue, at: 1000, source: 'change', notice },

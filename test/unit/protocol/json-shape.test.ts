@@ -82,15 +82,7 @@ describe('checkJsonShape, properties', () => {
       fc.property(json, limits, fc.array(fc.nat()), (value, shape, cuts) => {
         const bytes = Buffer.from(JSON.stringify(value));
         const whole = outcome(() => checkJsonShape(bytes, shape));
-        const scanner = createJsonShapeScanner(shape);
-        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-        const chunked = outcome(() => {
-          let from = 0;
-          for (const to of [...points, bytes.length]) {
-            scanner.write(bytes.subarray(from, to));
-            from = to;
-          }
-        });
+        const chunked = chunkedOutcome(bytes, shape, cuts);
         expect(chunked).toEqual(whole);
       }),
     );
@@ -162,15 +154,7 @@ describe('checkJsonShape, the same answer as a byte at a time', () => {
         const bytes = Buffer.from(value);
         const expected = referenceScan(bytes, shape);
         expect(outcome(() => checkJsonShape(bytes, shape))).toEqual(expected);
-        const scanner = createJsonShapeScanner(shape);
-        const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
-        const chunked = outcome(() => {
-          let from = 0;
-          for (const to of [...points, bytes.length]) {
-            scanner.write(bytes.subarray(from, to));
-            from = to;
-          }
-        });
+        const chunked = chunkedOutcome(bytes, shape, cuts);
         expect(chunked).toEqual(expected);
       }),
       { numRuns: 2_000 },
@@ -205,6 +189,19 @@ function outcome(run: () => void) {
     if (!(error instanceof JsonShapeError)) throw error;
     return { limit: error.limit, offset: error.offset };
   }
+}
+
+/** What a streaming scanner answers for `bytes` written in pieces cut at `cuts` (mod length). */
+function chunkedOutcome(bytes: Buffer, shape: JsonShapeLimits, cuts: number[]) {
+  const scanner = createJsonShapeScanner(shape);
+  const points = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+  return outcome(() => {
+    let from = 0;
+    for (const to of [...points, bytes.length]) {
+      scanner.write(bytes.subarray(from, to));
+      from = to;
+    }
+  });
 }
 
 describe('checkJsonShape, edge cases', () => {

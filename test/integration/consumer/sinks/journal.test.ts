@@ -57,19 +57,28 @@ const idsOf = (file: string) =>
     }
   });
 
+/**
+ * Records every fsync of a file handle with the number of lines `file` held when it was
+ * called (a spy on FileHandle's prototype, found through a handle of `probeName`).
+ */
+async function recordSyncs(file: string, probeName: string) {
+  const probe = await open(join(dir, probeName), 'w');
+  const FileHandle = Object.getPrototypeOf(probe) as { sync(): Promise<void> };
+  await probe.close();
+  const synced: number[] = [];
+  const realSync = FileHandle.sync;
+  const spy = vi.spyOn(FileHandle, 'sync').mockImplementation(function (this: unknown) {
+    synced.push(linesOf(file).length);
+    return realSync.call(this);
+  });
+  return { synced, restore: () => spy.mockRestore() };
+}
+
 describe('the journal sink', () => {
   it('appends one JSON line per notice, in the order delivered, each on disk when deliver resolves', async () => {
     const file = newFile();
     // Every fsync of a file handle, with the lines the journal held when it was called.
-    const probe = await open(join(dir, 'probe'), 'w');
-    const FileHandle = Object.getPrototypeOf(probe) as { sync(): Promise<void> };
-    await probe.close();
-    const synced: number[] = [];
-    const realSync = FileHandle.sync;
-    const sync = vi.spyOn(FileHandle, 'sync').mockImplementation(function (this: unknown) {
-      synced.push(linesOf(file).length);
-      return realSync.call(this);
-    });
+    const { synced, restore } = await recordSyncs(file, 'probe');
     const sink = await createJournalSink({ file, logger });
     const first = notice('n-1', { properties: { errorCode: 'E1', errorMessage: 'line\nbreak' } });
     await sink.deliver(first);
@@ -79,7 +88,7 @@ describe('the journal sink', () => {
     // Delivered at once, written and fsynced one at a time, in call order.
     const many = Array.from({ length: 50 }, (_, i) => notice(`n-${i + 2}`));
     await Promise.all(many.map((n) => sink.deliver(n)));
-    sync.mockRestore();
+    restore();
     expect(synced).toEqual(Array.from({ length: 51 }, (_, i) => i + 1));
     expect(idsOf(file)).toEqual(['n-1', ...many.map((n) => n.id)]);
     expect(linesOf(file).map((line) => JSON.parse(line))).toEqual([first, ...many]);
@@ -92,15 +101,7 @@ describe('the journal sink', () => {
 
   it('appends a batch (deliverMany) in one write and one fsync, answering each notice, and skips the ids it holds', async () => {
     const file = newFile();
-    const probe = await open(join(dir, 'probe-batch'), 'w');
-    const FileHandle = Object.getPrototypeOf(probe) as { sync(): Promise<void> };
-    await probe.close();
-    const synced: number[] = [];
-    const realSync = FileHandle.sync;
-    const sync = vi.spyOn(FileHandle, 'sync').mockImplementation(function (this: unknown) {
-      synced.push(linesOf(file).length);
-      return realSync.call(this);
-    });
+    const { synced, restore } = await recordSyncs(file, 'probe-batch');
     const signal = new AbortController().signal;
     try {
       const sink = await createJournalSink({ file, logger });
@@ -125,7 +126,7 @@ describe('the journal sink', () => {
       await after.close?.();
       expect(idsOf(file)).toEqual([...batch.map((n) => n.id), 'b-16', 'b-17']);
     } finally {
-      sync.mockRestore();
+      restore();
     }
   });
 

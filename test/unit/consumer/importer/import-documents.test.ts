@@ -93,20 +93,9 @@ describe('documents handed to an importer', () => {
   it('makes a fetched document held in memory, or in its file, as the API client kept it', () => {
     const file = join(dir, 'fetched.part');
     writeFileSync(file, XML);
-    const kept = fetchedImportDocument({
-      contentType: 'application/xml',
-      size: XML.length,
-      sha256: SHA256,
-      bytes: XML,
-      file: () => file,
-    });
-    const spooled = fetchedImportDocument({
-      contentType: 'application/xml',
-      size: XML.length,
-      sha256: SHA256,
-      bytes: undefined,
-      file: () => file,
-    });
+    const fetched = { contentType: 'application/xml', size: XML.length, sha256: SHA256 };
+    const kept = fetchedImportDocument({ ...fetched, bytes: XML, file: () => file });
+    const spooled = fetchedImportDocument({ ...fetched, bytes: undefined, file: () => file });
 
     expect(heldBytes(kept)).toBe(XML);
     expect(heldBytes(spooled)).toBeUndefined();
