@@ -15,7 +15,6 @@
  * without its own form here gets its ISO code and nine digits, which is what BR-CO-09 checks.
  */
 import { createHash } from 'node:crypto';
-import { luhn, mod11, mod97 } from './billing/codes.ts';
 import {
   austrianVat,
   cvr,
@@ -25,10 +24,13 @@ import {
   germanVat,
   greekTin,
   kennitala,
+  luhn,
+  mod11,
+  mod97,
   partitaIva,
   siren,
   spanishCifControl,
-} from './check-digits.ts';
+} from './billing/check-digits.ts';
 
 export interface NationalNumbers {
   /** BT-31 (seller) or BT-48 (buyer), with its country prefix. */

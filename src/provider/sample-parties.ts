@@ -24,7 +24,7 @@ import type {
   InvoiceData,
   InvoiceSupplier,
 } from '../protocol/index.ts';
-import { iban } from './check-digits.ts';
+import { iban } from './billing/check-digits.ts';
 import { nationalNumbers } from './national-numbers.ts';
 
 export interface SampleParty {

@@ -1,8 +1,8 @@
 /**
  * The codes of a submit-invoice body: the EN 16931 code lists (code-lists.ts), the words the
  * specification's examples use for units and VAT categories ("a word such as a weight unit",
- * "a standard-rated category") mapped to their codes, and the check digits Peppol verifies in
- * identifiers. docs/peppol.md#codes lists the words.
+ * "a standard-rated category") mapped to their codes, and the identifiers whose check digits
+ * Peppol verifies (the digits: check-digits.ts). docs/peppol.md#codes lists the words.
  *
  * A code is taken only as the list writes it: the lists are case-sensitive and hold no
  * lower-case code, and Peppol's BR-CL-18 and BR-CL-23 compare exactly. Upper-casing what a
@@ -11,6 +11,7 @@
  * people write it: any case, spaces, hyphens and underscores left out, a unit also in its
  * plural (`Kilograms`, `square metres`, `boxes`).
  */
+import { gln, luhn, mod11, mod97 } from './check-digits.ts';
 import { CODE_LIST_TEXT } from './code-lists.ts';
 
 type ListName = keyof typeof CODE_LIST_TEXT;
@@ -168,33 +169,3 @@ export const IDENTIFIER_CHECKS: Readonly<
   '0208': { rule: 'PEPPOL-COMMON-R043', valid: (id) => /^\d{10}$/.test(id) && mod97(id) },
   '0007': { rule: 'PEPPOL-COMMON-R049', valid: (id) => /^\d{10}$/.test(id) && luhn(id) },
 };
-
-/** Norwegian organisation number: weights 3 2 7 6 5 4 3 2, check digit 11 - sum mod 11. */
-export function mod11(id: string): boolean {
-  const weights = [3, 2, 7, 6, 5, 4, 3, 2];
-  const sum = weights.reduce((total, weight, i) => total + weight * Number(id[i]), 0);
-  const check = (11 - (sum % 11)) % 11;
-  return Number(id) > 0 && check === Number(id[8]);
-}
-
-/** GS1 GLN: weights 3 and 1 from the right, before the check digit. */
-export function gln(id: string): boolean {
-  const digits = [...id].map(Number);
-  const check = digits.pop();
-  const sum = digits.reverse().reduce((total, d, i) => total + d * (i % 2 === 0 ? 3 : 1), 0);
-  return (10 - (sum % 10)) % 10 === check;
-}
-
-/** Swedish organisation number: Luhn over all ten digits. */
-export function luhn(id: string): boolean {
-  const sum = [...id].reverse().reduce((total, c, i) => {
-    const d = Number(c) * (i % 2 === 1 ? 2 : 1);
-    return total + (d > 9 ? d - 9 : d);
-  }, 0);
-  return sum % 10 === 0;
-}
-
-/** Belgian enterprise number: the last two digits are 97 - (the first eight mod 97). */
-export function mod97(id: string): boolean {
-  return 97 - (Number(id.slice(0, 8)) % 97) === Number(id.slice(8));
-}

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { gln, luhn, mod11, mod97 } from '../../../src/provider/billing/check-digits.ts';
 import { CODE_LIST_SOURCE, CODE_LIST_TEXT } from '../../../src/provider/billing/code-lists.ts';
 import {
   categoryRefusal,
-  gln,
   inCodeList,
-  luhn,
-  mod11,
-  mod97,
   TAX_CATEGORY_WORDS,
   taxCategoryCode,
   UNIT_WORDS,

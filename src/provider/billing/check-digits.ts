@@ -1,16 +1,44 @@
 /**
- * Check digits of the national numbers a scenario invents (national-numbers.ts), beside the
- * ones the validator checks (billing/codes.ts: the Norwegian and Swedish organisation numbers,
- * the Belgian enterprise number, GLN). Each takes the digits only, no country prefix, and says
- * whether they are a number of their kind. The simulator checks none of these; the official
- * Peppol rules check the Greek TIN (GR-R-003) and the partita IVA (PEPPOL-COMMON-R047, a
- * warning). A number a sandbox invents should still pass the check other software makes.
+ * Check digits of national numbers. The validator checks the first four in identifiers
+ * (codes.ts's IDENTIFIER_CHECKS: the Norwegian and Swedish organisation numbers, GLN, the
+ * Belgian enterprise number); the rest are for the numbers a scenario invents
+ * (national-numbers.ts), which the simulator does not check but the official Peppol rules
+ * partly do (the Greek TIN, GR-R-003; the partita IVA, PEPPOL-COMMON-R047, a warning): a number
+ * a sandbox invents should pass the check other software makes. Each takes the digits only, no
+ * country prefix.
  */
-import { luhn } from './billing/codes.ts';
 
 const digitsOf = (id: string) => [...id].map(Number);
 const weighted = (id: string, weights: readonly number[]) =>
   weights.reduce((total, weight, i) => total + weight * Number(id[i]), 0);
+
+/** Norwegian organisation number: weights 3 2 7 6 5 4 3 2, check digit 11 - sum mod 11. */
+export function mod11(id: string): boolean {
+  const check = (11 - (weighted(id, [3, 2, 7, 6, 5, 4, 3, 2]) % 11)) % 11;
+  return Number(id) > 0 && check === Number(id[8]);
+}
+
+/** GS1 GLN: weights 3 and 1 from the right, before the check digit. */
+export function gln(id: string): boolean {
+  const digits = [...id].map(Number);
+  const check = digits.pop();
+  const sum = digits.reverse().reduce((total, d, i) => total + d * (i % 2 === 0 ? 3 : 1), 0);
+  return (10 - (sum % 10)) % 10 === check;
+}
+
+/** Swedish organisation number: Luhn over all ten digits. */
+export function luhn(id: string): boolean {
+  const sum = [...id].reverse().reduce((total, c, i) => {
+    const d = Number(c) * (i % 2 === 1 ? 2 : 1);
+    return total + (d > 9 ? d - 9 : d);
+  }, 0);
+  return sum % 10 === 0;
+}
+
+/** Belgian enterprise number: the last two digits are 97 - (the first eight mod 97). */
+export function mod97(id: string): boolean {
+  return 97 - (Number(id.slice(0, 8)) % 97) === Number(id.slice(8));
+}
 
 /** Danish CVR number: eight digits, weights 2 7 6 5 4 3 2 1, sum divisible by 11. */
 export function cvr(id: string): boolean {
