@@ -23,8 +23,12 @@ import type { Logger } from 'pino';
 import { eventRetryDelay } from '../loop/backoff.ts';
 import { createSlottedLoop } from '../loop/slotted-loop.ts';
 import type { SinkOutboxRow, SinkOutboxStore } from '../store/sink-outbox.ts';
+import type { StatusNotice } from '../store/status-notice.ts';
 import { outcomeAt } from './batch-outcomes.ts';
 import type { StatusSink } from './define-sink.ts';
+
+type DeliverMany = NonNullable<StatusSink['deliverMany']>;
+
 import { callWithin, SinkStoppedError, sinkErrorText } from './delivery-deadline.ts';
 import { DEFAULT_SINK_CONCURRENCY, DEFAULT_SINK_DELIVERY_TIMEOUT_MS } from './settings.ts';
 
@@ -98,28 +102,8 @@ export function createSinkWorker(options: SinkWorkerOptions): SinkWorker {
   // One per notice in hand, to cut them all at a shutdown.
   const inHand = new Set<AbortController>();
 
-  async function deliver(row: SinkOutboxRow): Promise<void> {
-    const started = performance.now();
-    const cut = new AbortController();
-    inHand.add(cut);
-    try {
-      await callWithin((signal) => sink.deliver(row.notice, { signal }), deadlineMs, cut);
-    } catch (error) {
-      options.onDelivery?.('failed', performance.now() - started);
-      await recordFailure(row, error);
-      return;
-    } finally {
-      inHand.delete(cut);
-    }
-    await outbox.markDelivered([row.seq], now());
-    options.onDelivery?.('delivered', performance.now() - started);
-  }
-
   /** One deliverMany() call for `rows`; the notices it took are marked delivered together. */
-  async function deliverBatch(
-    deliverMany: NonNullable<StatusSink['deliverMany']>,
-    rows: SinkOutboxRow[],
-  ): Promise<void> {
+  async function deliverBatch(deliverMany: DeliverMany, rows: SinkOutboxRow[]): Promise<void> {
     const started = performance.now();
     const cut = new AbortController();
     inHand.add(cut);
@@ -188,6 +172,13 @@ export function createSinkWorker(options: SinkWorkerOptions): SinkWorker {
     await outbox.markFailed(row.seq, message, now() + delay, now());
   }
 
+  /**
+   * A sink with deliver() alone, as a batch of one: so both kinds take the one path, through
+   * the deadline to the recorded outcome.
+   */
+  const deliverOne: DeliverMany = (notices, callOptions) =>
+    sink.deliver(notices[0] as StatusNotice, callOptions).then(() => [{ status: 'fulfilled' }]);
+
   // A batch sink's notices: the slotted loop begins the rows of one claim one after the other
   // in the same tick (slotted-loop.ts), so the rows gathered until the next microtask are
   // exactly one claim's, and go out in one deliverMany() call. Each row keeps its own slot
@@ -198,7 +189,7 @@ export function createSinkWorker(options: SinkWorkerOptions): SinkWorker {
   let batchesInHand = 0;
   let lastBatchAt = 0;
 
-  function joinBatch(many: NonNullable<StatusSink['deliverMany']>, row: SinkOutboxRow) {
+  function joinBatch(many: DeliverMany, row: SinkOutboxRow) {
     if (gathering === undefined) {
       const rows: SinkOutboxRow[] = [];
       batchesInHand++;
@@ -228,7 +219,8 @@ export function createSinkWorker(options: SinkWorkerOptions): SinkWorker {
     slots: options.concurrency ?? DEFAULT_SINK_CONCURRENCY,
     pollMs: options.pollMs ?? 500,
     claim,
-    run: (row) => (deliverMany === undefined ? deliver(row) : joinBatch(deliverMany, row)),
+    run: (row) =>
+      deliverMany === undefined ? deliverBatch(deliverOne, [row]) : joinBatch(deliverMany, row),
     // The store is away (a PostgreSQL restart): a notice whose outcome could not be recorded
     // comes back when its lease ends; the loop tries again at its next turn.
     onError: (error, during, row) =>
