@@ -192,8 +192,10 @@ function formatDrain(d: DrainResult): string[] {
   return [
     `backlog drain (${d.store}, ${d.consumers} consumer${d.consumers === 1 ? '' : 's'}): ` +
       `${integer(d.invoices)} invoices (${integer(d.events)} events), ${integer(d.delivered)} delivered; ` +
-      `inbox empty after ${d.inboxEmptySeconds.toFixed(1)} s, last notice delivered after ` +
-      `${d.seconds.toFixed(1)} s = ${integer(d.invoicesPerSecond)} invoices/s`,
+      (d.failure === undefined
+        ? `inbox empty after ${d.inboxEmptySeconds.toFixed(1)} s, last notice delivered after ` +
+          `${d.seconds.toFixed(1)} s = ${integer(d.invoicesPerSecond)} invoices/s`
+        : `stopped after ${d.seconds.toFixed(1)} s`),
     `  ${integer(d.notices)} status notices, ${integer(d.notices - d.noticesPending)} delivered${journal}; ` +
       `CPU per invoice: consumer ${d.consumerCpuMsPerInvoice.toFixed(2)} ms ` +
       `(${d.consumerCpuMsPerInvoiceAtInboxEmpty.toFixed(2)} ms by the inbox's end), ` +

@@ -90,7 +90,7 @@ async function attempt<T>(part: string, run: () => Promise<T>): Promise<T | unde
   const started = performance.now();
   try {
     const result = await run();
-    console.error(`bench: ${part} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.error(`bench: ${part} ran for ${((performance.now() - started) / 1000).toFixed(1)} s`);
     return result;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
