@@ -1,5 +1,5 @@
 /**
- * The results of `npm run bench`: a table on stdout with each target of issue 10 checked, and
+ * The results of `npm run bench`: a table on stdout with each target checked (targets.ts), and
  * the JSON under bench/results/ (<timestamp>.json and latest.json).
  */
 import { mkdir, writeFile } from 'node:fs/promises';

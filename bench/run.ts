@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the throughput and latency figures of issue 10, in one run on this machine
+ * `npm run bench`: the throughput and latency figures of issues 10, 18 and 39, in one run on this machine
  * (see bench/README.md). Builds first (`npm run build` runs as prebench): the consumer runs as
  * production does, from dist/. Prints a table with each target checked and writes
  * bench/results/<timestamp>.json and bench/results/latest.json. Exits 1 when a scenario did
