@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: the throughput and latency figures of issues 10, 18 and 39, in one run on this machine
- * (see bench/README.md). Builds first (`npm run build` runs as prebench): the consumer runs as
+ * `npm run bench`: the throughput and latency figures of issues 10, 18 and 39, in one run on
+ * this machine (see bench/README.md). Builds first (`npm run build` runs as prebench): the consumer runs as
  * production does, from dist/. Prints a table with each target checked and writes
  * bench/results/<timestamp>.json and bench/results/latest.json. Exits 1 when a scenario did
  * not start, threw, or did less work than asked (work-done.ts): a request failed, an
