@@ -1,5 +1,5 @@
 /**
- * The results of `npm run bench`: a table on stdout with each target of issue 10 checked, and
+ * The results of `npm run bench`: a table on stdout with each target checked (targets.ts), and
  * the JSON under bench/results/ (<timestamp>.json and latest.json).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -192,8 +192,10 @@ function formatDrain(d: DrainResult): string[] {
   return [
     `backlog drain (${d.store}, ${d.consumers} consumer${d.consumers === 1 ? '' : 's'}): ` +
       `${integer(d.invoices)} invoices (${integer(d.events)} events), ${integer(d.delivered)} delivered; ` +
-      `inbox empty after ${d.inboxEmptySeconds.toFixed(1)} s, last notice delivered after ` +
-      `${d.seconds.toFixed(1)} s = ${integer(d.invoicesPerSecond)} invoices/s`,
+      (d.failure === undefined
+        ? `inbox empty after ${d.inboxEmptySeconds.toFixed(1)} s, last notice delivered after ` +
+          `${d.seconds.toFixed(1)} s = ${integer(d.invoicesPerSecond)} invoices/s`
+        : `stopped after ${d.seconds.toFixed(1)} s`),
     `  ${integer(d.notices)} status notices, ${integer(d.notices - d.noticesPending)} delivered${journal}; ` +
       `CPU per invoice: consumer ${d.consumerCpuMsPerInvoice.toFixed(2)} ms ` +
       `(${d.consumerCpuMsPerInvoiceAtInboxEmpty.toFixed(2)} ms by the inbox's end), ` +

@@ -1,12 +1,12 @@
 /**
- * `npm run bench`: the throughput and latency figures of issue 10, in one run on this machine
- * (see bench/README.md). Builds first (`npm run build` runs as prebench): the consumer runs as
- * production does, from dist/. Prints a table with each target checked and writes
- * bench/results/<timestamp>.json and bench/results/latest.json. Exits 1 when a scenario did
- * not start, threw, or did less work than asked (work-done.ts): a request failed, an
+ * `npm run bench`: the throughput and latency figures of issues 10, 18 and 39, in one run on
+ * this machine (see bench/README.md). Builds first (`npm run build` runs as prebench): the
+ * consumer runs as production does, from dist/. Prints a table with each target checked and
+ * writes bench/results/<timestamp>.json and bench/results/latest.json. Exits 1 when a scenario
+ * did not start, threw, or did less work than asked (work-done.ts): a request failed, an
  * acknowledged event is missing from the inbox, an invoice, message or notice was not
- * delivered, a command exited non-zero. `--smoke` runs every scenario once at a tiny size, for
- * CI: a scenario that no longer runs is caught when it breaks.
+ * delivered, a command exited non-zero. `--smoke` runs every scenario once at a tiny size,
+ * for CI: a scenario that no longer runs is caught when it breaks.
  */
 import { parseArgs } from 'node:util';
 import { runDrain } from './drain.ts';
@@ -90,7 +90,7 @@ async function attempt<T>(part: string, run: () => Promise<T>): Promise<T | unde
   const started = performance.now();
   try {
     const result = await run();
-    console.error(`bench: ${part} done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    console.error(`bench: ${part} ran for ${((performance.now() - started) / 1000).toFixed(1)} s`);
     return result;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
