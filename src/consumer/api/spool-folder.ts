@@ -11,7 +11,10 @@ import { join } from 'node:path';
 import { SpoolWriteError } from './read-body.ts';
 
 export interface SpoolFolder {
-  /** A path for a new spool file; the folder is prepared first. */
+  /**
+   * A path for a new spool file; the folder is prepared first (a SpoolWriteError when it
+   * cannot be).
+   */
   newFile(): Promise<string>;
   /**
    * Writes `bytes` to a new spool file at once and answers its path: a document kept in memory,
@@ -32,7 +35,7 @@ export function createSpoolFolder(dir: string): SpoolFolder {
       // Once per client; a failure (a folder that cannot be made) is tried again next time.
       ready ??= prepareSpool(dir).catch((error: unknown) => {
         ready = undefined;
-        throw error;
+        throw new SpoolWriteError(dir, error);
       });
       await ready;
       return join(dir, `${randomUUID()}${SPOOL_SUFFIX}`);
