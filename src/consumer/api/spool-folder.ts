@@ -5,9 +5,10 @@
  * for a file.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { statSync, writeFileSync } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeFolder, makeFolderSync } from '../files/make-folder.ts';
 import { SpoolWriteError } from './read-body.ts';
 
 export interface SpoolFolder {
@@ -48,7 +49,7 @@ export function createSpoolFolder(dir: string): SpoolFolder {
         } catch (error) {
           // The folder was removed meanwhile (or never made: no download went to a file yet).
           if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-          mkdirSync(dir, { recursive: true });
+          makeFolderSync(dir);
           writeFileSync(path, bytes, { flag: 'wx' });
         }
       } catch (error) {
@@ -76,20 +77,5 @@ async function prepareSpool(dir: string): Promise<void> {
     const path = join(dir, name);
     const info = await stat(path).catch(() => undefined);
     if (info !== undefined && info.mtimeMs < cutoff) await rm(path, { force: true });
-  }
-}
-
-/**
- * `mkdir -p`, except that a read-only file system is reported as such: Node's recursive mkdir
- * turns EROFS into ENOENT, and the operator would look for a missing folder instead.
- */
-async function makeFolder(dir: string): Promise<void> {
-  try {
-    await mkdir(dir);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return;
-    if (code !== 'ENOENT') throw error;
-    await mkdir(dir, { recursive: true });
   }
 }
