@@ -6,7 +6,7 @@
  * such bodies are answered 400, and such answers fail the event once, for good, while
  * legitimate webhooks go on being answered 204.
  */
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -174,8 +174,9 @@ describe('answers of a hostile messaging API', () => {
           expect(error).toMatchObject({ retryable: false, status: 200 });
           expect((error as ApiError).message).toMatch(/over its shape limits/);
         }
-        // The refused transaction left no file behind.
-        expect(readdirSync(spoolDir)).toEqual([]);
+        // The refused transaction left no file behind (a small one never had one: the spool
+        // folder is made only for a document that goes to a file).
+        expect(existsSync(spoolDir) ? readdirSync(spoolDir) : []).toEqual([]);
       } finally {
         await client.close();
       }

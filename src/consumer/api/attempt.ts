@@ -4,7 +4,6 @@
  * loop in transport.ts decides on retrying in one place. Only a SpoolWriteError is thrown: the
  * fault is this host's disk, and no other attempt mends it.
  */
-import { rm } from 'node:fs/promises';
 import type { Dispatcher, Pool } from 'undici';
 import { JsonShapeError } from '../../protocol/index.ts';
 import { type AttemptOutcome, isSuccess, tooLarge } from './attempt-outcome.ts';
@@ -43,8 +42,7 @@ export function createAttempt(pool: Pool, options: ResolvedApiClientOptions): At
       });
       return await readAnswer(answer, sink, options);
     } catch (error) {
-      // A disk that refused the file may refuse this too; the first error is the one to tell.
-      if (sink.to === 'document') await rm(sink.path, { force: true }).catch(() => {});
+      // A document's spool file, if it had one, was removed by readToDocument.
       return failureOutcome(error, sink, deadline, options);
     }
   };

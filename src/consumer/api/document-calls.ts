@@ -62,12 +62,12 @@ export function createDocumentCalls(deps: {
     request: Omit<ApiRequest, 'sink'>,
     shape?: Extract<ResponseSink, { to: 'document' }>['shape'],
   ): Promise<FetchedDocument> {
-    const path = await spool.newFile();
     const response = await transport.send({
       ...request,
       sink: {
         to: 'document',
-        path,
+        // Asked for only when the document goes to a file: an ordinary one never touches it.
+        spoolFile: () => spool.newFile(),
         maxBytes: maxDocumentBytes,
         limitName: 'API_MAX_DOCUMENT_BYTES',
         memoryBytes,

@@ -15,6 +15,7 @@
  * disk) is a SpoolWriteError: the fault is this host's, not the API's.
  */
 import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { createJsonShapeScanner } from '../../protocol/index.ts';
 import { closeFd, openFd, writeAll } from '../files/file-descriptors.ts';
@@ -39,8 +40,9 @@ type DocumentSink = Extract<ResponseSink, { to: 'document' }>;
 
 /**
  * Reads `body` whole. `declared` is the Content-Length, when the answer gave one: a document
- * announced larger than `memoryBytes` goes straight to its file. (File descriptors, not
- * FileHandles: the same system calls for less work on the event loop.)
+ * announced larger than `memoryBytes` goes straight to its file. The spool folder is touched
+ * only then. (File descriptors, not FileHandles: the same system calls for less work on the
+ * event loop.)
  */
 export async function readToDocument(
   body: Readable,
@@ -48,17 +50,14 @@ export async function readToDocument(
   declared: number | undefined,
   received: (bytes: number) => void,
 ): Promise<ReceivedDocument> {
-  const { path, maxBytes, memory } = sink;
+  const { maxBytes, memory } = sink;
   const shape = sink.shape === undefined ? undefined : createJsonShapeScanner(sink.shape);
-  const local = (error: unknown): never => {
-    throw new SpoolWriteError(path, error);
-  };
   const hash = createHash('sha256');
   // In memory until it passes memoryBytes or the budget; then `chunks` is written to the file.
   let chunks: Buffer[] | undefined =
     declared !== undefined && declared > sink.memoryBytes ? undefined : [];
   let taken = 0;
-  let fd: number | undefined;
+  let file: SpoolFile | undefined;
   let size = 0;
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
@@ -82,25 +81,56 @@ export async function readToDocument(
           continue;
         }
         // Too large for memory after all: what arrived so far goes first.
-        fd = await openFd(path, 'w').catch(local);
-        for (const held of chunks) await writeAll(fd, held).catch(local);
+        file = await openSpoolFile(sink);
+        for (const held of chunks) await file.write(held);
         memory.give(taken);
         taken = 0;
         chunks = undefined;
       }
-      fd ??= await openFd(path, 'w').catch(local);
-      await writeAll(fd, chunk).catch(local);
+      file ??= await openSpoolFile(sink);
+      await file.write(chunk);
     }
-    // A body with no bytes at all never opened its file.
-    if (chunks === undefined && fd === undefined) fd = await openFd(path, 'w').catch(local);
+    // A body announced large that came empty never opened its file.
+    file ??= chunks === undefined ? await openSpoolFile(sink) : undefined;
+    await file?.close();
   } catch (error) {
     memory.give(taken);
+    await file?.remove();
     throw error;
-  } finally {
-    if (fd !== undefined) await closeFd(fd).catch(local);
   }
   const sha256 = hash.digest('hex');
   // One buffer of its own: the chunks may be views of larger ones the connection reuses.
-  if (chunks !== undefined) return { size, sha256, bytes: Buffer.concat(chunks, size) };
-  return { size, sha256, path };
+  if (file === undefined) return { size, sha256, bytes: Buffer.concat(chunks ?? [], size) };
+  return { size, sha256, path: file.path };
+}
+
+/** A spool file being written; any failure of it is a SpoolWriteError. */
+interface SpoolFile {
+  path: string;
+  write(chunk: Buffer): Promise<void>;
+  close(): Promise<void>;
+  /** After a failure: closed if still open, and removed, so no partial file is left. */
+  remove(): Promise<void>;
+}
+
+async function openSpoolFile(sink: DocumentSink): Promise<SpoolFile> {
+  const path = await sink.spoolFile();
+  const local = (error: unknown): never => {
+    throw new SpoolWriteError(path, error);
+  };
+  const fd = await openFd(path, 'w').catch(local);
+  let open = true;
+  return {
+    path,
+    write: (chunk) => writeAll(fd, chunk).catch(local),
+    async close() {
+      open = false;
+      await closeFd(fd).catch(local);
+    },
+    async remove() {
+      if (open) await closeFd(fd).catch(() => {});
+      open = false;
+      await rm(path, { force: true }).catch(() => {});
+    },
+  };
 }

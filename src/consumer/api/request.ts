@@ -36,10 +36,10 @@ export type ResponseSink =
   | {
       to: 'document';
       /**
-       * The spool file of a document not kept in memory: created (or truncated) by each attempt
-       * that needs it; removed when the call fails.
+       * A new spool file's path, its folder ready: asked for only when the document goes to a
+       * file (one per attempt that needs it; the file is removed when that attempt fails).
        */
-      path: string;
+      spoolFile: () => Promise<string>;
       maxBytes: number;
       /** Named in the error when the body is too large, e.g. `API_MAX_DOCUMENT_BYTES`. */
       limitName: string;

@@ -5,13 +5,17 @@
  * for a file.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import { statSync, writeFileSync } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeFolder, makeFolderSync } from '../files/make-folder.ts';
 import { SpoolWriteError } from './read-body.ts';
 
 export interface SpoolFolder {
-  /** A path for a new spool file; the folder is prepared first. */
+  /**
+   * A path for a new spool file; the folder is prepared first (a SpoolWriteError when it
+   * cannot be).
+   */
   newFile(): Promise<string>;
   /**
    * Writes `bytes` to a new spool file at once and answers its path: a document kept in memory,
@@ -32,7 +36,7 @@ export function createSpoolFolder(dir: string): SpoolFolder {
       // Once per client; a failure (a folder that cannot be made) is tried again next time.
       ready ??= prepareSpool(dir).catch((error: unknown) => {
         ready = undefined;
-        throw error;
+        throw new SpoolWriteError(dir, error);
       });
       await ready;
       return join(dir, `${randomUUID()}${SPOOL_SUFFIX}`);
@@ -45,7 +49,7 @@ export function createSpoolFolder(dir: string): SpoolFolder {
         } catch (error) {
           // The folder was removed meanwhile (or never made: no download went to a file yet).
           if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-          mkdirSync(dir, { recursive: true });
+          makeFolderSync(dir);
           writeFileSync(path, bytes, { flag: 'wx' });
         }
       } catch (error) {
@@ -73,20 +77,5 @@ async function prepareSpool(dir: string): Promise<void> {
     const path = join(dir, name);
     const info = await stat(path).catch(() => undefined);
     if (info !== undefined && info.mtimeMs < cutoff) await rm(path, { force: true });
-  }
-}
-
-/**
- * `mkdir -p`, except that a read-only file system is reported as such: Node's recursive mkdir
- * turns EROFS into ENOENT, and the operator would look for a missing folder instead.
- */
-async function makeFolder(dir: string): Promise<void> {
-  try {
-    await mkdir(dir);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return;
-    if (code !== 'ENOENT') throw error;
-    await mkdir(dir, { recursive: true });
   }
 }

@@ -9,6 +9,7 @@ import { statSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { syncDirectory } from '../files/atomic-file.ts';
+import { makeFolder } from '../files/make-folder.ts';
 
 export const MANIFEST_FILE = 'manifest.json';
 const STAGING_PREFIX = '.staging-';
@@ -27,7 +28,8 @@ export function isComplete(folder: string): boolean {
 
 /** Makes a shard folder ready for staging folders; abandoned ones in it are removed. */
 export async function prepareShard(shardDir: string): Promise<void> {
-  await mkdir(shardDir, { recursive: true });
+  // Not mkdir's recursive option: it tells a read-only disk as ENOENT (make-folder.ts).
+  await makeFolder(shardDir);
   // The shard's and the transfer folder's own entries must be on disk too, or a crash
   // could lose all of it.
   await syncDirectory(dirname(shardDir));
