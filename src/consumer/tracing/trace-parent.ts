@@ -1,0 +1,51 @@
+/**
+ * A span's context as a W3C `traceparent` string (https://www.w3.org/TR/trace-context/#traceparent-header),
+ * to keep with a stored row and take up again later, possibly in another process or replica:
+ * the event the webhook stored, the status notice in the sink outbox, the submission. Written
+ * and read here rather than through the global propagator so that what is stored does not
+ * depend on which propagators an operator configured.
+ */
+import {
+  type Context,
+  context,
+  isSpanContextValid,
+  type SpanContext,
+  TraceFlags,
+  trace,
+} from '@opentelemetry/api';
+
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+/** The active span's traceparent, or undefined when no span is recording (tracing off). */
+export function activeTraceParent(from: Context = context.active()): string | undefined {
+  const span = trace.getSpan(from);
+  if (span === undefined || !span.isRecording()) return undefined;
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  return `00-${traceId}-${spanId}-${traceFlags.toString(16).padStart(2, '0')}`;
+}
+
+/**
+ * The span context a traceparent names, or undefined for anything else (a header is outside
+ * input: a malformed one is ignored, never an error). Version 00 only, as the specification's
+ * first version defines it.
+ */
+export function parseTraceParent(value: string | undefined | null): SpanContext | undefined {
+  if (typeof value !== 'string' || value.length !== 55) return undefined;
+  const match = TRACEPARENT.exec(value);
+  if (match === null) return undefined;
+  const spanContext: SpanContext = {
+    traceId: match[1] as string,
+    spanId: match[2] as string,
+    traceFlags: Number.parseInt(match[3] as string, 16) & TraceFlags.SAMPLED,
+    isRemote: true,
+  };
+  return isSpanContextValid(spanContext) ? spanContext : undefined;
+}
+
+/** A context whose parent is the span a stored traceparent names (or the root without one). */
+export function contextFromTraceParent(value: string | undefined | null): Context {
+  const spanContext = parseTraceParent(value);
+  return spanContext === undefined
+    ? context.active()
+    : trace.setSpanContext(context.active(), spanContext);
+}

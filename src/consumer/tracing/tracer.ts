@@ -1,0 +1,81 @@
+/**
+ * The consumer's spans, through the OpenTelemetry API alone (docs/operating.md#tracing). The
+ * API is a no-op until an SDK registers a tracer provider, which only the entry points do
+ * (src/tracing/start-tracing.ts, when the standard OTEL_* variables ask for it): a consumer
+ * without tracing creates no span and pays a function call per hop.
+ *
+ * The tracer is looked up from the API's global, not passed in as other dependencies are:
+ * that global is OpenTelemetry's documented seam (instrumentations and a forker's own code
+ * find the same provider there), and tests register an in-memory one the same way.
+ */
+import {
+  type Attributes,
+  type Context,
+  context,
+  type Link,
+  type Span,
+  type SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
+
+export const TRACER_NAME = 'invoicing-webhook-consumer';
+
+/**
+ * Attribute names: the service's own words under one namespace (no semantic convention has a
+ * message of an invoicing service), beside the conventions' `messaging.*` and `http.*` ones
+ * where they fit. Values are identifiers and outcomes only: never a secret, a body or a
+ * document.
+ */
+export const ATTR = {
+  messageId: 'invoicing.message.id',
+  eventId: 'invoicing.event.id',
+  action: 'invoicing.action',
+  transfer: 'invoicing.transfer',
+  outcome: 'invoicing.outcome',
+} as const;
+
+export function consumerTracer() {
+  return trace.getTracer(TRACER_NAME);
+}
+
+export interface SpanOptions {
+  kind?: SpanKind;
+  attributes?: Attributes;
+  links?: Link[];
+  /** When the span began, if before now (the inbox wait starts when the event was stored). */
+  startTime?: number;
+  /** The parent; @default the active context */
+  parent?: Context;
+}
+
+/**
+ * Runs `work` inside a new active span, so whatever it calls (an importer's fetch, a sink's
+ * request, a log line) joins it; ends the span when `work` settles, recording a thrown error
+ * as the span's error status and an exception event.
+ */
+export async function inSpan<T>(
+  name: string,
+  options: SpanOptions,
+  work: (span: Span) => Promise<T> | T,
+): Promise<T> {
+  const { parent = context.active(), ...spanOptions } = options;
+  return consumerTracer().startActiveSpan(name, spanOptions, parent, async (span) => {
+    try {
+      return await work(span);
+    } catch (error) {
+      recordError(span, error);
+      throw error;
+    } finally {
+      span.end();
+    }
+  });
+}
+
+export function recordError(span: Span, error: unknown): void {
+  if (error instanceof Error) span.recordException(error);
+  span.setStatus({
+    code: SpanStatusCode.ERROR,
+    message: error instanceof Error ? error.name : 'error',
+  });
+}
