@@ -16,8 +16,7 @@
  * the inbox empties are work the consumer has yet to do. Afterwards every notice queued during
  * the drain must be delivered and, with the journal sink, in the journal file.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { newEvent } from '../src/consumer/store/events.ts';
 import { openStore } from '../src/consumer/store/open-store.ts';
@@ -26,6 +25,7 @@ import { consumerFilesEnv } from '../test/support/consumer-env.ts';
 import { startConsumerProcess } from './consumer-process.ts';
 import { openDrainProgress } from './drain-progress.ts';
 import { summarizeProfiles, type ThreadSummary } from './profile-summary.ts';
+import { scratchFolder } from './scratch.ts';
 import { startServerProcess } from './server-process.ts';
 
 export interface DrainResult {
@@ -84,7 +84,7 @@ export async function runDrain(options: {
 }): Promise<DrainResult> {
   const postgres = options.databaseUrl?.startsWith('postgres') ?? false;
   const consumers = postgres ? (options.consumers ?? 1) : 1;
-  const dir = await mkdtemp(join(tmpdir(), 'bench-drain-'));
+  const dir = await scratchFolder('bench-drain-');
   const provider = await startServerProcess('provider-server.ts', {});
   try {
     const file = join(dir, 'events.jsonl');
@@ -225,7 +225,6 @@ export async function runDrain(options: {
     };
   } finally {
     await provider.stop();
-    await rm(dir, { recursive: true, force: true });
   }
 }
 

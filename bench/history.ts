@@ -30,8 +30,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { closeSync, fsyncSync, openSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
@@ -43,6 +41,7 @@ import { runStatement } from '../test/support/postgres-database.ts';
 import { type ConsumerProcess, startConsumerProcess } from './consumer-process.ts';
 import { runDrain } from './drain.ts';
 import { runLoad } from './load.ts';
+import { scratchFolder } from './scratch.ts';
 import { startServerProcess } from './server-process.ts';
 import {
   createRequestPool,
@@ -137,16 +136,12 @@ export async function runHistory(options: {
   postgresDatabase?: () => Promise<string>;
 }): Promise<HistoryResult[]> {
   const results: HistoryResult[] = [];
-  const dir = await mkdtemp(join(tmpdir(), 'bench-history-'));
-  try {
-    const sqliteUrl = (name: string) => `sqlite:${join(dir, `${name}.db`)}`;
-    results.push(await runOne('sqlite', sqliteUrl, dir, options));
-    if (options.postgresDatabase !== undefined) {
-      const create = options.postgresDatabase;
-      results.push(await runOne('postgres', () => create(), dir, options));
-    }
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+  const dir = await scratchFolder('bench-history-');
+  const sqliteUrl = (name: string) => `sqlite:${join(dir, `${name}.db`)}`;
+  results.push(await runOne('sqlite', sqliteUrl, dir, options));
+  if (options.postgresDatabase !== undefined) {
+    const create = options.postgresDatabase;
+    results.push(await runOne('postgres', () => create(), dir, options));
   }
   return results;
 }

@@ -12,13 +12,12 @@
  * acknowledgements still count in the inbox check: every eventId answered 2xx must be a row.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { startConsumerProcess } from './consumer-process.ts';
 import { checkInbox, checkPostgresInbox, type InboxCheck } from './inbox-check.ts';
 import { type LoadOptions, type LoadResult, runLoad } from './load.ts';
+import { scratchFolder } from './scratch.ts';
 import { startServerProcess } from './server-process.ts';
 import { createRequestPool, createRequestSource, type WebhookRequest } from './webhook-requests.ts';
 
@@ -75,7 +74,7 @@ const POOL_RATE = 12_000;
 
 export async function runIngressScenarios(options: IngressOptions): Promise<IngressResult[]> {
   const secret = randomBytes(24).toString('base64url');
-  const dir = await mkdtemp(join(tmpdir(), 'bench-ingress-'));
+  const dir = await scratchFolder('bench-ingress-');
   const poolSize = (options.warmupSeconds + options.durationSeconds) * POOL_RATE;
   const maxUnanswered = 2 * options.connections;
   const consumerEnv = (name: string, extra: Record<string, string> = {}) => ({
@@ -93,107 +92,101 @@ export async function runIngressScenarios(options: IngressOptions): Promise<Ingr
     const consumer = await startConsumerProcess(env);
     return { ...consumer, url: `${consumer.url}/webhooks` };
   };
-  try {
-    const bare = await measure(await startServerProcess('bare-server.ts', {}), pooled(), options);
-    const express = await measure(
-      await startServerProcess('express-server.ts', {}),
-      pooled(),
+  const bare = await measure(await startServerProcess('bare-server.ts', {}), pooled(), options);
+  const express = await measure(
+    await startServerProcess('express-server.ts', {}),
+    pooled(),
+    options,
+  );
+
+  const ingressAcks = new Set<string>();
+  const ingress = await measure(
+    await consumerServer(consumerEnv('ingress', { ROLE: 'ingress' })),
+    pooled(ingressAcks),
+    options,
+  );
+
+  const api = await startServerProcess('fake-api.ts', {});
+  const fullAcks = new Set<string>();
+  let backlog = { seconds: 0, left: 0, dead: 0 };
+  const full = await measure(
+    await consumerServer(consumerEnv('full', { API_BASE_URL: api.url })),
+    pooled(fullAcks),
+    options,
+    async () => {
+      backlog = await waitForDrain(join(dir, 'full.db'));
+    },
+  );
+  await api.stop();
+
+  const event = createRequestSource(secret)();
+  const duplicateAcks = new Set<string>();
+  const duplicates = await measure(
+    await consumerServer(consumerEnv('duplicates', { ROLE: 'ingress' })),
+    { next: () => event, onAcknowledged: (id) => duplicateAcks.add(id), builtDuringRun: () => 0 },
+    options,
+  );
+
+  let postgres: IngressResult | undefined;
+  if (options.postgresDatabase !== undefined) {
+    const databaseUrl = await options.postgresDatabase();
+    const postgresAcks = new Set<string>();
+    const measured = await measure(
+      await consumerServer(consumerEnv('postgres', { ROLE: 'ingress', DATABASE_URL: databaseUrl })),
+      pooled(postgresAcks),
       options,
     );
-
-    const ingressAcks = new Set<string>();
-    const ingress = await measure(
-      await consumerServer(consumerEnv('ingress', { ROLE: 'ingress' })),
-      pooled(ingressAcks),
-      options,
-    );
-
-    const api = await startServerProcess('fake-api.ts', {});
-    const fullAcks = new Set<string>();
-    let backlog = { seconds: 0, left: 0, dead: 0 };
-    const full = await measure(
-      await consumerServer(consumerEnv('full', { API_BASE_URL: api.url })),
-      pooled(fullAcks),
-      options,
-      async () => {
-        backlog = await waitForDrain(join(dir, 'full.db'));
-      },
-    );
-    await api.stop();
-
-    const event = createRequestSource(secret)();
-    const duplicateAcks = new Set<string>();
-    const duplicates = await measure(
-      await consumerServer(consumerEnv('duplicates', { ROLE: 'ingress' })),
-      { next: () => event, onAcknowledged: (id) => duplicateAcks.add(id), builtDuringRun: () => 0 },
-      options,
-    );
-
-    let postgres: IngressResult | undefined;
-    if (options.postgresDatabase !== undefined) {
-      const databaseUrl = await options.postgresDatabase();
-      const postgresAcks = new Set<string>();
-      const measured = await measure(
-        await consumerServer(
-          consumerEnv('postgres', { ROLE: 'ingress', DATABASE_URL: databaseUrl }),
-        ),
-        pooled(postgresAcks),
-        options,
-      );
-      postgres = {
-        name: 'f postgres',
-        description: 'consumer, ROLE=ingress, PostgreSQL store',
-        ...measured,
-        ratioToExpress: measured.requestsPerSecond / express.requestsPerSecond,
-        inbox: await checkPostgresInbox(databaseUrl, postgresAcks, maxUnanswered),
-      };
-    }
-
-    const ratio = (r: Measured) => r.requestsPerSecond / express.requestsPerSecond;
-    const inbox = (name: string, acks: Set<string>, unanswered: number) =>
-      checkInbox(join(dir, `${name}.db`), acks, unanswered);
-    return [
-      {
-        name: 'a bare',
-        description: 'bare node:http, read body, 204',
-        ...bare,
-        ratioToExpress: ratio(bare),
-      },
-      {
-        name: 'b express',
-        description: 'express 5 + express.raw, 204',
-        ...express,
-        ratioToExpress: 1,
-      },
-      {
-        name: 'c ingress',
-        description: 'consumer, ROLE=ingress: verify, parse, durable insert, 204',
-        ...ingress,
-        ratioToExpress: ratio(ingress),
-        inbox: inbox('ingress', ingressAcks, maxUnanswered),
-      },
-      {
-        name: 'd with worker',
-        description: 'consumer with its worker handling every event (fake messaging API)',
-        ...full,
-        ratioToExpress: ratio(full),
-        inbox: inbox('full', fullAcks, maxUnanswered),
-        drainAfterSeconds: backlog.seconds,
-        backlogLeft: backlog.left,
-        deadEvents: backlog.dead,
-      },
-      {
-        name: 'e duplicates',
-        description: 'consumer: one signed event repeated (dedupe, no new row)',
-        ...duplicates,
-        ratioToExpress: ratio(duplicates),
-        inbox: inbox('duplicates', duplicateAcks, 0),
-      },
-      ...(postgres === undefined ? [] : [postgres]),
-    ];
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+    postgres = {
+      name: 'f postgres',
+      description: 'consumer, ROLE=ingress, PostgreSQL store',
+      ...measured,
+      ratioToExpress: measured.requestsPerSecond / express.requestsPerSecond,
+      inbox: await checkPostgresInbox(databaseUrl, postgresAcks, maxUnanswered),
+    };
   }
+
+  const ratio = (r: Measured) => r.requestsPerSecond / express.requestsPerSecond;
+  const inbox = (name: string, acks: Set<string>, unanswered: number) =>
+    checkInbox(join(dir, `${name}.db`), acks, unanswered);
+  return [
+    {
+      name: 'a bare',
+      description: 'bare node:http, read body, 204',
+      ...bare,
+      ratioToExpress: ratio(bare),
+    },
+    {
+      name: 'b express',
+      description: 'express 5 + express.raw, 204',
+      ...express,
+      ratioToExpress: 1,
+    },
+    {
+      name: 'c ingress',
+      description: 'consumer, ROLE=ingress: verify, parse, durable insert, 204',
+      ...ingress,
+      ratioToExpress: ratio(ingress),
+      inbox: inbox('ingress', ingressAcks, maxUnanswered),
+    },
+    {
+      name: 'd with worker',
+      description: 'consumer with its worker handling every event (fake messaging API)',
+      ...full,
+      ratioToExpress: ratio(full),
+      inbox: inbox('full', fullAcks, maxUnanswered),
+      drainAfterSeconds: backlog.seconds,
+      backlogLeft: backlog.left,
+      deadEvents: backlog.dead,
+    },
+    {
+      name: 'e duplicates',
+      description: 'consumer: one signed event repeated (dedupe, no new row)',
+      ...duplicates,
+      ratioToExpress: ratio(duplicates),
+      inbox: inbox('duplicates', duplicateAcks, 0),
+    },
+    ...(postgres === undefined ? [] : [postgres]),
+  ];
 
   function pooled(acknowledged?: Set<string>) {
     const pool = createRequestPool(secret, poolSize);

@@ -9,8 +9,6 @@
  * (docs/configuration.md, DATABASE_URL), so that one pointed at the wrong file says so.
  */
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore } from '../src/consumer/store/open-store.ts';
 import { consumerFilesEnv } from '../test/support/consumer-env.ts';
@@ -20,6 +18,7 @@ import {
   RECONCILE,
   spawnMeasured,
 } from './consumer-process.ts';
+import { scratchFolder } from './scratch.ts';
 import { startServerProcess } from './server-process.ts';
 
 export interface ReconcileResult {
@@ -44,7 +43,7 @@ export interface ReconcileResult {
 const RUN_TIMEOUT_MS = 10 * 60_000;
 
 export async function runReconcile(options: { messages: number }): Promise<ReconcileResult> {
-  const dir = await mkdtemp(join(tmpdir(), 'bench-reconcile-'));
+  const dir = await scratchFolder('bench-reconcile-');
   const provider = await startServerProcess('provider-server.ts', {});
   try {
     await provider.command('seed', { count: options.messages, file: join(dir, 'events.jsonl') });
@@ -97,6 +96,5 @@ export async function runReconcile(options: { messages: number }): Promise<Recon
     };
   } finally {
     await provider.stop();
-    await rm(dir, { recursive: true, force: true });
   }
 }

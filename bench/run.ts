@@ -16,6 +16,7 @@ import { runMicroBenchmarks } from './micro.ts';
 import { startBenchPostgres } from './postgres.ts';
 import { runReconcile } from './reconcile.ts';
 import { createReport, formatReport, writeReport } from './report.ts';
+import { removeScratchFolders } from './scratch.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
   --duration <s>       seconds measured per load scenario (default 10; 3 with --quick)
@@ -163,6 +164,8 @@ const report = createReport(startedAt, parameters, {
 console.log(formatReport(report));
 const results = new URL('results/', import.meta.url).pathname;
 console.log(`\nWrote ${await writeReport(report, results)} and ${results}latest.json`);
+// Every part's scratch folders at once, now that nothing is measured (scratch.ts says why).
+await removeScratchFolders();
 process.exit(report.passed ? 0 : 1);
 
 function positiveInteger(flag: string, raw: string | undefined, fallback: number): number {
