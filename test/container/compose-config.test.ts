@@ -13,7 +13,7 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { parse } from 'yaml';
 import { PUBLIC_SECRETS } from '../../src/consumer/settings/public-secrets.ts';
 import { COMPOSE_DIR, composeCommand, generateSandboxEnv } from './support/compose.ts';
@@ -205,9 +205,10 @@ describeWithEngine('the compose files, as `docker compose config` reads them', (
       for (const name of ['WEBHOOK_SECRETS', 'API_TOKEN', 'ADMIN_TOKEN', 'PROVIDER_ADMIN_TOKEN']) {
         expect(sandbox.values[name], name).toMatch(/^(whsec_)?[0-9a-f]{48}$/);
       }
-      expect((await generateSandboxEnv()).values.WEBHOOK_SECRETS).not.toBe(
-        sandbox.values.WEBHOOK_SECRETS,
-      );
+      const another = await generateSandboxEnv();
+      another.remove();
+      onTestFinished(() => sandbox.remove());
+      expect(another.values.WEBHOOK_SECRETS).not.toBe(sandbox.values.WEBHOOK_SECRETS);
       for (const files of [
         ['compose.yaml', 'compose.sandbox.yaml'],
         ['compose.yaml', 'compose.postgres.yaml', 'compose.sandbox.yaml'],

@@ -8,12 +8,12 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError, createApiClient } from '../../src/consumer/api/index.ts';
 import { closeServer, listenOnLoopback } from '../support/loopback-server.ts';
+import { testFolder } from '../support/test-folder.ts';
 import { buildEnvelope, postSigned, signedRequest } from '../support/webhooks.ts';
 import {
   type ConsumerProcess,
@@ -156,7 +156,7 @@ describe('answers of a hostile messaging API', () => {
 
     it('descriptors, lists and transaction JSON over the limits are non-retryable ApiErrors', async () => {
       api = hostile(nestedArrays(100_000));
-      const spoolDir = join(tmpdir(), `json-shape-spool-${process.pid}`);
+      const spoolDir = join(testFolder('json-shape-'), 'spool');
       const client = createApiClient({
         baseUrl: await listenOnLoopback(api),
         token: 'api-token',

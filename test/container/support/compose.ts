@@ -6,7 +6,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -44,12 +44,15 @@ export interface SandboxEnv {
   file: string;
   /** Its settings, by name. */
   values: Record<string, string>;
+  /** Removes the file and its folder (the settings are secrets of a throw-away sandbox). */
+  remove(): void;
 }
 
 /** The sandbox's settings as docs/deploying.md has a user make them, in a temporary file. */
 export async function generateSandboxEnv(): Promise<SandboxEnv> {
   const { stdout } = await run('sh', [`${COMPOSE_DIR}sandbox-env.sh`]);
-  const file = join(mkdtempSync(join(tmpdir(), 'sandbox-env-')), 'sandbox.env');
+  const dir = mkdtempSync(join(tmpdir(), 'sandbox-env-'));
+  const file = join(dir, 'sandbox.env');
   writeFileSync(file, stdout);
   const values = Object.fromEntries(
     stdout
@@ -57,7 +60,7 @@ export async function generateSandboxEnv(): Promise<SandboxEnv> {
       .filter((line) => /^[A-Z_]+=/.test(line))
       .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
   );
-  return { file, values };
+  return { file, values, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /**

@@ -39,6 +39,15 @@ export async function upSandboxCompose(options: {
     envFile: sandbox.file,
     env,
     waits: options.waits,
+  }).catch((error: unknown) => {
+    sandbox.remove();
+    throw error;
   });
-  return { ...compose, env, setting: (name) => sandbox.values[name] as string };
+  return {
+    ...compose,
+    env,
+    setting: (name) => sandbox.values[name] as string,
+    // The env file is read by every compose command, `down` included: removed after it.
+    down: () => compose.down().finally(() => sandbox.remove()),
+  };
 }
