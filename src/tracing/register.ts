@@ -7,13 +7,18 @@
  * OTEL_* variables can live there beside the others.
  */
 import 'dotenv/config';
+import { isMainThread } from 'node:worker_threads';
 import { startTracing } from './start-tracing.ts';
 import { TracingConfigError } from './tracing-settings.ts';
 
-try {
-  await startTracing(process.env);
-} catch (error) {
-  if (!(error instanceof TracingConfigError)) throw error;
-  console.error(error.message);
-  process.exit(2);
+// Node runs --import modules in every worker thread too (the SQLite store's writer is one): the
+// main thread's SDK is the process's, and a worker must not start a second one.
+if (isMainThread) {
+  try {
+    await startTracing(process.env);
+  } catch (error) {
+    if (!(error instanceof TracingConfigError)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  }
 }

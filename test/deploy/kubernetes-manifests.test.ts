@@ -111,6 +111,8 @@ describe('Kubernetes manifests (docker/kubernetes)', () => {
     expect(configMap.data.NODE_OPTIONS.split(/\s+/)).toEqual(
       expect.arrayContaining(['--max-semi-space-size=2', '--max-old-space-size=256']),
     );
+    // The image's tracing start-up too (docs/operating.md#tracing), which OTEL_* turn on.
+    expect(configMap.data.NODE_OPTIONS).toContain('--import /app/dist/src/tracing/register.js');
     for (const manifest of [deployment, cronJob]) {
       const [container] = podOf(manifest).containers;
       expect(container.envFrom).toContainEqual({
