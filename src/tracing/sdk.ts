@@ -7,7 +7,7 @@
  * based "always on" by default), the batch settings and the resource (OTEL_SERVICE_NAME,
  * OTEL_RESOURCE_ATTRIBUTES) are the SDK's, read from the standard variables.
  */
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
@@ -23,14 +23,30 @@ export function startSdk(settings: TracingSettings & { enabled: true }): Running
     logRecordProcessors: [],
     textMapPropagator: injectOnlyPropagator(),
     instrumentations: [
-      new HttpInstrumentation(),
-      new ExpressInstrumentation(),
+      new HttpInstrumentation({ ignoreIncomingRequestHook: isProbe }),
+      // A span per router only: one per middleware (body parsers, the admin token check) and
+      // per handler would add half a dozen spans to every webhook, at a cost per request, and
+      // tell nothing the consumer's own spans do not. The route still names the server span.
+      new ExpressInstrumentation({
+        ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.REQUEST_HANDLER],
+      }),
       new UndiciInstrumentation({ ignoreRequestHook: carriesTraceParent }),
-      new PgInstrumentation(),
+      // Only queries made inside a span (a claim, an import's store writes): the workers' idle
+      // polls would otherwise each start a trace of their own, every few hundred milliseconds.
+      new PgInstrumentation({ requireParentSpan: true }),
     ],
   });
   sdk.start();
   return { shutdown: () => sdk.shutdown() };
+}
+
+/**
+ * Liveness and readiness probes and the metrics scrape: a trace every few seconds from each
+ * probe, telling nothing about an invoice.
+ */
+function isProbe(request: { url?: string | undefined }): boolean {
+  const path = request.url?.split('?')[0];
+  return path === '/healthz' || path === '/readyz' || path === '/metrics';
 }
 
 /**

@@ -67,6 +67,8 @@ describe('tracing in the consumer process', () => {
       OTEL_SERVICE_NAME: 'invoicing-consumer-e2e',
     });
     expect(await sendWebhook(webhookUrl)).toBe(204);
+    const probe = await request(webhookUrl.replace('/webhooks', '/readyz'));
+    await probe.body.text();
 
     // The batch is exported by the shutdown, before the process exits: no waiting for the
     // exporter's 5 s schedule, and no span lost to a stop.
@@ -82,6 +84,8 @@ describe('tracing in the consumer process', () => {
     expect(server.traceId).not.toBe(SENDER_TRACE_ID);
     expect(server.parentSpanId).toBe('');
     expect(spans.some((span) => span.traceId === SENDER_TRACE_ID)).toBe(false);
+    // A probe every few seconds is not an invoice's story.
+    expect(spans.map((span) => span.name)).not.toContain('GET /readyz');
     // Express is an ES module import of a CommonJS package: its spans prove the loader hook.
     const trace = spans.filter((span) => span.traceId === server.traceId);
     expect(trace.map((span) => span.scope)).toContain('@opentelemetry/instrumentation-express');
