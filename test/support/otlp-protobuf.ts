@@ -19,6 +19,9 @@ export interface ReceivedSpan {
   spanId: string;
   /** Empty for a root span. */
   parentSpanId: string;
+  /** Start, in milliseconds since the epoch (fractional), and length in milliseconds. */
+  startMs: number;
+  durationMs: number;
   attributes: Record<string, string | number | boolean>;
   links: { traceId: string; spanId: string }[];
   events: string[];
@@ -46,6 +49,8 @@ export function decodeTraceRequest(bytes: Uint8Array): ReceivedSpan[] {
           traceId: hex(span, 1),
           spanId: hex(span, 2),
           parentSpanId: hex(span, 4),
+          startMs: Number(fixed64(span, 7)) / 1e6,
+          durationMs: Number(fixed64(span, 8) - fixed64(span, 7)) / 1e6,
           attributes: attributes(span, 9),
           links: messages(span, 13).map((link) => ({
             traceId: hex(link, 1),
@@ -113,6 +118,11 @@ function text(fields: Fields, number: number): string {
 function hex(fields: Fields, number: number): string {
   const [bytes] = bytesOf(fields, number);
   return bytes === undefined ? '' : Buffer.from(bytes).toString('hex');
+}
+
+function fixed64(fields: Fields, number: number): bigint {
+  const [bytes] = bytesOf(fields, number);
+  return bytes === undefined || bytes.length !== 8 ? 0n : Buffer.from(bytes).readBigUInt64LE(0);
 }
 
 function varint(fields: Fields, number: number): bigint {

@@ -23,7 +23,9 @@ export interface OtlpReceiver {
   close(): Promise<void>;
 }
 
-export async function startOtlpReceiver(options: { keep?: boolean } = {}): Promise<OtlpReceiver> {
+export async function startOtlpReceiver(
+  options: { keep?: boolean /** @default any free port */; port?: number } = {},
+): Promise<OtlpReceiver> {
   const keep = options.keep ?? true;
   const spans: ReceivedSpan[] = [];
   let requests = 0;
@@ -49,7 +51,7 @@ export async function startOtlpReceiver(options: { keep?: boolean } = {}): Promi
       res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
     });
   });
-  const url = await listenOnLoopback(server);
+  const url = await listenOnLoopback(server, options.port);
   return {
     url,
     spans: () => spans,
