@@ -18,18 +18,21 @@ const { values } = parseArgs({
 const receiver = await startOtlpReceiver({ port: Number(values.port) });
 console.log(`OTEL_EXPORTER_OTLP_ENDPOINT=${receiver.url}`);
 
-let printed = 0;
+// A trace is printed once its spans stopped arriving for a second, and again if more come.
+const printed = new Map<string, number>();
 let seen = 0;
 setInterval(() => {
   const spans = receiver.spans();
-  if (spans.length === seen) {
-    if (spans.length > printed) {
-      printed = spans.length;
-      console.log(`\n${renderSpanTrees(selected(spans))}`);
-    }
+  if (spans.length !== seen) {
+    seen = spans.length;
     return;
   }
-  seen = spans.length;
+  const counts = new Map<string, number>();
+  for (const span of spans) counts.set(span.traceId, (counts.get(span.traceId) ?? 0) + 1);
+  const changed = new Set([...counts].filter(([id, n]) => printed.get(id) !== n).map(([id]) => id));
+  for (const id of changed) printed.set(id, counts.get(id) ?? 0);
+  const fresh = selected(spans).filter((span) => changed.has(span.traceId));
+  if (fresh.length > 0) console.log(`\n${renderSpanTrees(fresh)}`);
 }, 1000);
 
 function selected(spans: readonly ReceivedSpan[]): readonly ReceivedSpan[] {
