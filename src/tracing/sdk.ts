@@ -33,7 +33,9 @@ export function startSdk(settings: TracingSettings & { enabled: true }): Running
       new UndiciInstrumentation({ ignoreRequestHook: carriesTraceParent }),
       // Only queries made inside a span (a claim, an import's store writes): the workers' idle
       // polls would otherwise each start a trace of their own, every few hundred milliseconds.
-      new PgInstrumentation({ requireParentSpan: true }),
+      // The query's text is recorded, never its parameters (enhancedDatabaseReporting stays
+      // off): they hold webhook bodies and documents.
+      new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
     ],
   });
   sdk.start();
