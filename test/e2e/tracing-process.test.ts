@@ -6,7 +6,7 @@
  */
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CONSUMER_MAIN, npmScriptNodeFlags } from '../support/entry-points.ts';
+import { CONSUMER_MAIN, DEV_SCRIPT, npmScriptNodeFlags } from '../support/entry-points.ts';
 import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver.ts';
 import { createTestProcesses, freePort, waitForOutput } from '../support/processes.ts';
 import { testFolder } from '../support/test-folder.ts';
@@ -142,5 +142,30 @@ describe('tracing in the consumer process', () => {
     expect(consumer.output()).toContain(
       'OTEL_TRACES_EXPORTER must list otlp, console, zipkin or be none (got "jaeger")',
     );
+  });
+});
+
+describe('tracing in the sandbox', () => {
+  it("npm run dev with OTEL_TRACES_EXPORTER=console prints the simulated sender's delivery and our request", async () => {
+    const [port, providerPort] = [await freePort(), await freePort()];
+    const dev = processes.start(DEV_SCRIPT, {
+      cwd: testFolder('tracing-dev-'),
+      nodeArgs: npmScriptNodeFlags('dev'),
+      env: {
+        PORT: String(port),
+        PROVIDER_PORT: String(providerPort),
+        OTEL_TRACES_EXPORTER: 'console',
+      },
+    });
+    await waitForOutput(dev, 'Sandbox running', 20_000);
+    const inbound = await request(`http://127.0.0.1:${providerPort}/admin/messages/inbound`, {
+      method: 'POST',
+    });
+    await inbound.body.text();
+    expect(inbound.statusCode).toBe(201);
+    // A delivery attempt of the simulator's, then the consumer's answer to it.
+    await waitForOutput(dev, "name: 'send webhook'", 15_000);
+    await waitForOutput(dev, "name: 'POST /webhooks'", 15_000);
+    expect(dev.output()).toContain("name: 'invoicing-provider-simulator'");
   });
 });

@@ -10,6 +10,8 @@ const ROOT = join(import.meta.dirname, '../..');
 
 /** `npm run dev`'s consumer half, and the image's default command: the consumer. */
 export const CONSUMER_MAIN = join(ROOT, 'src/main.ts');
+/** `npm run dev`: the simulator and the consumer in one process. */
+export const DEV_SCRIPT = join(ROOT, 'scripts/dev.ts');
 /** `npm run reconcile`. */
 export const RECONCILE_SCRIPT = join(ROOT, 'scripts/reconcile.ts');
 /** `npm run replay`. */
