@@ -55,19 +55,23 @@ RUN chmod +x dist/src/main.js dist/scripts/*.js \
 # benchmark's load goes from 235-253 to under 150 MiB (docs/performance.md#memory).
 # NODE_OPTIONS carries the V8 flags because the commands are node scripts started by their
 # shebang; they apply to every node process of the image. Keep them if you set NODE_OPTIONS.
+# It also loads the tracing start-up before each command (docs/operating.md#tracing): it does
+# nothing, and loads no OpenTelemetry SDK, unless OTEL_EXPORTER_OTLP_ENDPOINT or
+# OTEL_TRACES_EXPORTER asks for traces. The HEALTHCHECK runs without it (OTEL_SDK_DISABLED):
+# a probe every 10 s would otherwise start an SDK and export a trace of its own each time.
 ENV NODE_ENV=production \
     DATABASE_URL=sqlite:/data/consumer.db \
     DOCUMENTS_DIR=/data/documents \
     SINK_JOURNAL_FILE=/data/status-journal.jsonl \
     OPERATIONS_PORT=3001 \
     MALLOC_ARENA_MAX=2 \
-    NODE_OPTIONS="--max-semi-space-size=2 --max-old-space-size=256"
+    NODE_OPTIONS="--max-semi-space-size=2 --max-old-space-size=256 --import /app/dist/src/tracing/register.js"
 VOLUME ["/data"]
 # Numeric, so that Kubernetes' runAsNonRoot can check it.
 USER 1000:1000
 # 3000: the webhook path (PORT), for the gateway; 3001: /healthz, /readyz, /metrics and /admin
 # (OPERATIONS_PORT), for probes, the scraper and operators only.
 EXPOSE 3000 3001
-HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["healthcheck"]
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["env", "OTEL_SDK_DISABLED=true", "healthcheck"]
 # Exec form: the consumer is PID 1 and gets SIGTERM itself (graceful shutdown, exit 0).
 CMD ["consumer"]

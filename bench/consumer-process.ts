@@ -15,7 +15,9 @@ export const MAIN = fileURLToPath(new URL('../dist/src/main.js', import.meta.url
 
 /**
  * The environment and Node options `npm start` runs the consumer with (package.json), so the
- * benchmark measures production's memory settings, from one source.
+ * benchmark measures production's memory settings and its tracing start-up (off unless a
+ * scenario sets OTEL_*), from one source. The options are the words between `node` and the
+ * script; a relative path among them (`--import ./dist/...`) is the repository's.
  */
 export const PRODUCTION_START = (() => {
   const packageJson = JSON.parse(
@@ -25,7 +27,11 @@ export const PRODUCTION_START = (() => {
   const env = Object.fromEntries(
     words.filter((w) => /^[A-Z_]+=/.test(w)).map((w) => w.split('=') as [string, string]),
   );
-  const nodeArgs = words.filter((w) => w.startsWith('--'));
+  const nodeArgs = words
+    .slice(words.indexOf('node') + 1, -1)
+    .map((w) =>
+      w.startsWith('./') ? fileURLToPath(new URL(`../${w.slice(2)}`, import.meta.url)) : w,
+    );
   return { env, nodeArgs };
 })();
 export const RECONCILE = fileURLToPath(new URL('../dist/scripts/reconcile.js', import.meta.url));

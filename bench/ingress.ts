@@ -8,6 +8,8 @@
  *                  fast fake of the messaging API; afterwards, how long the backlog takes
  *   (e) duplicates one signed event, repeated: the dedupe path
  *   (f) postgres   (c) with the PostgreSQL store (when a server is available)
+ *   (c traced)     (c) with tracing on, exporting to a loopback OTLP receiver, run right
+ *                  after (c) so the two compare the machine with itself (when asked)
  * Each starts with a warm-up run (JIT, page cache, connections) whose figures are dropped; its
  * acknowledgements still count in the inbox check: every eventId answered 2xx must be a row.
  */
@@ -27,6 +29,8 @@ export interface IngressOptions {
   warmupSeconds: number;
   /** A fresh PostgreSQL database for scenario (f); left out when there is none. */
   postgresDatabase?: () => Promise<string>;
+  /** The OTLP endpoint of scenario (c traced); left out, it does not run. */
+  otlpEndpoint?: string;
 }
 
 export interface IngressResult extends LoadResult {
@@ -49,6 +53,8 @@ export interface IngressResult extends LoadResult {
   backlogLeft?: number;
   /** (d) only: events the worker gave up on. */
   deadEvents?: number;
+  /** (c traced) only: the consumer ran with tracing on (the report keeps it apart). */
+  traced?: boolean;
 }
 
 interface Server {
@@ -105,6 +111,20 @@ export async function runIngressScenarios(options: IngressOptions): Promise<Ingr
     pooled(ingressAcks),
     options,
   );
+  const tracedAcks = new Set<string>();
+  const traced =
+    options.otlpEndpoint === undefined
+      ? undefined
+      : await measure(
+          await consumerServer(
+            consumerEnv('traced', {
+              ROLE: 'ingress',
+              OTEL_EXPORTER_OTLP_ENDPOINT: options.otlpEndpoint,
+            }),
+          ),
+          pooled(tracedAcks),
+          options,
+        );
 
   const api = await startServerProcess('fake-api.ts', {});
   const fullAcks = new Set<string>();
@@ -168,6 +188,18 @@ export async function runIngressScenarios(options: IngressOptions): Promise<Ingr
       ratioToExpress: ratio(ingress),
       inbox: inbox('ingress', ingressAcks, maxUnanswered),
     },
+    ...(traced === undefined
+      ? []
+      : [
+          {
+            name: 'c traced',
+            description: '(c) with tracing on: OTLP/HTTP to a loopback receiver',
+            ...traced,
+            ratioToExpress: ratio(traced),
+            inbox: inbox('traced', tracedAcks, maxUnanswered),
+            traced: true,
+          },
+        ]),
     {
       name: 'd with worker',
       description: 'consumer with its worker handling every event (fake messaging API)',

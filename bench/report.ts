@@ -11,6 +11,7 @@ import type { IngressOptions, IngressResult } from './ingress.ts';
 import type { MicroResult } from './micro.ts';
 import type { ReconcileResult } from './reconcile.ts';
 import { allWorkDone, createTargets, type Target } from './targets.ts';
+import { formatTracing, type TracingResult, tracingFailures } from './tracing-cost.ts';
 import {
   drainShortfall,
   historyShortfall,
@@ -43,6 +44,8 @@ export interface BenchReport {
   reconcile?: ReconcileResult;
   /** Issue 18: the same probes without and with history, and a retention run. */
   history?: HistoryResult[];
+  /** Issue 40: (c) and the SQLite drain again with tracing on. */
+  tracing?: TracingResult;
   micro: MicroResult[];
   /** Parts that threw instead of giving a result (a consumer that did not start, say). */
   errors: { part: string; message: string }[];
@@ -62,7 +65,7 @@ export function createReport(
   parameters: BenchReport['parameters'],
   results: Pick<
     BenchReport,
-    'ingress' | 'drain' | 'postgresDrain' | 'reconcile' | 'micro' | 'history' | 'errors'
+    'ingress' | 'drain' | 'postgresDrain' | 'reconcile' | 'micro' | 'history' | 'errors' | 'tracing'
   >,
 ): BenchReport {
   const inputs = { ...results, smoke: parameters.smoke };
@@ -142,6 +145,11 @@ export function formatReport(report: BenchReport): string {
   }
   for (const d of [report.drain, report.postgresDrain]) {
     if (d !== undefined) lines.push('', ...formatDrain(d));
+  }
+  if (report.tracing !== undefined) {
+    const c = report.ingress.find((s) => s.name.startsWith('c'));
+    const tracing = formatTracing(report.tracing, { ingress: c, drain: report.drain });
+    if (tracing.length > 0) lines.push('', ...tracing);
   }
   if (report.reconcile !== undefined) lines.push('', ...formatReconcile(report.reconcile));
   for (const h of report.history ?? []) lines.push('', ...formatHistory(h));
@@ -236,6 +244,7 @@ function failures(report: BenchReport): string[] {
       ? []
       : named('reconcile', reconcileShortfall(report.reconcile))),
     ...(report.history ?? []).flatMap((h) => named(`history ${h.store}`, historyShortfall(h))),
+    ...tracingFailures(report.tracing),
     ...report.errors.map(({ part }) => `${part} did not run`),
   ];
 }

@@ -17,6 +17,8 @@ import { startBenchPostgres } from './postgres.ts';
 import { runReconcile } from './reconcile.ts';
 import { createReport, formatReport, writeReport } from './report.ts';
 import { removeScratchFolders } from './scratch.ts';
+import { startServerProcess } from './server-process.ts';
+import type { TracingResult } from './tracing-cost.ts';
 
 const USAGE = `Usage: npm run bench -- [options]
   --duration <s>       seconds measured per load scenario (default 10; 3 with --quick)
@@ -112,19 +114,53 @@ const postgres = wantsPostgres
 if ('missing' in postgres && wantsPostgres)
   console.error(`PostgreSQL scenarios skipped: ${postgres.missing}`);
 const createDatabase = 'missing' in postgres ? undefined : () => postgres.createDatabase();
-const ingress = parts.has('ingress')
+// The collector of the traced scenarios (tracing-cost.ts), for ingress and drain.
+const receiver =
+  parts.has('ingress') || parts.has('drain')
+    ? await attempt('otlp receiver', () => startServerProcess('otlp-receiver-server.ts', {}))
+    : undefined;
+type Received = { requests: number; bytes: number };
+const received = async (): Promise<Received> =>
+  (await receiver?.command<Received>('received')) ?? { requests: 0, bytes: 0 };
+const since = (before: Received, after: Received): Received => ({
+  requests: after.requests - before.requests,
+  bytes: after.bytes - before.bytes,
+});
+const tracing: TracingResult = { exported: {} };
+const allIngress = parts.has('ingress')
   ? ((await attempt('ingress', () =>
       runIngressScenarios({
         ...parameters,
         ...(createDatabase === undefined ? {} : { postgresDatabase: createDatabase }),
+        ...(receiver === undefined ? {} : { otlpEndpoint: receiver.url }),
       }),
     )) ?? [])
   : [];
+const ingress = allIngress.filter((s) => s.traced !== true);
+const tracedIngress = allIngress.find((s) => s.traced === true);
+if (tracedIngress !== undefined) {
+  tracing.ingress = tracedIngress;
+  tracing.exported.ingress = await received();
+}
 const drain = parts.has('drain')
   ? await attempt('drain (sqlite)', () =>
       runDrain({ invoices: parameters.invoices, profile: values.profile }),
     )
   : undefined;
+if (drain !== undefined && receiver !== undefined) {
+  const before = await received();
+  const traced = await attempt('drain (sqlite, traced)', () =>
+    runDrain({
+      invoices: parameters.invoices,
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
+    }),
+  );
+  if (traced !== undefined) {
+    tracing.drain = traced;
+    tracing.exported.drain = since(before, await received());
+  }
+}
+await receiver?.stop();
 const postgresDrain =
   parts.has('drain') && createDatabase !== undefined
     ? await attempt('drain (postgres)', async () =>
@@ -160,6 +196,7 @@ const report = createReport(startedAt, parameters, {
   ...(postgresDrain === undefined ? {} : { postgresDrain }),
   ...(reconcile === undefined ? {} : { reconcile }),
   ...(history === undefined ? {} : { history }),
+  ...(tracing.ingress === undefined && tracing.drain === undefined ? {} : { tracing }),
 });
 console.log(formatReport(report));
 const results = new URL('results/', import.meta.url).pathname;

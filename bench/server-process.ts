@@ -32,7 +32,8 @@ export async function startServerProcess(
     | 'express-server.ts'
     | 'consumer-server.ts'
     | 'provider-server.ts'
-    | 'fake-api.ts',
+    | 'fake-api.ts'
+    | 'otlp-receiver-server.ts',
   env: Record<string, string>,
   options: { nodeArgs?: string[] } = {},
 ): Promise<ServerProcess> {

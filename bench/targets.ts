@@ -9,6 +9,7 @@ import type { DrainResult } from './drain.ts';
 import { type HistoryResult, median } from './history.ts';
 import type { IngressResult } from './ingress.ts';
 import type { ReconcileResult } from './reconcile.ts';
+import { type TracingResult, tracingFailures } from './tracing-cost.ts';
 import {
   drainShortfall,
   historyShortfall,
@@ -32,6 +33,8 @@ export interface TargetInputs {
   postgresDrain?: DrainResult;
   reconcile?: ReconcileResult;
   history?: HistoryResult[];
+  /** The scenarios run again with tracing on: no target, but their work must be done too. */
+  tracing?: TracingResult;
   /** Parts that threw instead of giving a result, with the error's message. */
   errors: { part: string; message: string }[];
   smoke: boolean;
@@ -215,7 +218,8 @@ export function allWorkDone(inputs: TargetInputs): boolean {
       (d) => d === undefined || drainShortfall(d) === undefined,
     ) &&
     (inputs.reconcile === undefined || reconcileShortfall(inputs.reconcile) === undefined) &&
-    (inputs.history ?? []).every((h) => historyShortfall(h) === undefined)
+    (inputs.history ?? []).every((h) => historyShortfall(h) === undefined) &&
+    tracingFailures(inputs.tracing).length === 0
   );
 }
 

@@ -19,6 +19,7 @@ import { readSetup } from '../src/consumer/setup.ts';
 import { localProcess } from '../src/local-process.ts';
 import { ConfigError, loadProviderConfig } from '../src/provider/config.ts';
 import { ProviderListenError, startProvider } from '../src/provider/provider.ts';
+import { stopTracing } from '../src/tracing/start-tracing.ts';
 import { startConfiguredDemo } from './configured-demo.ts';
 import { logDestination } from './log-destination.ts';
 
@@ -151,6 +152,7 @@ const stop = async () => {
   demo?.stop();
   const { forced } = await consumer.close();
   await provider.close();
+  await stopTracing();
   process.exit(forced ? 1 : 0);
 };
 process.on('SIGINT', stop);

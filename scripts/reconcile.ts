@@ -16,6 +16,7 @@ import { readSetup } from '../src/consumer/setup.ts';
 import { MissingDatabaseError, openStore } from '../src/consumer/store/open-store.ts';
 import type { Store } from '../src/consumer/store/store.ts';
 import { localProcess } from '../src/local-process.ts';
+import { stopTracing } from '../src/tracing/start-tracing.ts';
 
 // Stopping a run at any point is safe (claims expire, imports are staged), so SIGTERM ends it
 // at once, also as PID 1 in a container, where Node would otherwise ignore the signal.
@@ -63,4 +64,6 @@ try {
 } finally {
   await api?.close();
   await store?.close();
+  // The batch of this run's spans, exported before the process ends (a no-op without tracing).
+  await stopTracing();
 }

@@ -11,6 +11,7 @@ import { ListenError } from './consumer/http/listen.ts';
 import { createLogger } from './consumer/logger.ts';
 import { readSetup } from './consumer/setup.ts';
 import { localProcess } from './local-process.ts';
+import { stopTracing } from './tracing/start-tracing.ts';
 
 const read = await readSetup(process.env);
 if ('error' in read) {
@@ -57,6 +58,8 @@ const stop = async (signal: NodeJS.Signals) => {
   stopping = true;
   logger.info({ signal }, 'shutting down');
   const { forced } = await consumer.close();
+  // After the drain, so the spans of the last imports and acknowledgements are exported too.
+  await stopTracing();
   process.exit(forced ? 1 : 0);
 };
 process.on('SIGTERM', stop);

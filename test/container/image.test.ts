@@ -124,7 +124,7 @@ describeWithEngine('the consumer image', () => {
     expect(environ).toEqual(
       expect.arrayContaining([
         'MALLOC_ARENA_MAX=2',
-        'NODE_OPTIONS=--max-semi-space-size=2 --max-old-space-size=256',
+        'NODE_OPTIONS=--max-semi-space-size=2 --max-old-space-size=256 --import /app/dist/src/tracing/register.js',
       ]),
     );
     // ...and Node takes the V8 flags from NODE_OPTIONS: after churning through young objects,

@@ -14,7 +14,7 @@ import { ConfigMap, PersistentVolumeClaim, Service } from 'kubernetes-models/v1'
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { loadConfig } from '../../src/consumer/config.ts';
-import { CONSUMER_MAIN, RECONCILE_SCRIPT } from '../support/entry-points.ts';
+import { CONSUMER_MAIN, RECONCILE_SCRIPT, TRACING_REGISTER } from '../support/entry-points.ts';
 import { runScript } from '../support/processes.ts';
 
 const DIR = join(import.meta.dirname, '../../docker/kubernetes');
@@ -111,6 +111,8 @@ describe('Kubernetes manifests (docker/kubernetes)', () => {
     expect(configMap.data.NODE_OPTIONS.split(/\s+/)).toEqual(
       expect.arrayContaining(['--max-semi-space-size=2', '--max-old-space-size=256']),
     );
+    // The image's tracing start-up too (docs/operating.md#tracing), which OTEL_* turn on.
+    expect(configMap.data.NODE_OPTIONS).toContain('--import /app/dist/src/tracing/register.js');
     for (const manifest of [deployment, cronJob]) {
       const [container] = podOf(manifest).containers;
       expect(container.envFrom).toContainEqual({
@@ -214,6 +216,11 @@ describe('Kubernetes manifests (docker/kubernetes)', () => {
       WEBHOOK_SECRETS: 'whsec_kubernetes-manifests-test-0123456789',
       API_TOKEN: 'kubernetes-manifests-test-token',
     };
+    // The tracing start-up where this checkout has it: the image's compiled file is /app/dist's.
+    env.NODE_OPTIONS = env.NODE_OPTIONS?.replace(
+      '/app/dist/src/tracing/register.js',
+      TRACING_REGISTER,
+    );
     expect(env.NODE_ENV).toBe('production');
     const cwd = mkdtempSync(join(tmpdir(), 'kubernetes-pod-'));
     try {

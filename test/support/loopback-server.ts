@@ -8,8 +8,8 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** Listens on 127.0.0.1, any free port; resolves with the base URL, e.g. http://127.0.0.1:40123. */
-export async function listenOnLoopback(server: Server): Promise<string> {
-  server.listen(0, '127.0.0.1');
+export async function listenOnLoopback(server: Server, listenPort = 0): Promise<string> {
+  server.listen(listenPort, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   return `http://127.0.0.1:${port}`;

@@ -17,12 +17,16 @@ export interface RunningScript {
   exited(): Promise<number>;
 }
 
-/** Starts `script` with exactly `env` (plus childEnv()): no .env, nothing inherited by accident. */
+/**
+ * Starts `script` with exactly `env` (plus childEnv()): no .env, nothing inherited by accident.
+ * `nodeArgs` go before the script, as an npm script's flags do (startFlags() has `npm start`'s).
+ */
 export function startScript(
   script: string,
-  options: { args?: string[]; env?: Record<string, string>; cwd: string },
+  options: { args?: string[]; nodeArgs?: string[]; env?: Record<string, string>; cwd: string },
 ): RunningScript {
-  const child = spawn(process.execPath, [script, ...(options.args ?? [])], {
+  const args = [...(options.nodeArgs ?? []), script, ...(options.args ?? [])];
+  const child = spawn(process.execPath, args, {
     cwd: options.cwd,
     env: { ...childEnv(), ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -20,11 +20,13 @@
  * Retry delays are counted from the end of the failed attempt. Timers go through the injected
  * Clock so tests (manual clock) and the sandbox (PROVIDER_TIME_SCALE) can compress two hours.
  */
+import type { Context } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { WEBHOOK_RETRY_DELAYS_MS } from '../../protocol/index.ts';
 import type { Clock } from '../clock.ts';
 import { redactCredentialHeaders, scrubOutcome } from './credential-redaction.ts';
 import type { DeliveryRecord } from './delivery-log.ts';
+import { sendInDeliverySpan, startRoundContext } from './delivery-span.ts';
 import type { EndpointRegistry } from './endpoints.ts';
 import { routeEvent } from './routing.ts';
 import { type AttemptOutcome, buildWebhookRequest, type WebhookRequest } from './send-webhook.ts';
@@ -53,6 +55,9 @@ export interface DeliveryRounds {
 
 export function createDeliveryRounds(options: DeliveryRoundsOptions): DeliveryRounds {
   const { clock, logger, endpoints } = options;
+  // Each round's context (startRoundContext): every attempt of the round is its child, also a
+  // retry that a timer starts hours later on the simulated clock.
+  const roundContexts = new WeakMap<DeliveryRecord, Context>();
 
   /** `expected` for events routing sends nowhere: configuration, not a failure worth a warning. */
   function exhaust(record: DeliveryRecord, reason: string, expected = false): void {
@@ -82,6 +87,7 @@ export function createDeliveryRounds(options: DeliveryRoundsOptions): DeliveryRo
     record.endpointId = decision.endpointId;
     record.roundAttempts = 0;
     delete record.reason;
+    roundContexts.set(record, startRoundContext(record.envelope));
     options.track(attempt(record));
   }
 
@@ -102,7 +108,15 @@ export function createDeliveryRounds(options: DeliveryRoundsOptions): DeliveryRo
       endpoint,
       nowMs: at,
     });
-    const sent = await options.send(request);
+    const sent = await sendInDeliverySpan(
+      {
+        request,
+        envelope: record.envelope,
+        attempt: record.roundAttempts + 1,
+        parent: roundContexts.get(record),
+      },
+      options.send,
+    );
     const { success, ...outcome } = scrubOutcome(sent, endpoint.credential);
     // What was sent, for the delivery log; never the credential.
     const headers = redactCredentialHeaders(request.headers, endpoint.credential);

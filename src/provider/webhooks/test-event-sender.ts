@@ -8,6 +8,7 @@
 import type { WebhookEnvelope } from '../../protocol/index.ts';
 import type { Clock } from '../clock.ts';
 import { redactCredentialHeaders, scrubOutcome } from './credential-redaction.ts';
+import { sendInDeliverySpan } from './delivery-span.ts';
 import type { EndpointRegistry } from './endpoints.ts';
 import { TestEventError } from './errors.ts';
 import { type AttemptOutcome, buildWebhookRequest, type WebhookRequest } from './send-webhook.ts';
@@ -122,7 +123,8 @@ export function createTestEventSender(deps: {
         endpoint,
         nowMs: clock.now(),
       });
-      const result = scrubOutcome(await deps.send(request), endpoint.credential);
+      const sent = await sendInDeliverySpan({ request, envelope, attempt: 1 }, deps.send);
+      const result = scrubOutcome(sent, endpoint.credential);
       const hint = result.success ? undefined : testEventHint(result);
       return {
         ...result,
