@@ -188,7 +188,7 @@ async function submitOnce(run: SubmissionRun, submission: Submission): Promise<v
     try {
       const reply = await api.submitInvoice(JSON.parse(submission.body), { more: false });
       span.setAttribute(ATTR.messageId, reply.messageId);
-      await settle(() =>
+      await settle('submitted', () =>
         submissions.markSubmitted(submission.invoiceNo, reply.messageId, 'reply', now()),
       );
       span.setAttribute(ATTR.outcome, 'submitted');
@@ -199,9 +199,12 @@ async function submitOnce(run: SubmissionRun, submission: Submission): Promise<v
   });
 }
 
-/** A settling store write, in a span of its own: the sink's notice is queued in it. */
-function settle<T>(write: () => Promise<T>): Promise<T> {
-  return inSpan(SUBMISSION_SPANS.settle, {}, write);
+/**
+ * A settling store write (`outcome`: submitted by reply or lookup, or refused), in a span of
+ * its own: the sink's notice is queued in it.
+ */
+function settle<T>(outcome: string, write: () => Promise<T>): Promise<T> {
+  return inSpan(SUBMISSION_SPANS.settle, { attributes: { [ATTR.outcome]: outcome } }, write);
 }
 
 /** True when an earlier attempt turned out to have created the message. */
@@ -221,7 +224,7 @@ async function settledByLookup(
   });
   if (lookup.found === true) {
     span.setAttributes({ [ATTR.outcome]: 'found', [ATTR.messageId]: lookup.messageId });
-    await settle(() =>
+    await settle('submitted', () =>
       submissions.markSubmitted(submission.invoiceNo, lookup.messageId, 'lookup', now()),
     );
     run.outcome('found', submission, { messageId: lookup.messageId, resolvedBy: 'lookup' });
@@ -255,7 +258,7 @@ async function recordFailedSubmit(
   recordError(span, error);
   span.setAttribute(ATTR.outcome, verdict);
   if (verdict === 'refused') {
-    await settle(() => submissions.markRefused(attempt.invoiceNo, reason, now()));
+    await settle('refused', () => submissions.markRefused(attempt.invoiceNo, reason, now()));
     run.outcome('refused', attempt, { status: (error as ApiError).status, err: reason });
   } else if (verdict === 'not_sent') {
     const delay = run.backoff(attempt.attempts);

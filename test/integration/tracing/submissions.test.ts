@@ -109,6 +109,7 @@ describe('a submission traced', () => {
     });
     const [settle] = named(SUBMISSION_SPANS.settle);
     expect(settle?.parentSpanContext?.spanId).toBe(idOf(lookup));
+    expect(settle?.attributes[ATTR.outcome]).toBe('submitted');
 
     // The sink's notice, queued in the settling, delivered under it.
     expect(notice.parentSpanContext?.spanId).toBe(idOf(settle));
