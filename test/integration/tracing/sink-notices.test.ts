@@ -124,10 +124,12 @@ describeEachStore('status notices traced', (kind) => {
       expect(requests).toHaveLength(1);
       const heard = requests[0]?.traceparent as string;
       expect(heard.split('-')[1]).toBe(written.spanContext().traceId);
-      const client = tracing
-        .spans()
-        .find((span) => span.spanContext().spanId === heard.split('-')[2]);
-      expect(client?.parentSpanContext?.spanId).toBe(delivered.spanContext().spanId);
+      const client = await eventually(
+        async () =>
+          tracing.spans().find((span) => span.spanContext().spanId === heard.split('-')[2]),
+        "the ERP request's span",
+      );
+      expect(client.parentSpanContext?.spanId).toBe(delivered.spanContext().spanId);
       for (const value of carriedValues(tracing.spans())) expect(value).not.toContain(token);
     } finally {
       await closeServer(erp);
