@@ -15,6 +15,7 @@
  *                                        ADMIN_TOKEN, ADMIN_SUBMIT_TOKEN, ADMIN_READ_TOKEN
  */
 import { createHash } from 'node:crypto';
+import { SpanKind, trace } from '@opentelemetry/api';
 import type { Request, Response, Router } from 'express';
 import { hasControlCharacter } from '../../protocol/index.ts';
 import type { MessageRecord } from '../store/messages.ts';
@@ -25,6 +26,7 @@ import {
   type Submission,
   type SubmissionState,
 } from '../store/submissions.ts';
+import { ATTR, inSpan } from '../tracing/tracer.ts';
 import { iso, queryLimit } from './admin-fields.ts';
 import type { AdminAuth } from './admin-tokens.ts';
 import { createJsonObjectReader } from './json-body.ts';
@@ -101,7 +103,7 @@ async function storeSubmission(
     });
   }
   const bodyHash = createHash('sha256').update(body).digest('hex');
-  const { added, submission } = await store.submissions.add({ invoiceNo, body, bodyHash }, now());
+  const { added, submission } = await storeTraced({ invoiceNo, body, bodyHash }, store, now());
   if (submission.bodyHash !== bodyHash) {
     return sendProblem(res, {
       status: 409,
@@ -115,6 +117,38 @@ async function storeSubmission(
     .status(added ? 202 : 200)
     .location(`/admin/submissions/${encodeURIComponent(invoiceNo)}`)
     .json(await submissionView(store, settled ?? submission));
+}
+
+/**
+ * Stores a submission in a `submission store` span: where the invoice's trace begins, since
+ * the store keeps the active context with it and the submission loop's spans take it up
+ * (docs/operating.md#tracing). Under the HTTP instrumentation's server span when the SDK
+ * registered one (INTERNAL, a step of that request); without one, this span stands for the
+ * request (SERVER), so a submission has a trace to start from all the same.
+ */
+function storeTraced(
+  submission: { invoiceNo: string; body: string; bodyHash: string },
+  store: Store,
+  at: number,
+) {
+  const underRequest = trace.getActiveSpan()?.isRecording() === true;
+  return inSpan(
+    'submission store',
+    {
+      kind: underRequest ? SpanKind.INTERNAL : SpanKind.SERVER,
+      attributes: { [ATTR.invoiceNo]: submission.invoiceNo },
+    },
+    async (span) => {
+      const stored = await store.submissions.add(submission, at);
+      const outcome = stored.added
+        ? 'stored'
+        : stored.submission.bodyHash === submission.bodyHash
+          ? 'repeat'
+          : 'conflict';
+      span.setAttribute(ATTR.outcome, outcome);
+      return stored;
+    },
+  );
 }
 
 /** GET: the outbox's open counts and its submissions, newest first. */

@@ -15,8 +15,14 @@
  * each other and the consumer: each import happens once, in whichever process gets there
  * first, and each run counts only what it did itself. Messages are handled several at once
  * (WORKER_CONCURRENCY), each in its own turn.
+ *
+ * Traced (docs/operating.md#tracing): a `reconcile run` span per run, its counts set as
+ * attributes once it ends, and under it a `reconcile message` span per pending message (the
+ * import and acknowledgement calls under that) and a `reconcile refresh` span per stale one,
+ * each with the message's id and what became of it.
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import { type Context, context, type Span } from '@opentelemetry/api';
 import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import { type MessageDescriptor, WEBHOOK_RETRY_WINDOW_MS } from '../../protocol/index.ts';
@@ -25,6 +31,7 @@ import type { Importer } from '../importer/index.ts';
 import type { ClaimStore } from '../store/claims.ts';
 import type { EventStore } from '../store/events.ts';
 import type { MessageKey, MessageRecord, MessageStore } from '../store/messages.ts';
+import { ATTR, inSpan, recordError } from '../tracing/tracer.ts';
 import { describeError } from '../worker/errors.ts';
 import { createInboundDelivery, type InboundDelivery } from '../worker/inbound-delivery.ts';
 import {
@@ -99,26 +106,68 @@ export function createReconciler(options: ReconcilerOptions) {
     claimWaitMs: options.claimWaitMs ?? options.importTimeoutMs + 2 * leaseMs,
   };
 
-  return async function reconcile(): Promise<ReconcileSummary> {
-    const run: ReconcileRun = { ...shared, summary: emptySummary() };
-    const queue = new PQueue({ concurrency });
-    for await (const descriptor of api.listAllMessages({
-      status: 'pendingdelivery',
-      transfer: 'inbound',
-    })) {
-      run.summary.found += 1;
-      await queue.onSizeLessThan(concurrency);
-      void queue.add(() => deliverPending(run, descriptor));
-    }
-    await queue.onIdle();
+  return function reconcile(): Promise<ReconcileSummary> {
+    return inSpan(RECONCILE_SPANS.run, {}, async (span) => {
+      // The run's span, passed to each message's explicitly: the queue starts a task from
+      // whichever task's end made room, whose context is not the run's.
+      const run: ReconcileRun = { ...shared, summary: emptySummary(), trace: context.active() };
+      const queue = new PQueue({ concurrency });
+      try {
+        for await (const descriptor of api.listAllMessages({
+          status: 'pendingdelivery',
+          transfer: 'inbound',
+        })) {
+          run.summary.found += 1;
+          await queue.onSizeLessThan(concurrency);
+          void queue.add(() => deliverPending(run, descriptor));
+        }
+        await queue.onIdle();
 
-    for (const stale of await messages.listStale(now() - staleAfterMs, 1000)) {
-      await queue.onSizeLessThan(concurrency);
-      void queue.add(() => refreshStale(run, stale));
-    }
-    await queue.onIdle();
-    return run.summary;
+        for (const stale of await messages.listStale(now() - staleAfterMs, 1000)) {
+          await queue.onSizeLessThan(concurrency);
+          void queue.add(() => refreshStale(run, stale));
+        }
+        await queue.onIdle();
+        return run.summary;
+      } finally {
+        span.setAttributes(summaryAttributes(run.summary));
+      }
+    });
   };
+}
+
+/** Span names (docs/operating.md#tracing). */
+export const RECONCILE_SPANS = {
+  run: 'reconcile run',
+  message: 'reconcile message',
+  refresh: 'reconcile refresh',
+} as const;
+
+/** A run's counts as its span's attributes: `invoicing.reconcile.<count>`, snake_case. */
+function summaryAttributes(summary: ReconcileSummary): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(summary).map(([name, n]) => [
+      `invoicing.reconcile.${name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`,
+      n,
+    ]),
+  );
+}
+
+/** One message's span, under the run's; `work` tells its outcome. */
+function messageSpan(
+  run: ReconcileRun,
+  name: string,
+  key: MessageKey,
+  work: (span: Span) => Promise<void>,
+): Promise<void> {
+  return inSpan(
+    name,
+    {
+      parent: run.trace,
+      attributes: { [ATTR.messageId]: key.messageId, [ATTR.transfer]: key.transfer },
+    },
+    work,
+  );
 }
 
 /** What one run's work on each message uses, and the summary it counts into. */
@@ -127,6 +176,8 @@ interface ReconcileRun extends ReconcilerOptions {
   underClaim: UnderClaim;
   claimWaitMs: number;
   summary: ReconcileSummary;
+  /** The run span's context: each message's span goes under it. */
+  trace: Context;
 }
 
 /** A summary with every count at 0, in the order formatSummary prints them. */
@@ -144,42 +195,54 @@ function emptySummary(): ReconcileSummary {
 }
 
 /** A message the service still lists as pendingdelivery: a deliveryNotified's treatment. */
-async function deliverPending(run: ReconcileRun, descriptor: MessageDescriptor): Promise<void> {
+function deliverPending(run: ReconcileRun, descriptor: MessageDescriptor): Promise<void> {
   const { summary, logger, claimWaitMs } = run;
   const messageId = descriptor.uniqueId;
-  try {
-    const done = await run.underClaim(messageId, claimWaitMs, (claim) =>
-      run.inbound.deliver(messageId, claim, { by: 'reconciliation', descriptor }),
-    );
-    if (done === undefined) {
-      summary.busy += 1;
-      logger.warn({ messageId, claimWaitMs }, 'reconcile: message held by another handler');
-    } else if (done.result === 'rejected') {
-      summary.rejected += 1;
-    } else {
-      if (done.result === 'imported') summary.imported += 1;
-      if (done.result === 'already_imported') summary.alreadyImported += 1;
-      summary.acknowledged += 1;
+  const key = { messageId, transfer: 'inbound' as const };
+  return messageSpan(run, RECONCILE_SPANS.message, key, async (span) => {
+    try {
+      const done = await run.underClaim(messageId, claimWaitMs, (claim) =>
+        run.inbound.deliver(messageId, claim, { by: 'reconciliation', descriptor }),
+      );
+      // busy, or the InboundOutcome (imported, already_imported, acknowledged, rejected...).
+      span.setAttribute(ATTR.outcome, done === undefined ? 'busy' : done.result);
+      if (done === undefined) {
+        summary.busy += 1;
+        logger.warn({ messageId, claimWaitMs }, 'reconcile: message held by another handler');
+      } else if (done.result === 'rejected') {
+        summary.rejected += 1;
+      } else {
+        if (done.result === 'imported') summary.imported += 1;
+        if (done.result === 'already_imported') summary.alreadyImported += 1;
+        summary.acknowledged += 1;
+      }
+    } catch (error) {
+      summary.failed += 1;
+      span.setAttribute(ATTR.outcome, 'failed');
+      recordError(span, error);
+      logger.error({ messageId, error: describeError(error) }, 'reconcile: could not deliver');
     }
-  } catch (error) {
-    summary.failed += 1;
-    logger.error({ messageId, error: describeError(error) }, 'reconcile: could not deliver');
-  }
+  });
 }
 
 /** A local message silent for longer than the retry window, whose delivery is not final. */
-async function refreshStale(run: ReconcileRun, stale: MessageRecord): Promise<void> {
+function refreshStale(run: ReconcileRun, stale: MessageRecord): Promise<void> {
   const { summary, logger } = run;
   const key = { messageId: stale.messageId, transfer: stale.transfer };
-  try {
-    // A held message is being handled right now: it is not silent, so no wait.
-    const done = await run.underClaim(stale.messageId, 0, () => refreshMessage(run, key));
-    if (done === undefined) summary.busy += 1;
-    else summary.refreshed += 1;
-  } catch (error) {
-    summary.failed += 1;
-    logger.error({ ...key, error: describeError(error) }, 'reconcile: could not refresh');
-  }
+  return messageSpan(run, RECONCILE_SPANS.refresh, key, async (span) => {
+    try {
+      // A held message is being handled right now: it is not silent, so no wait.
+      const done = await run.underClaim(stale.messageId, 0, () => refreshMessage(run, key));
+      span.setAttribute(ATTR.outcome, done === undefined ? 'busy' : 'refreshed');
+      if (done === undefined) summary.busy += 1;
+      else summary.refreshed += 1;
+    } catch (error) {
+      summary.failed += 1;
+      span.setAttribute(ATTR.outcome, 'failed');
+      recordError(span, error);
+      logger.error({ ...key, error: describeError(error) }, 'reconcile: could not refresh');
+    }
+  });
 }
 
 /** Fetches the message with GET /messages/:mid and records the answer as of when it was made. */

@@ -18,7 +18,11 @@
  * The webhook path never waits for it: notices are queued with their status writes, and this
  * loop reads the queue on its own time. A crash between the sink's answer and markDelivered
  * hands the notice out again at the next start; its id lets the sink ignore it.
+ *
+ * Each notice's delivery is a span of the trace it was queued in, and the sink's call runs in
+ * a context its own requests join (notice-spans.ts says which, for a batch).
  */
+import { context } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { eventRetryDelay } from '../loop/backoff.ts';
 import { createSlottedLoop } from '../loop/slotted-loop.ts';
@@ -30,6 +34,7 @@ import type { StatusSink } from './define-sink.ts';
 type DeliverMany = NonNullable<StatusSink['deliverMany']>;
 
 import { callWithin, SinkStoppedError, sinkErrorText } from './delivery-deadline.ts';
+import { startNoticeSpans } from './notice-spans.ts';
 import { DEFAULT_SINK_CONCURRENCY, DEFAULT_SINK_DELIVERY_TIMEOUT_MS } from './settings.ts';
 
 /**
@@ -105,6 +110,7 @@ export function createSinkWorker(options: SinkWorkerOptions): SinkWorker {
   /** One deliverMany() call for `rows`; the notices it took are marked delivered together. */
   async function deliverBatch(deliverMany: DeliverMany, rows: SinkOutboxRow[]): Promise<void> {
     const started = performance.now();
+    const spans = startNoticeSpans(rows);
     const cut = new AbortController();
     inHand.add(cut);
     let outcomes: unknown;
@@ -112,7 +118,7 @@ export function createSinkWorker(options: SinkWorkerOptions): SinkWorker {
     try {
       const notices = rows.map((row) => row.notice);
       outcomes = await callWithin(
-        (signal) => deliverMany.call(sink, notices, { signal }),
+        (signal) => context.with(spans.call, () => deliverMany.call(sink, notices, { signal })),
         deadlineMs,
         cut,
       );
@@ -129,22 +135,29 @@ export function createSinkWorker(options: SinkWorkerOptions): SinkWorker {
         failure === undefined
           ? outcomeAt(outcomes, i)
           : { status: 'rejected' as const, reason: failure.error };
+      spans.settle(i, outcome);
       if (outcome.status === 'fulfilled') {
         delivered.push(row);
       } else {
         options.onDelivery?.('failed', ms);
-        refused.push(recordFailure(row, outcome.reason));
+        refused.push(context.with(spans.contextOf(i), () => recordFailure(row, outcome.reason)));
       }
     }
-    await Promise.all([
-      delivered.length === 0
-        ? undefined
-        : outbox.markDelivered(
-            delivered.map((row) => row.seq),
-            now(),
-          ),
-      ...refused,
-    ]);
+    try {
+      await Promise.all([
+        delivered.length === 0
+          ? undefined
+          : outbox.markDelivered(
+              delivered.map((row) => row.seq),
+              now(),
+            ),
+        ...refused,
+      ]);
+    } finally {
+      // Once recorded (or not: the store is away, and the loop says so), so a notice's span
+      // covers its delivery and its record.
+      spans.end();
+    }
     for (const _ of delivered) options.onDelivery?.('delivered', ms);
   }
 

@@ -4,6 +4,12 @@
  * time by src/consumer/sink/sink-worker.ts. A stream is one message side and kind (messageId,
  * transfer, kind): only its oldest undelivered notice is ever handed out, so a sink sees each
  * stream in order, and a stream whose head keeps failing holds back no other.
+ *
+ * Each notice is queued with the trace context active at its status write (the handling of
+ * the event, or the submission's settling, that queued it; null with tracing off), so its
+ * delivery is a span of that invoice's trace (docs/operating.md#tracing). A store captures
+ * that context itself when a notice is queued (activeTraceParent() in the calling context:
+ * the status write's caller need not pass it).
  */
 import type { StatusNotice } from './status-notice.ts';
 
@@ -18,6 +24,8 @@ export interface SinkOutboxRow {
   nextAttemptAt: number;
   deliveredAt: number | null;
   lastError: string | null;
+  /** The W3C traceparent of the context the notice was queued in; null with tracing off. */
+  traceParent: string | null;
 }
 
 export interface SinkOutboxStats {
@@ -84,6 +92,7 @@ export interface SinkOutboxColumns {
   next_attempt_at: number;
   delivered_at: number | null;
   last_error: string | null;
+  trace_parent: string | null;
 }
 
 export function toOutboxRow(row: SinkOutboxColumns): SinkOutboxRow {
@@ -95,6 +104,7 @@ export function toOutboxRow(row: SinkOutboxColumns): SinkOutboxRow {
     nextAttemptAt: row.next_attempt_at,
     deliveredAt: row.delivered_at,
     lastError: row.last_error,
+    traceParent: row.trace_parent,
   };
 }
 

@@ -3,6 +3,11 @@
  * and each attempt is recorded before its request leaves, so a crash or a lost reply never
  * makes the consumer submit an invoice blindly a second time. Settling (submitted, refused)
  * queues the outcome for the status sink in the same transaction (sink-outbox.ts).
+ *
+ * A submission is stored with the trace context of the request that stored it (`add`: the
+ * admin request's), and its submits, lookups and settling are spans of that trace
+ * (docs/operating.md#tracing); a store takes that context itself from the calling context
+ * (activeTraceParent()), as it takes a settling's for the notice it queues.
  */
 import type { SubmissionResolution } from './status-notice.ts';
 
@@ -46,6 +51,8 @@ export interface Submission {
   lastError: string | null;
   createdAt: number;
   settledAt: number | null;
+  /** The W3C traceparent of the request that stored it; null with tracing off. */
+  traceParent: string | null;
 }
 
 export interface NewSubmission {
@@ -126,6 +133,7 @@ export interface SubmissionColumns {
   last_error: string | null;
   created_at: number;
   settled_at: number | null;
+  trace_parent: string | null;
 }
 
 export function toSubmission(row: SubmissionColumns): Submission {
@@ -142,6 +150,7 @@ export function toSubmission(row: SubmissionColumns): Submission {
     lastError: row.last_error,
     createdAt: row.created_at,
     settledAt: row.settled_at,
+    traceParent: row.trace_parent,
   };
 }
 

@@ -12,7 +12,16 @@
  * holds no message of that invoice, and after `lookupDelayMs` has let a slow first request
  * land. An answer that refuses the invoice (a 4xx) settles it as refused; one that surely
  * never reached the service (connection refused, 429) is retried with backoff.
+ *
+ * Traced (docs/operating.md#tracing) under the context of the admin request that stored the
+ * invoice (Submission.traceParent), however many turns and processes it takes: each turn's
+ * `submission lookup` and `submission submit` are spans of that trace, and the settling that
+ * followed a reply or a lookup is a `submission settle` span under the step that learned the
+ * outcome (the status sink's notice is queued in it, so its delivery joins the trace too). A
+ * submit that failed says what comes next as an event (`lookup scheduled` after a lost reply,
+ * `retry scheduled` when it surely never reached the service).
  */
+import { context, ROOT_CONTEXT, type Span } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { type ApiClient, ApiError } from '../api/index.ts';
 import { eventRetryDelay } from '../loop/backoff.ts';
@@ -23,6 +32,8 @@ import {
   type Submission,
   type SubmissionStore,
 } from '../store/submissions.ts';
+import { contextFromTraceParent } from '../tracing/trace-parent.ts';
+import { ATTR, inSpan, recordError } from '../tracing/tracer.ts';
 import { describeError } from '../worker/errors.ts';
 import { findSubmitted } from './find-submitted.ts';
 
@@ -144,66 +155,120 @@ interface SubmissionRun {
   outcome: (name: SubmissionOutcome, submission: Submission, fields?: object) => void;
 }
 
+/** Span and event names (docs/operating.md#tracing). */
+export const SUBMISSION_SPANS = {
+  lookup: 'submission lookup',
+  submit: 'submission submit',
+  settle: 'submission settle',
+} as const;
+
+/** Attribute of a `lookup scheduled` or `retry scheduled` event: how long until then. */
+const DELAY_MS = 'invoicing.delay_ms';
+
 /** One claimed submission: looked up first after an attempt, then submitted. */
 async function submitOnce(run: SubmissionRun, submission: Submission): Promise<void> {
   const { submissions, api, now } = run;
-  if (submission.attempts > 0 && (await settledByLookup(run, submission))) return;
+  // The admin request's context, whatever the loop's turn runs in; without one (stored with
+  // tracing off), each span starts a trace of its own.
+  const parent = context.with(ROOT_CONTEXT, () => contextFromTraceParent(submission.traceParent));
+  const attributes = { [ATTR.invoiceNo]: submission.invoiceNo };
+  if (
+    submission.attempts > 0 &&
+    (await inSpan(SUBMISSION_SPANS.lookup, { parent, attributes }, (span) =>
+      settledByLookup(run, submission, span),
+    ))
+  ) {
+    return;
+  }
   // Recorded before the request leaves: a crash from here on finds it in sending.
   if (!(await submissions.markSending(submission.invoiceNo, now()))) return;
   const attempt = { ...submission, attempts: submission.attempts + 1 };
-  try {
-    const reply = await api.submitInvoice(JSON.parse(submission.body), { more: false });
-    await submissions.markSubmitted(submission.invoiceNo, reply.messageId, 'reply', now());
-    run.outcome('submitted', attempt, { messageId: reply.messageId, resolvedBy: 'reply' });
-  } catch (error) {
-    await recordFailedSubmit(run, attempt, error);
-  }
+  const submitAttributes = { ...attributes, [ATTR.attempt]: attempt.attempts };
+  await inSpan(SUBMISSION_SPANS.submit, { parent, attributes: submitAttributes }, async (span) => {
+    try {
+      const reply = await api.submitInvoice(JSON.parse(submission.body), { more: false });
+      span.setAttribute(ATTR.messageId, reply.messageId);
+      await settle('submitted', () =>
+        submissions.markSubmitted(submission.invoiceNo, reply.messageId, 'reply', now()),
+      );
+      span.setAttribute(ATTR.outcome, 'submitted');
+      run.outcome('submitted', attempt, { messageId: reply.messageId, resolvedBy: 'reply' });
+    } catch (error) {
+      await recordFailedSubmit(run, attempt, error, span);
+    }
+  });
+}
+
+/**
+ * A settling store write (`outcome`: submitted by reply or lookup, or refused), in a span of
+ * its own: the sink's notice is queued in it.
+ */
+function settle<T>(outcome: string, write: () => Promise<T>): Promise<T> {
+  return inSpan(SUBMISSION_SPANS.settle, { attributes: { [ATTR.outcome]: outcome } }, write);
 }
 
 /** True when an earlier attempt turned out to have created the message. */
-async function settledByLookup(run: SubmissionRun, submission: Submission): Promise<boolean> {
+async function settledByLookup(
+  run: SubmissionRun,
+  submission: Submission,
+  span: Span,
+): Promise<boolean> {
   const { submissions, api, now, slackMs } = run;
   const firstAttemptAt = submission.firstAttemptAt ?? submission.createdAt;
   const lookup = await findSubmitted(submission.invoiceNo, firstAttemptAt, {
     api,
     slackMs,
-  }).catch((error: unknown) => ({
-    found: undefined,
-    reason: `lookup failed: ${describeError(error)}`,
-  }));
+  }).catch((error: unknown) => {
+    recordError(span, error);
+    return { found: undefined, reason: `lookup failed: ${describeError(error)}` };
+  });
   if (lookup.found === true) {
-    await submissions.markSubmitted(submission.invoiceNo, lookup.messageId, 'lookup', now());
+    span.setAttributes({ [ATTR.outcome]: 'found', [ATTR.messageId]: lookup.messageId });
+    await settle('submitted', () =>
+      submissions.markSubmitted(submission.invoiceNo, lookup.messageId, 'lookup', now()),
+    );
     run.outcome('found', submission, { messageId: lookup.messageId, resolvedBy: 'lookup' });
     return true;
   }
   if (lookup.found === undefined) {
     const delay = run.backoff(submission.attempts);
+    span.setAttribute(ATTR.outcome, 'undecided');
+    span.addEvent('retry scheduled', { [DELAY_MS]: delay });
     await submissions.markRetry(submission.invoiceNo, 'unknown', lookup.reason, now() + delay);
     run.outcome('undecided', submission, { err: lookup.reason, retryInMs: delay });
     return true;
   }
+  span.setAttribute(ATTR.outcome, 'not_found');
   return false;
 }
 
-/** Where a failed submit leaves the invoice, by what the failure says of it (classify). */
+/**
+ * Where a failed submit leaves the invoice, by what the failure says of it (classify); told
+ * on the submit's span too (its error, its outcome, and what comes next).
+ */
 async function recordFailedSubmit(
   run: SubmissionRun,
   attempt: Submission,
   error: unknown,
+  span: Span,
 ): Promise<void> {
   const { submissions, now, lookupDelayMs } = run;
   const reason = describeError(error);
   const verdict = classify(error);
+  recordError(span, error);
+  span.setAttribute(ATTR.outcome, verdict);
   if (verdict === 'refused') {
-    await submissions.markRefused(attempt.invoiceNo, reason, now());
+    await settle('refused', () => submissions.markRefused(attempt.invoiceNo, reason, now()));
     run.outcome('refused', attempt, { status: (error as ApiError).status, err: reason });
   } else if (verdict === 'not_sent') {
     const delay = run.backoff(attempt.attempts);
+    span.addEvent('retry scheduled', { [DELAY_MS]: delay });
     await submissions.markRetry(attempt.invoiceNo, 'queued', reason, now() + delay);
     run.outcome('not_sent', attempt, { err: reason, retryInMs: delay });
   } else {
     // The service may hold the message: look before sending again.
     const at = now() + lookupDelayMs;
+    span.addEvent('lookup scheduled', { [DELAY_MS]: lookupDelayMs });
     await submissions.markRetry(attempt.invoiceNo, 'unknown', reason, at);
     run.outcome('maybe_sent', attempt, { err: reason, lookupInMs: lookupDelayMs });
   }

@@ -33,6 +33,17 @@ export const ATTR = {
   action: 'invoicing.action',
   transfer: 'invoicing.transfer',
   outcome: 'invoicing.outcome',
+  // The outboxes' (status sink, submissions) and reconciliation's own identifiers and counts.
+  /** A status notice's id (StatusNotice.id: the sink's idempotency key). */
+  noticeId: 'invoicing.notice.id',
+  /** delivery, taxReporting, lifecycle or submission. */
+  noticeKind: 'invoicing.notice.kind',
+  /** Notices one deliverMany() call carried. */
+  noticeCount: 'invoicing.notice.count',
+  /** The ERP's invoice number of a submission (its key in the outbox). */
+  invoiceNo: 'invoicing.invoice.number',
+  /** Which attempt this is, from 1 (a notice's delivery, a submission's submit). */
+  attempt: 'invoicing.attempt',
 } as const;
 
 export function consumerTracer() {

@@ -67,6 +67,8 @@ describeEachStore('status sink outbox', (kind) => {
           nextAttemptAt: NOW,
           deliveredAt: null,
           lastError: null,
+          // No tracing in this test: no context to keep (test/integration/tracing says more).
+          traceParent: null,
         },
       ]);
     });

@@ -4,6 +4,7 @@
  */
 import type pg from 'pg';
 import type { StatusKind } from '../../../protocol/index.ts';
+import { activeTraceParent } from '../../tracing/trace-parent.ts';
 import {
   asJson,
   type MessageColumns,
@@ -94,12 +95,16 @@ const STALE = `
      AND (delivery_status IS NULL OR delivery_status NOT IN ('delivered', 'failed', 'parked'))
    ORDER BY last_event_at LIMIT $2`;
 
-/** Stores a value if its source allows, and its notice only then, in `client`'s transaction. */
+/**
+ * Stores a value if its source allows, and its notice only then (with `traceParent`, the
+ * caller's context), in `client`'s transaction.
+ */
 async function writeStatus(
   client: pg.PoolClient,
   key: MessageKey,
   write: StatusWrite,
   now: number,
+  traceParent: string | null,
 ): Promise<boolean> {
   const { rowCount } = await client.query(APPLY[write.kind], [
     key.messageId,
@@ -111,7 +116,9 @@ async function writeStatus(
     write.source === 'change',
   ]);
   const stored = rowCount === 1;
-  if (stored && write.notice !== undefined) await queueNotice(client, write.notice, now);
+  if (stored && write.notice !== undefined) {
+    await queueNotice(client, write.notice, now, traceParent);
+  }
   return stored;
 }
 
@@ -134,6 +141,7 @@ export function createPostgresMessageStore(pool: pg.Pool): MessageStore {
     },
     async recordSnapshot(snapshot, now) {
       const { messageId, transfer } = snapshot;
+      const traceParent = activeTraceParent() ?? null;
       await inTransaction(pool, async (client) => {
         await client.query(TOUCH, [messageId, transfer, now]);
         await client.query(KEEP_FIELDS, [
@@ -144,14 +152,15 @@ export function createPostgresMessageStore(pool: pg.Pool): MessageStore {
           snapshot.validationStatus ?? null,
         ]);
         for (const write of snapshotWrites(snapshot)) {
-          await writeStatus(client, { messageId, transfer }, write, now);
+          await writeStatus(client, { messageId, transfer }, write, now, traceParent);
         }
       });
     },
     async applyStatus(key, write, now) {
+      const traceParent = activeTraceParent() ?? null;
       return inTransaction(pool, async (client) => {
         await client.query(TOUCH, [key.messageId, key.transfer, now]);
-        return writeStatus(client, key, write, now);
+        return writeStatus(client, key, write, now, traceParent);
       });
     },
     async recordStatusChange(change, now) {

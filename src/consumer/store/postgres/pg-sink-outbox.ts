@@ -17,20 +17,30 @@ import type { StatusNotice } from '../status-notice.ts';
 
 /**
  * Queues a notice inside the caller's transaction (a status write's); a notice id queued
- * already is left as it is.
+ * already is left as it is. `traceParent`: the status write's caller's context, taken when
+ * the store was called.
  */
 export async function queueNotice(
   client: pg.PoolClient,
   notice: StatusNotice,
   now: number,
+  traceParent: string | null,
 ): Promise<void> {
   const stream = noticeStream(notice);
   await client.query(
     `INSERT INTO sink_outbox (notice_id, message_id, transfer, kind, notice, created_at,
-                              next_attempt_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $6)
+                              next_attempt_at, trace_parent)
+     VALUES ($1, $2, $3, $4, $5, $6, $6, $7)
      ON CONFLICT (notice_id) DO NOTHING`,
-    [notice.id, stream.messageId, stream.transfer, stream.kind, JSON.stringify(notice), now],
+    [
+      notice.id,
+      stream.messageId,
+      stream.transfer,
+      stream.kind,
+      JSON.stringify(notice),
+      now,
+      traceParent,
+    ],
   );
 }
 

@@ -4,6 +4,7 @@
  * submissions: the due ones are locked with FOR UPDATE SKIP LOCKED and leased in one statement.
  */
 import type pg from 'pg';
+import { activeTraceParent } from '../../tracing/trace-parent.ts';
 import { boundedError } from '../sink-outbox.ts';
 import { type StatusNotice, submissionNotice } from '../status-notice.ts';
 import {
@@ -19,8 +20,9 @@ import { inTransaction } from './pool.ts';
 const OPEN = "state IN ('queued', 'sending', 'unknown')";
 
 const ADD = `
-  INSERT INTO submissions (invoice_no, body, body_hash, state, next_attempt_at, created_at)
-  VALUES ($1, $2, $3, 'queued', $4, $4)
+  INSERT INTO submissions (invoice_no, body, body_hash, state, next_attempt_at, created_at,
+                           trace_parent)
+  VALUES ($1, $2, $3, 'queued', $4, $4, $5)
   ON CONFLICT (invoice_no) DO NOTHING RETURNING *`;
 const GET = 'SELECT * FROM submissions WHERE invoice_no = $1';
 const LIST_ALL = 'SELECT * FROM submissions ORDER BY created_at DESC LIMIT $1';
@@ -79,19 +81,30 @@ export const PRUNE_SETTLED = `
      ORDER BY settled_at LIMIT $2)`;
 
 export function createPostgresSubmissionStore(pool: pg.Pool): SubmissionStore {
-  /** Settles with `sql` and queues its notice in the same transaction; false if nothing settled. */
-  const settle = (sql: string, values: unknown[], notice: () => StatusNotice, now: number) =>
-    inTransaction(pool, async (client) => {
+  /**
+   * Settles with `sql` and queues its notice in the same transaction, with the caller's trace
+   * context; false if nothing settled.
+   */
+  const settle = (sql: string, values: unknown[], notice: () => StatusNotice, now: number) => {
+    const traceParent = activeTraceParent() ?? null;
+    return inTransaction(pool, async (client) => {
       const { rowCount } = await client.query(sql, values);
       if (rowCount !== 1) return false;
-      await queueNotice(client, notice(), now);
+      await queueNotice(client, notice(), now, traceParent);
       return true;
     });
+  };
 
   return {
     async add(submission, now) {
       const { invoiceNo, body, bodyHash } = submission;
-      const inserted = await pool.query<SubmissionColumns>(ADD, [invoiceNo, body, bodyHash, now]);
+      const inserted = await pool.query<SubmissionColumns>(ADD, [
+        invoiceNo,
+        body,
+        bodyHash,
+        now,
+        activeTraceParent() ?? null,
+      ]);
       const row =
         inserted.rows[0] ?? (await pool.query<SubmissionColumns>(GET, [invoiceNo])).rows[0];
       if (row === undefined) throw new Error(`submission ${invoiceNo} vanished`);

@@ -10,8 +10,8 @@ export const SINK_OUTBOX_SQL = {
   // already is not queued again.
   enqueue: `
     INSERT INTO sink_outbox (notice_id, message_id, transfer, kind, notice, created_at,
-                             next_attempt_at)
-    VALUES (@noticeId, @messageId, @transfer, @kind, @notice, @now, @now)
+                             next_attempt_at, trace_parent)
+    VALUES (@noticeId, @messageId, @transfer, @kind, @notice, @now, @now, @traceParent)
     ON CONFLICT (notice_id) DO NOTHING`,
   // Stream heads that are due and not leased, in queue order: the undelivered notices walked
   // through sink_outbox_pending (due read from the index), each non-head passed over after a

@@ -20,7 +20,7 @@ import {
 import { STATUS_COLUMNS, STATUS_KINDS } from '../status-columns.ts';
 import { MESSAGE_SQL } from './messages-queries.ts';
 import { noticeEnqueuer } from './sqlite-sink-outbox.ts';
-import type { Synchronous } from './synchronous.ts';
+import type { Synchronous, SynchronousTraced } from './synchronous.ts';
 
 /** What the main thread reads; the rest of MessageStore is written on the writer thread. */
 type MessageReads = Pick<
@@ -54,10 +54,13 @@ const fromChangeRow = (row: StatusChangeRow): StatusChangeRecord =>
     validation_results: row.validation_results === null ? null : JSON.parse(row.validation_results),
   });
 
-/** Message writes, for the writer thread; each call runs atomically there (a savepoint). */
+/**
+ * Message writes, for the writer thread; each call runs atomically there (a savepoint). The
+ * writes that may queue a sink notice take the caller's traceparent last.
+ */
 export function messageWrites(
   db: Database.Database,
-): Synchronous<Omit<MessageStore, keyof MessageReads>> {
+): SynchronousTraced<Omit<MessageStore, keyof MessageReads>, 'recordSnapshot' | 'applyStatus'> {
   const writeSide = sideWriter(db);
   const insertChange = db.prepare(MESSAGE_SQL.insertChange);
   const importStarted = db.prepare(MESSAGE_SQL.importStarted);
@@ -67,11 +70,11 @@ export function messageWrites(
 
   const keyOf = (key: MessageKey) => ({ messageId: key.messageId, transfer: key.transfer });
   return {
-    recordSnapshot(snapshot, now) {
-      writeSide(keyOf(snapshot), snapshot, snapshotWrites(snapshot), now);
+    recordSnapshot(snapshot, now, traceParent) {
+      writeSide(keyOf(snapshot), snapshot, snapshotWrites(snapshot), now, traceParent);
     },
-    applyStatus(key, write, now) {
-      return writeSide(keyOf(key), {}, [write], now)[0] === true;
+    applyStatus(key, write, now, traceParent) {
+      return writeSide(keyOf(key), {}, [write], now, traceParent)[0] === true;
     },
     recordStatusChange(change, now) {
       insertChange.run({
@@ -117,6 +120,7 @@ function sideWriter(db: Database.Database) {
     fields: Pick<MessageSnapshot, 'documentNo' | 'businessAction' | 'validationStatus'>,
     writes: StatusWrite[],
     now: number,
+    traceParent: string | null,
   ): boolean[] => {
     const times = writes.length === 0 ? undefined : statusTimes.get(key.messageId, key.transfer);
     const parameters: Record<string, unknown> = {
@@ -148,7 +152,9 @@ function sideWriter(db: Database.Database) {
     });
     write.run(parameters);
     writes.forEach((status, i) => {
-      if (stored[i] === true && status.notice !== undefined) enqueueNotice(status.notice, now);
+      if (stored[i] === true && status.notice !== undefined) {
+        enqueueNotice(status.notice, now, traceParent);
+      }
     });
     return stored;
   };

@@ -21,16 +21,20 @@ const fromStored = (row: StoredRow): SinkOutboxRow =>
 
 /**
  * Queues a notice, inside the caller's transaction (a status write's, on the writer thread);
- * a notice id queued already is left as it is.
+ * a notice id queued already is left as it is. `traceParent` is the status write's caller's
+ * context (this thread has none: sqlite-store.ts passes it along with the write).
  */
-export function noticeEnqueuer(db: Database.Database): (notice: StatusNotice, now: number) => void {
+export function noticeEnqueuer(
+  db: Database.Database,
+): (notice: StatusNotice, now: number, traceParent: string | null) => void {
   const enqueue = db.prepare(SINK_OUTBOX_SQL.enqueue);
-  return (notice, now) => {
+  return (notice, now, traceParent) => {
     enqueue.run({
       noticeId: notice.id,
       ...noticeStream(notice),
       notice: JSON.stringify(notice),
       now,
+      traceParent,
     });
   };
 }

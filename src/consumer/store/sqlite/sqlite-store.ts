@@ -15,6 +15,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import { activeTraceParent } from '../../tracing/trace-parent.ts';
 import type { ClaimStore } from '../claims.ts';
 import {
   type CommitDeadline,
@@ -146,8 +147,10 @@ function messageStore(
   return {
     get: async (key) => messages.get(key),
     listSides: async (messageId) => messages.listSides(messageId),
-    recordSnapshot: (snapshot, now) => writer.call('messages.recordSnapshot', snapshot, now),
-    applyStatus: (key, write, now) => writer.call('messages.applyStatus', key, write, now),
+    recordSnapshot: (snapshot, now) =>
+      writer.call('messages.recordSnapshot', snapshot, now, callerTrace()),
+    applyStatus: (key, write, now) =>
+      writer.call('messages.applyStatus', key, write, now, callerTrace()),
     recordStatusChange: (change, now) => writer.call('messages.recordStatusChange', change, now),
     statusChanges: async (key) => messages.statusChanges(key),
     transitionsAt: async (key, kind, at) => messages.transitionsAt(key, kind, at),
@@ -196,19 +199,42 @@ function submissionStore(
   submissions: ReturnType<typeof submissionReads>,
 ): SubmissionStore {
   return {
-    add: (submission, now) => writer.call('submissions.add', submission, now),
+    add: (submission, now) => writer.call('submissions.add', submission, now, callerTrace()),
     get: async (invoiceNo) => submissions.get(invoiceNo),
     list: async (options) => submissions.list(options),
     stats: async () => submissions.stats(),
     claimDue: (now, limit, leaseMs) => writer.call('submissions.claimDue', now, limit, leaseMs),
     markSending: (invoiceNo, now) => writer.call('submissions.markSending', invoiceNo, now),
     markSubmitted: (invoiceNo, messageId, resolvedBy, now) =>
-      writer.call('submissions.markSubmitted', invoiceNo, messageId, resolvedBy, now),
+      writer.call(
+        'submissions.markSubmitted',
+        invoiceNo,
+        messageId,
+        resolvedBy,
+        now,
+        callerTrace(),
+      ),
     markRefused: (invoiceNo, reason, now) =>
-      writer.call('submissions.markRefused', invoiceNo, reason, now),
+      writer.call('submissions.markRefused', invoiceNo, reason, now, callerTrace()),
     markRetry: (invoiceNo, state, error, nextAttemptAt) =>
       writer.call('submissions.markRetry', invoiceNo, state, error, nextAttemptAt),
     linkCreated: (documentNo, messageId, timeReceived, slackMs, now) =>
-      writer.call('submissions.linkCreated', documentNo, messageId, timeReceived, slackMs, now),
+      writer.call(
+        'submissions.linkCreated',
+        documentNo,
+        messageId,
+        timeReceived,
+        slackMs,
+        now,
+        callerTrace(),
+      ),
   };
+}
+
+/**
+ * The caller's trace context, for the writes that store one (a sink notice, a submission):
+ * taken here, on the caller's side, since the writer thread runs outside any context.
+ */
+function callerTrace(): string | null {
+  return activeTraceParent() ?? null;
 }

@@ -11,12 +11,18 @@ import {
 } from '../submissions.ts';
 import { noticeEnqueuer } from './sqlite-sink-outbox.ts';
 import { SUBMISSION_SQL } from './submissions-queries.ts';
-import type { Synchronous } from './synchronous.ts';
+import type { Synchronous, SynchronousTraced } from './synchronous.ts';
 
-/** Submission writes, for the writer thread; each call runs atomically there. */
+/**
+ * Submission writes, for the writer thread; each call runs atomically there. Those that store
+ * a trace context (the submission's, a settling notice's) take the caller's traceparent last.
+ */
 export function submissionWrites(
   db: Database.Database,
-): Synchronous<Omit<SubmissionStore, 'get' | 'list' | 'stats'>> {
+): SynchronousTraced<
+  Omit<SubmissionStore, 'get' | 'list' | 'stats'>,
+  'add' | 'markSubmitted' | 'markRefused' | 'linkCreated'
+> {
   const add = db.prepare(SUBMISSION_SQL.add);
   const get = db.prepare<[string], SubmissionColumns>(SUBMISSION_SQL.get);
   const due = db.prepare<{ now: number; limit: number }, SubmissionColumns>(SUBMISSION_SQL.due);
@@ -28,8 +34,8 @@ export function submissionWrites(
   const retry = db.prepare(SUBMISSION_SQL.retry);
   const enqueueNotice = noticeEnqueuer(db);
   return {
-    add(submission, now) {
-      const added = add.run({ ...submission, now }).changes === 1;
+    add(submission, now, traceParent) {
+      const added = add.run({ ...submission, now, traceParent }).changes === 1;
       const row = get.get(submission.invoiceNo);
       if (row === undefined) throw new Error(`submission ${submission.invoiceNo} vanished`);
       return { added, submission: toSubmission(row) };
@@ -43,24 +49,25 @@ export function submissionWrites(
     markSending(invoiceNo, now) {
       return sending.run({ invoiceNo, now }).changes === 1;
     },
-    markSubmitted(invoiceNo, messageId, resolvedBy, now) {
+    markSubmitted(invoiceNo, messageId, resolvedBy, now, traceParent) {
       if (submitted.run({ invoiceNo, messageId, resolvedBy, now }).changes !== 1) return false;
-      enqueueNotice(submissionNotice(invoiceNo, { messageId, resolvedBy }, now), now);
+      enqueueNotice(submissionNotice(invoiceNo, { messageId, resolvedBy }, now), now, traceParent);
       return true;
     },
-    markRefused(invoiceNo, reason, now) {
+    markRefused(invoiceNo, reason, now, traceParent) {
       const bounded = boundedError(reason);
       if (refused.run({ invoiceNo, reason: bounded, now }).changes !== 1) return false;
-      enqueueNotice(submissionNotice(invoiceNo, { reason: bounded }, now), now);
+      enqueueNotice(submissionNotice(invoiceNo, { reason: bounded }, now), now, traceParent);
       return true;
     },
     markRetry(invoiceNo, state, error, nextAttemptAt) {
       retry.run({ invoiceNo, state, error: boundedError(error), nextAttemptAt });
     },
-    linkCreated(documentNo, messageId, timeReceived, slackMs, now) {
+    linkCreated(documentNo, messageId, timeReceived, slackMs, now, traceParent) {
       const changed = created.run({ invoiceNo: documentNo, messageId, timeReceived, slackMs, now });
       if (changed.changes !== 1) return false;
-      enqueueNotice(submissionNotice(documentNo, { messageId, resolvedBy: 'created' }, now), now);
+      const notice = submissionNotice(documentNo, { messageId, resolvedBy: 'created' }, now);
+      enqueueNotice(notice, now, traceParent);
       return true;
     },
   };

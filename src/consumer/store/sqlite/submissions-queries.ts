@@ -8,8 +8,9 @@ const OPEN_SUBMISSION = "state IN ('queued', 'sending', 'unknown')";
 
 export const SUBMISSION_SQL = {
   add: `
-    INSERT INTO submissions (invoice_no, body, body_hash, state, next_attempt_at, created_at)
-    VALUES (@invoiceNo, @body, @bodyHash, 'queued', @now, @now)
+    INSERT INTO submissions (invoice_no, body, body_hash, state, next_attempt_at, created_at,
+                             trace_parent)
+    VALUES (@invoiceNo, @body, @bodyHash, 'queued', @now, @now, @traceParent)
     ON CONFLICT (invoice_no) DO NOTHING`,
   get: 'SELECT * FROM submissions WHERE invoice_no = ?',
   // Oldest due first, through the partial index of open submissions.

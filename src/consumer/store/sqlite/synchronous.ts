@@ -9,3 +9,16 @@ export type Synchronous<Contract> = {
     ? (...args: A) => R
     : never;
 };
+
+/**
+ * Synchronous<Contract>, where the methods named `Traced` take one more argument, last: the
+ * W3C traceparent of the caller's context (or null), which the writer thread, having no
+ * context of its own, stores with what the call queues (sink-outbox.ts, submissions.ts).
+ */
+export type SynchronousTraced<Contract, Traced extends keyof Contract> = {
+  [K in keyof Contract]: Contract[K] extends (...args: infer A) => Promise<infer R>
+    ? K extends Traced
+      ? (...args: [...A, traceParent: string | null]) => R
+      : (...args: A) => R
+    : never;
+};
