@@ -55,9 +55,7 @@ export function eventWrites(db: Database.Database) {
       // A NewEvent built before migration 012 (a fork's, an older caller's) has no traceParent;
       // better-sqlite3 refuses a named parameter left undefined.
       const row = { ...event, testInt: event.test ? 1 : 0, traceParent: event.traceParent ?? null };
-      return insertRow.run(row).changes === 1
-        ? 'inserted'
-        : 'duplicate';
+      return insertRow.run(row).changes === 1 ? 'inserted' : 'duplicate';
     },
     claimDue: dueClaimer(db, claims),
     settle(
