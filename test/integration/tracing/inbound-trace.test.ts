@@ -70,6 +70,12 @@ async function deliveredInvoice(sandbox: Sandbox) {
       ),
     'the event handled',
   );
+  // The service's word of the delivery, back as a webhook, answered before the test goes on
+  // (and before the sandbox stops: a webhook in flight at shutdown holds the listener's close).
+  await eventually(
+    async () => (await sandbox.view(messageId)).body?.inbound?.deliveryStatus === 'delivered',
+    'the delivered status applied',
+  );
   return { messageId, webhook, spans: inTrace() };
 }
 
