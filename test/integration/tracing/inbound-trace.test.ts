@@ -3,7 +3,7 @@
  * over real HTTP, with the spans kept in memory: what an operator following a late invoice
  * sees in a trace view, and what must never be in it.
  */
-import { SpanKind } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { request } from 'undici';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -268,6 +268,31 @@ describe('the trace of an inbound invoice', () => {
     for (const value of values.map(String)) {
       for (const secret of [...secrets, BODY_MARKER]) expect(value).not.toContain(secret);
     }
+  });
+
+  it("records a failed import by its error's type, never its text (an ERP's answer, say)", async () => {
+    let calls = 0;
+    const sandbox = await startSandboxForTest({
+      importer: {
+        async import() {
+          calls += 1;
+          if (calls === 1) throw new Error(`ERP refused: <order>${BODY_MARKER}</order>`);
+          return { status: 'imported', location: 'erp:1' };
+        },
+      },
+    });
+    const { spans } = await deliveredInvoice(sandbox);
+    const imports = named(spans, 'import');
+    expect(imports.map((s) => [s.status.code, s.attributes['error.type'] ?? null])).toEqual([
+      [SpanStatusCode.ERROR, 'Error'],
+      [SpanStatusCode.UNSET, null],
+    ]);
+    const turns = named(spans, 'inbox process');
+    expect(turns.map((s) => s.attributes['invoicing.outcome'])).toEqual(['pending', 'done']);
+    const text = JSON.stringify(
+      spans.map((s) => [s.status, s.attributes, s.events.map((e) => e.attributes)]),
+    );
+    expect(text).not.toContain(BODY_MARKER);
   });
 
   it("writes the invoice's trace_id on a log line written during its import", async () => {
