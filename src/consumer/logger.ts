@@ -1,14 +1,17 @@
 import { type DestinationStream, type Logger, pino } from 'pino';
 import type { LogLevel } from './config.ts';
+import { traceLogFields } from './tracing/log-fields.ts';
 
 /**
  * JSON logs on stdout. Request headers are never logged whole; these paths are redacted in
- * case a caller logs an object that carries them.
+ * case a caller logs an object that carries them. A line written inside a recording span
+ * carries its `trace_id` and `span_id` (tracing/log-fields.ts).
  */
 export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
   return pino(
     {
       level,
+      mixin: traceLogFields,
       redact: {
         paths: [
           'headers.authorization',

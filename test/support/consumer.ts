@@ -3,11 +3,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type DestinationStream, pino } from 'pino';
+import type { DestinationStream } from 'pino';
 import { createClaimHolder } from '../../src/consumer/claims/claim-holder.ts';
 import { loadConfig } from '../../src/consumer/config.ts';
 import { type RunningConsumer, startConsumer } from '../../src/consumer/consumer.ts';
 import { createFileImporter, type Importer } from '../../src/consumer/importer/index.ts';
+import { createLogger } from '../../src/consumer/logger.ts';
 import type { StatusSink } from '../../src/consumer/sink/define-sink.ts';
 import type { SinkWorkerOptions } from '../../src/consumer/sink/sink-worker.ts';
 import type { SqliteStore } from '../../src/consumer/store/sqlite/sqlite-store.ts';
@@ -63,7 +64,8 @@ export async function startTestConsumer(
       logs.push(JSON.parse(line));
     },
   };
-  const logger = pino({ level: config.logLevel }, destination);
+  // The product's logger (redaction, and a span's trace_id and span_id on each line).
+  const logger = createLogger(config.logLevel, destination);
   const pid = nextPid++;
   alive.add(pid);
   const holder = createClaimHolder('consumer', {

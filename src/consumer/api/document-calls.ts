@@ -107,6 +107,7 @@ export function createDocumentCalls(deps: {
     getCoreDocument: async (messageId) =>
       download({
         method: 'GET',
+        operation: 'core document',
         path: `/messages/${segment(messageId)}/documents/core`,
         retry: 'idempotent',
       }),
@@ -115,6 +116,7 @@ export function createDocumentCalls(deps: {
       download(
         {
           method: 'GET',
+          operation: 'transaction',
           path: transactionPath(action),
           // A query value is encoded safely anyway; refused all the same, like in a path.
           query: { messageId: checkedMessageId(messageId, 'GET') },

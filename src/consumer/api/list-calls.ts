@@ -40,6 +40,7 @@ export function createListCalls(transport: Transport): ListCalls {
       transport,
       {
         method: 'GET',
+        operation: 'message list',
         path: '/messages',
         query: { ...query },
         retry: 'idempotent',
@@ -66,6 +67,7 @@ export function createListCalls(transport: Transport): ListCalls {
             throw shapeError(
               {
                 method: 'GET',
+                operation: 'message list',
                 path: '/messages',
                 query: { ...query, cursor },
                 retry: 'idempotent',

@@ -38,6 +38,7 @@ export function createMessageCalls(transport: Transport): MessageCalls {
     getMessage: async (messageId, getOptions = {}) => {
       const request: ApiRequest = {
         method: 'GET',
+        operation: 'message descriptor',
         path: `/messages/${segment(messageId)}`,
         query: { transfer: getOptions.transfer },
         retry: 'idempotent',
@@ -56,7 +57,12 @@ export function createMessageCalls(transport: Transport): MessageCalls {
     getMessageStatus: async (messageId) => {
       const { status } = await requestJson(
         transport,
-        { method: 'GET', path: `/messages/${segment(messageId)}/status`, retry: 'idempotent' },
+        {
+          method: 'GET',
+          operation: 'message status',
+          path: `/messages/${segment(messageId)}/status`,
+          retry: 'idempotent',
+        },
         messageStatus,
         'a message status',
       );
@@ -66,6 +72,7 @@ export function createMessageCalls(transport: Transport): MessageCalls {
     markAsDelivered: async (messageId) => {
       await transport.send({
         method: 'POST',
+        operation: 'mark-as-delivered',
         path: `/messages/${segment(messageId, 'POST')}/mark-as-delivered`,
         retry: 'idempotent',
       });
@@ -74,6 +81,7 @@ export function createMessageCalls(transport: Transport): MessageCalls {
     markAsFailed: async (messageId, reason) => {
       await transport.send({
         method: 'POST',
+        operation: 'mark-as-failed',
         path: `/messages/${segment(messageId, 'POST')}/mark-as-failed`,
         json: { reason },
         retry: 'idempotent',

@@ -11,6 +11,11 @@ export type QueryValue = string | number | boolean | undefined;
 
 export interface ApiRequest {
   method: 'GET' | 'POST';
+  /**
+   * What the call asks for, in a few fixed words (`message descriptor`, `mark-as-delivered`):
+   * with the method, the name of its span (call-span.ts). Never an id: span names stay few.
+   */
+  operation: string;
   /** Path below the base URL, with path parameters already encoded. */
   path: string;
   /** Entries whose value is `undefined` are left out. */

@@ -24,6 +24,7 @@ export function createSubmitInvoiceCall(transport: Transport): SubmitInvoiceCall
         transport,
         {
           method: 'POST',
+          operation: 'submit-invoice',
           path: '/transactions/submit-invoice',
           query: { more: submitOptions.more ?? false },
           json: invoice,

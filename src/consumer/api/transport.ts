@@ -25,6 +25,7 @@ import {
   isSuccess,
   isTransient,
 } from './attempt-outcome.ts';
+import { type ApiCallSpan, inApiCallSpan } from './call-span.ts';
 import { deadlineForSize, startCallDeadline } from './deadline.ts';
 import type { ResolvedApiClientOptions } from './options.ts';
 import { type ApiRequest, describePath, sinkOf } from './request.ts';
@@ -41,7 +42,12 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
   const pool = new Pool(options.origin);
   const attemptOnce = createAttempt(pool, options);
 
-  async function send(request: ApiRequest): Promise<ApiResponse> {
+  /** One logical call, its attempts and the waits between them in one span (call-span.ts). */
+  function send(request: ApiRequest): Promise<ApiResponse> {
+    return inApiCallSpan(request, (span) => sendWithin(request, span));
+  }
+
+  async function sendWithin(request: ApiRequest, span: ApiCallSpan): Promise<ApiResponse> {
     const shownPath = describePath(request);
     const target = options.pathPrefix + shownPath;
     const sink = sinkOf(request);
@@ -54,8 +60,10 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
     );
     for (let attempt = 0; ; attempt++) {
       const outcome = await attemptOnce(request, target, deadline);
-      if (outcome.kind === 'response' && isSuccess(outcome.response.status))
+      if (outcome.kind === 'response' && isSuccess(outcome.response.status)) {
+        span.answered(outcome.response.status, attempt + 1);
         return outcome.response;
+      }
 
       const transient = isTransient(outcome, request.retry);
       const slow = outcome.kind === 'failure' ? outcome.slow : undefined;
@@ -68,18 +76,23 @@ export function createTransport(options: ResolvedApiClientOptions): Transport {
         throw toApiError(outcome, request, shownPath, transient, attempt + 1);
       }
       const status = outcome.kind === 'response' ? outcome.response.status : undefined;
+      const error = outcome.kind === 'failure' ? printableText(outcome.text) : undefined;
       options.logger?.warn(
         {
           method: request.method,
           path: shownPath,
-          ...(status === undefined
-            ? { error: outcome.kind === 'failure' ? printableText(outcome.text) : undefined }
-            : { status }),
+          ...(status === undefined ? { error } : { status }),
           attempt: attempt + 1,
           delayMs,
         },
         'messaging API call failed, retrying',
       );
+      span.retrying({
+        attempt: attempt + 1,
+        reason: status === undefined ? (error ?? outcome.kind) : `HTTP ${status}`,
+        ...(status === undefined ? {} : { status }),
+        delayMs,
+      });
       await options.sleep(delayMs);
     }
   }

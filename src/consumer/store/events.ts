@@ -60,13 +60,23 @@ export interface NewEvent {
   body: Buffer;
   /** Milliseconds since the epoch. */
   receivedAt: number;
+  /**
+   * The webhook request span's context as a W3C traceparent (tracing/trace-parent.ts), so the
+   * worker's spans join the request's trace (migration 012). @default null: tracing was off
+   */
+  traceParent?: string | null;
 }
 
 /**
  * The inbox row of a verified envelope, as the ingress stores it: test events and unknown
  * actions are flagged, so the worker skips them. `body` is the request body exactly as signed.
  */
-export function newEvent(envelope: WebhookEnvelope, body: Buffer, receivedAt: number): NewEvent {
+export function newEvent(
+  envelope: WebhookEnvelope,
+  body: Buffer,
+  receivedAt: number,
+  traceParent: string | null = null,
+): NewEvent {
   return {
     eventId: envelope.eventId,
     action: envelope.action,
@@ -78,6 +88,7 @@ export function newEvent(envelope: WebhookEnvelope, body: Buffer, receivedAt: nu
     flag: envelope.test ? 'test' : isKnownAction(envelope.action) ? null : 'unknown_action',
     body,
     receivedAt,
+    traceParent,
   };
 }
 
@@ -95,6 +106,8 @@ export interface StoredEvent extends NewEvent {
    */
   resolution: string | null;
   updatedAt: number;
+  /** As stored; null when tracing was off at the insert, or the event predates migration 012. */
+  traceParent: string | null;
 }
 
 /** Which dead events closeDead closes, and what it records on them. */
@@ -200,7 +213,7 @@ export interface EventStore {
 /** The columns of EventColumns, for a statement that names them (PostgreSQL's). */
 export const EVENT_COLUMNS =
   'event_id, action, transfer, message_id, party, occurred_at, test, flag, body, received_at, ' +
-  'state, attempts, next_attempt_at, locked_until, last_error, resolution, updated_at';
+  'state, attempts, next_attempt_at, locked_until, last_error, resolution, updated_at, trace_parent';
 
 /** A row of the events table, as both stores read it (SQLite's 0 or 1 `test` made boolean). */
 export interface EventColumns {
@@ -221,6 +234,7 @@ export interface EventColumns {
   last_error: string | null;
   resolution: string | null;
   updated_at: number;
+  trace_parent: string | null;
 }
 
 export function toStoredEvent(row: EventColumns): StoredEvent {
@@ -242,6 +256,7 @@ export function toStoredEvent(row: EventColumns): StoredEvent {
     lastError: row.last_error,
     resolution: row.resolution,
     updatedAt: row.updated_at,
+    traceParent: row.trace_parent,
   };
 }
 

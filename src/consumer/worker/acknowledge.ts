@@ -14,6 +14,8 @@ import type { ApiClient } from '../api/index.ts';
 import { PermanentImportError } from '../importer/index.ts';
 import type { EventStore } from '../store/events.ts';
 import type { Acknowledgement, MessageStore } from '../store/messages.ts';
+import { ATTR } from '../tracing/tracer.ts';
+import { inStepSpan } from './event-spans.ts';
 
 export interface AcknowledgeDeps {
   api: ApiClient;
@@ -46,18 +48,21 @@ export function importRejection(error: unknown): PermanentImportError | undefine
 
 export function createAcknowledger(deps: AcknowledgeDeps): Acknowledger {
   const { api, logger } = deps;
+  // Each in its span, `acknowledge`, whose outcome says which: the API call's span under it.
   return {
-    async delivered(messageId, by, unfinished) {
-      await api.markAsDelivered(messageId);
-      const writes = recordAcknowledgement(deps, messageId, 'delivered', null, by);
-      if (unfinished === undefined) await settleAll(writes);
-      else unfinished.push(...writes);
-    },
-    async failed(messageId, rejection, by) {
-      logger.warn({ messageId, reason: rejection.reason }, 'import rejected; marking as failed');
-      await api.markAsFailed(messageId, rejection.reason);
-      await settleAll(recordAcknowledgement(deps, messageId, 'failed', rejection.reason, by));
-    },
+    delivered: (messageId, by, unfinished) =>
+      inAcknowledgeSpan(messageId, 'delivered', async () => {
+        await api.markAsDelivered(messageId);
+        const writes = recordAcknowledgement(deps, messageId, 'delivered', null, by);
+        if (unfinished === undefined) await settleAll(writes);
+        else unfinished.push(...writes);
+      }),
+    failed: (messageId, rejection, by) =>
+      inAcknowledgeSpan(messageId, 'failed', async () => {
+        logger.warn({ messageId, reason: rejection.reason }, 'import rejected; marking as failed');
+        await api.markAsFailed(messageId, rejection.reason);
+        await settleAll(recordAcknowledgement(deps, messageId, 'failed', rejection.reason, by));
+      }),
   };
 }
 
@@ -94,6 +99,15 @@ function recordAcknowledgement(
     () => {},
   );
   return [recorded, closing];
+}
+
+function inAcknowledgeSpan(
+  messageId: string,
+  outcome: Acknowledgement,
+  work: () => Promise<void>,
+): Promise<void> {
+  const attributes = { [ATTR.messageId]: messageId, [ATTR.outcome]: outcome };
+  return inStepSpan('acknowledge', attributes, work);
 }
 
 /** Waits for every write, then throws the first failure: nothing is left running behind it. */

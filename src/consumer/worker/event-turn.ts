@@ -8,11 +8,20 @@
  *   the claim was lost meanwhile -> nothing written: its new holder handles the event
  */
 import { setTimeout as delay } from 'node:timers/promises';
+import type { Span } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { ClaimLostError, type HeldClaim, holdClaim } from '../claims/held-claim.ts';
 import type { ClaimStore } from '../store/claims.ts';
 import type { ClaimedEvent, EventStore, Settlement, StoredEvent } from '../store/events.ts';
+import { ATTR, inSpan } from '../tracing/tracer.ts';
 import { describeError, isPermanent, localFault } from './errors.ts';
+import {
+  type ClaimTiming,
+  markTurnFailed,
+  PROCESS_SPAN,
+  processSpanOptions,
+  recordInboxWait,
+} from './event-spans.ts';
 import type { EventHandler, Handled } from './handle-event.ts';
 
 export interface EventTurnDeps {
@@ -44,61 +53,79 @@ interface Turn {
   log: Logger;
   /** Seconds since the turn started. */
   seconds: () => number;
+  /** The turn's span (event-spans.ts): its outcome goes there. */
+  span: Span;
 }
 
-/** The function that runs one claimed event's turn; it settles the event itself. */
-export function createEventTurn(deps: EventTurnDeps): (event: ClaimedEvent) => Promise<void> {
+/**
+ * The function that runs one claimed event's turn; it settles the event itself. `claim`: when
+ * the claim that took it ran, for the event's inbox wait span (event-spans.ts).
+ */
+export function createEventTurn(
+  deps: EventTurnDeps,
+): (event: ClaimedEvent, claim: ClaimTiming) => Promise<void> {
+  return (event, claim) =>
+    inSpan(PROCESS_SPAN, processSpanOptions(event, recordInboxWait(event, claim)), (span) =>
+      runTurn(deps, event, span),
+    );
+}
+
+async function runTurn(deps: EventTurnDeps, event: ClaimedEvent, span: Span): Promise<void> {
   const { claims, handle, logger, now, leaseMs } = deps;
-  return async function runTurn(event: ClaimedEvent): Promise<void> {
-    const started = performance.now();
-    const log = logger.child({
-      eventId: event.eventId,
-      action: event.action,
-      messageId: event.messageId,
-    });
-    const held = holdClaim({
-      claims,
-      claim: event.claim,
-      leaseMs,
-      now,
-      logger: log,
-      signal: deps.signal,
-    });
-    const turn: Turn = { event, held, log, seconds: () => (performance.now() - started) / 1000 };
-    try {
-      let handled: Handled;
-      try {
-        handled = await handle(event, held);
-      } catch (error) {
-        await settleFailure(deps, turn, error);
-        return;
-      }
-      const settlement: Settlement = {
-        state: handled.outcome,
-        dropBody: deps.dropBodiesWhenDone,
-      };
-      const writes = handled.writes ?? [];
-      // Asked for in the turn the handler asked for its last writes, the settlement is
-      // committed with them; if one of them fails, the event failed, and nothing is settled.
-      const first =
-        writes.length === 0 ? undefined : deps.events.settle(event, settlement, deps.now(), writes);
-      const failed = await Promise.all(writes).then(
-        () => undefined,
-        (error: unknown) => ({ error }),
-      );
-      if (failed !== undefined) {
-        await first?.catch(() => {});
-        await settleFailure(deps, turn, failed.error);
-        return;
-      }
-      if (await writeOutcome(deps, turn, settlement, first)) {
-        log.debug({ state: settlement.state }, 'event handled');
-      }
-    } finally {
-      held.stop();
-      deps.onTurnEnd();
-    }
+  const started = performance.now();
+  const log = logger.child({
+    eventId: event.eventId,
+    action: event.action,
+    messageId: event.messageId,
+  });
+  const held = holdClaim({
+    claims,
+    claim: event.claim,
+    leaseMs,
+    now,
+    logger: log,
+    signal: deps.signal,
+  });
+  const turn: Turn = {
+    event,
+    held,
+    log,
+    seconds: () => (performance.now() - started) / 1000,
+    span,
   };
+  try {
+    let handled: Handled;
+    try {
+      handled = await handle(event, held);
+    } catch (error) {
+      await settleFailure(deps, turn, error);
+      return;
+    }
+    const settlement: Settlement = {
+      state: handled.outcome,
+      dropBody: deps.dropBodiesWhenDone,
+    };
+    const writes = handled.writes ?? [];
+    // Asked for in the turn the handler asked for its last writes, the settlement is
+    // committed with them; if one of them fails, the event failed, and nothing is settled.
+    const first =
+      writes.length === 0 ? undefined : deps.events.settle(event, settlement, deps.now(), writes);
+    const failed = await Promise.all(writes).then(
+      () => undefined,
+      (error: unknown) => ({ error }),
+    );
+    if (failed !== undefined) {
+      await first?.catch(() => {});
+      await settleFailure(deps, turn, failed.error);
+      return;
+    }
+    if (await writeOutcome(deps, turn, settlement, first)) {
+      log.debug({ state: settlement.state }, 'event handled');
+    }
+  } finally {
+    held.stop();
+    deps.onTurnEnd();
+  }
 }
 
 /**
@@ -108,6 +135,7 @@ export function createEventTurn(deps: EventTurnDeps): (event: ClaimedEvent) => P
  */
 async function settleFailure(deps: EventTurnDeps, turn: Turn, error: unknown): Promise<void> {
   const { event, log } = turn;
+  markTurnFailed(turn.span, error);
   // The error and what it wraps (`fetch failed <- connect ECONNREFUSED ...`), bounded: the
   // log lines below and the event's stored lastError.
   const message = describeError(error);
@@ -142,7 +170,7 @@ async function settleFailure(deps: EventTurnDeps, turn: Turn, error: unknown): P
  */
 async function writeOutcome(
   deps: EventTurnDeps,
-  { event, held, log, seconds }: Turn,
+  { event, held, log, seconds, span }: Turn,
   settlement: Settlement,
   first?: Promise<boolean>,
 ): Promise<boolean> {
@@ -150,6 +178,7 @@ async function writeOutcome(
     try {
       const settled = await ((attempt === 0 ? first : undefined) ??
         deps.events.settle(event, settlement, deps.now()));
+      span.setAttribute(ATTR.outcome, settled ? settlement.state : 'claim_lost');
       if (settled) deps.onSettled(event, settlement.state, seconds());
       else
         log.warn({ state: settlement.state }, 'claim lost before settling; left to its new holder');

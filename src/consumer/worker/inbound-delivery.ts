@@ -50,6 +50,7 @@ import {
   recordedLocation,
 } from '../importer/index.ts';
 import type { MessageRecord } from '../store/messages.ts';
+import { ATTR } from '../tracing/tracer.ts';
 import {
   type AcknowledgeDeps,
   type Acknowledger,
@@ -57,6 +58,7 @@ import {
   importRejection,
 } from './acknowledge.ts';
 import { describeError } from './errors.ts';
+import { inStepSpan } from './event-spans.ts';
 import { importWithDeadline } from './import-with-deadline.ts';
 
 export type InboundOutcome =
@@ -195,7 +197,7 @@ async function importAndRecord(
   const key = { messageId: input.messageId, transfer: 'inbound' as const };
   // Sent together, the two share one commit of the store's writer.
   await settleBoth(claim.confirm(), messages.markImportStarted(key, now()));
-  const result = await importWithDeadline(deps, input, claim).catch(async (error: unknown) => {
+  const result = await tracedImport(deps, input, claim).catch(async (error: unknown) => {
     // A transient failure is kept on the message for the operator (the admin view's
     // importError); the error itself goes on to the caller, which retries.
     if (importRejection(error) === undefined) {
@@ -212,6 +214,28 @@ async function importAndRecord(
   // record must be committed before this call ends all the same.
   await settleBoth(claim.confirm(), messages.markImported(key, recordedLocation(result), now()));
   return result;
+}
+
+/**
+ * import() inside its span, `import`, which is active while the importer runs: a forker's ERP
+ * call made with undici or fetch joins the invoice's trace with no code of theirs (when the
+ * SDK registers the undici instrumentation). Its outcome is the importer's status.
+ */
+function tracedImport(
+  deps: Delivering,
+  input: Omit<ImportInput, 'signal'>,
+  claim: ClaimGuard,
+): Promise<ImportResult> {
+  const attributes = {
+    [ATTR.messageId]: input.messageId,
+    [ATTR.transfer]: input.transfer,
+    'invoicing.import.previously_attempted': input.previouslyAttempted,
+  };
+  return inStepSpan('import', attributes, async (span) => {
+    const result = await importWithDeadline(deps, input, claim);
+    span.setAttribute(ATTR.outcome, result.status);
+    return result;
+  });
 }
 
 /**

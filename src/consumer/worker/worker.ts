@@ -111,10 +111,12 @@ export function createWorker(options: WorkerOptions): Worker {
     // each slot as it frees: about half as many claims in a drain.
     const inHand = queue.size + queue.pending;
     if (inHand > 0 && room < Math.max(1, Math.floor((room + inHand) / 4))) return 0;
-    const claimed = await events.claimDue({ now: now(), limit: room, leaseMs, holder });
+    const startedAt = now();
+    const claimed = await events.claimDue({ now: startedAt, limit: room, leaseMs, holder });
+    const timing = { startedAt, endedAt: now(), batch: claimed.length };
     for (const event of claimed) {
       queue
-        .add(() => runTurn(event))
+        .add(() => runTurn(event, timing))
         .catch((error: unknown) => {
           logger.error({ err: error, eventId: event.eventId }, 'could not settle event');
         });

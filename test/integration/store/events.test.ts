@@ -55,6 +55,7 @@ describeEachStore('the inbox', (kind) => {
         lastError: null,
         resolution: null,
         updatedAt: NOW,
+        traceParent: null,
         claim: claimed[0]?.claim,
       });
       expect(claimed[0]?.claim).toMatchObject({ messageId: 'A', holder: 'worker-a' });

@@ -1,12 +1,14 @@
 /**
- * An OpenTelemetry SDK for one test file, keeping its spans in memory: registered globally
- * before the file's first test (as the entry points register theirs: the consumer finds it
- * through the API's global, src/consumer/tracing/tracer.ts), emptied before each test, and
- * torn down after the last. SimpleSpanProcessor exports each span as it ends, so a span a test
- * waited for is there to read.
+ * OpenTelemetry registered globally for one test file, as the entry points' SDK would be (the
+ * consumer finds it through the API's global, src/consumer/tracing/tracer.ts), with every
+ * finished span kept in memory: a tracer provider with a simple span processor (it exports each
+ * span as it ends, so a span a test waited for is there to read), the AsyncLocalStorage context
+ * manager and the W3C trace-context propagator. Registered before the file's first test, emptied
+ * before each, removed after the last.
  */
-import { type Attributes, context, trace } from '@opentelemetry/api';
+import { type Attributes, context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
   InMemorySpanExporter,
   type ReadableSpan,
@@ -16,27 +18,39 @@ import {
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export interface InMemoryTracing {
-  /** The spans ended so far in this test, in the order they ended. */
+  /** The provider registered (for an instrumentation the test enables itself). */
+  readonly provider: TracerProvider;
+  /** The spans finished so far in this test, in the order they ended. */
   spans(): ReadableSpan[];
+  /** Forgets the spans finished so far. */
+  reset(): void;
 }
 
 export function useInMemoryTracing(): InMemoryTracing {
   const exporter = new InMemorySpanExporter();
   const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
-  const contextManager = new AsyncLocalStorageContextManager();
   beforeAll(() => {
-    context.setGlobalContextManager(contextManager.enable());
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
     trace.setGlobalTracerProvider(provider);
   });
-  beforeEach(() => {
-    exporter.reset();
-  });
+  beforeEach(() => exporter.reset());
   afterAll(async () => {
     await provider.shutdown();
     trace.disable();
+    propagation.disable();
     context.disable();
   });
-  return { spans: () => exporter.getFinishedSpans() };
+  return {
+    provider,
+    spans: () => exporter.getFinishedSpans(),
+    reset: () => exporter.reset(),
+  };
+}
+
+/** The span's parent span id, or undefined for a root. */
+export function parentOf(span: ReadableSpan): string | undefined {
+  return span.parentSpanContext?.spanId;
 }
 
 /**

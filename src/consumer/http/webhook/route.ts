@@ -16,6 +16,8 @@
  *      (400 for each);
  *   6. the durable insert (store-event.ts): committed to the inbox, or 503;
  *   7. the answer (answer.ts): 204, with one log line and one metric for every outcome.
+ * Each request is one span (request-span.ts), active through these steps, its events saying
+ * how far the request got.
  * Work on the event happens later, in the worker. The whole of it must fit the service's 5 s
  * (settings/answer-budget.ts).
  *
@@ -40,6 +42,7 @@ import { decodeEnvelope } from './decode-envelope.ts';
 import { ABORTED, readWithinLimits } from './read.ts';
 import { declaredLength } from './read-body.ts';
 import { Rejection } from './rejection.ts';
+import { startWebhookSpan } from './request-span.ts';
 import { storeEvent } from './store-event.ts';
 
 export interface WebhookRouteDeps {
@@ -83,50 +86,65 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
   const answer = createAnswer(deps);
 
   const router = Router();
-  router.all(config.webhookPath, (req, res, next) => {
-    res.locals.started = performance.now();
-    if (req.method === 'POST') return next();
-    answer.refused(req, res, res.locals.started, METHOD_NOT_ALLOWED);
-  });
+  router.all(config.webhookPath, async (req, res) => {
+    const started = performance.now();
+    const span = startWebhookSpan(req, config.webhookPath);
+    const refuse = (rejection: Rejection) => {
+      span.refused(rejection);
+      answer.refused(req, res, started, rejection);
+    };
+    try {
+      await span.run(async () => {
+        if (req.method !== 'POST') return refuse(METHOD_NOT_ALLOWED);
+        const signatureHeader = req.get(SIGNATURE_HEADER);
+        const declared = declaredLength(req);
+        const early =
+          signatureHeaderCheck({
+            header: signatureHeader,
+            toleranceSeconds: config.webhookToleranceSeconds,
+            now,
+          }) ??
+          encodingCheck(req.get('content-encoding')) ??
+          declaredSizeCheck(declared, config.webhookMaxBodyBytes);
+        if (early !== undefined) return refuse(early);
 
-  router.post(config.webhookPath, async (req, res) => {
-    const started: number = res.locals.started;
-    const refuse = (rejection: Rejection) => answer.refused(req, res, started, rejection);
-    const signatureHeader = req.get(SIGNATURE_HEADER);
-    const declared = declaredLength(req);
-    const early =
-      signatureHeaderCheck({
-        header: signatureHeader,
-        toleranceSeconds: config.webhookToleranceSeconds,
-        now,
-      }) ??
-      encodingCheck(req.get('content-encoding')) ??
-      declaredSizeCheck(declared, config.webhookMaxBodyBytes);
-    if (early !== undefined) return refuse(early);
+        const budget = admitBody(admission, declared);
+        if (budget instanceof Rejection) return refuse(budget);
+        // Held until the answer is sent: the body stays in memory until the event is committed.
+        res.once('close', budget.release);
+        const body = await readWithinLimits(req, config.webhookMaxBodyBytes, budget);
+        if (body === ABORTED) {
+          span.aborted();
+          return answer.aborted(started);
+        }
+        if (body instanceof Rejection) return refuse(body);
 
-    const budget = admitBody(admission, declared);
-    if (budget instanceof Rejection) return refuse(budget);
-    // Held until the answer is sent: the body stays in memory until the event is committed.
-    res.once('close', budget.release);
-    const body = await readWithinLimits(req, config.webhookMaxBodyBytes, budget);
-    if (body === ABORTED) return answer.aborted(started);
-    if (body instanceof Rejection) return refuse(body);
+        const unauthenticated = authenticate({ signatureHeader, body, headers: req.headers });
+        if (unauthenticated !== undefined) return refuse(unauthenticated);
+        span.verified();
+        const envelope = decodeEnvelope(body);
+        if (envelope instanceof Rejection) return refuse(envelope);
+        span.envelope(envelope);
 
-    const unauthenticated = authenticate({ signatureHeader, body, headers: req.headers });
-    if (unauthenticated !== undefined) return refuse(unauthenticated);
-    const envelope = decodeEnvelope(body);
-    if (envelope instanceof Rejection) return refuse(envelope);
-
-    const result = await storeEvent({ events, envelope, body, now, logger });
-    if (result instanceof Rejection) return refuse(result);
-    if (result.stored === 'inserted') deps.onEventStored();
-    const { flag } = result.event;
-    answer.accepted(req, res, started, {
-      outcome: result.stored === 'inserted' ? 'stored' : 'duplicate',
-      status: 204,
-      envelope,
-      ...(flag === null ? {} : { reason: flag }),
-    });
+        // Inside the span: the stored event keeps its context (store-event.ts).
+        const result = await storeEvent({ events, envelope, body, now, logger });
+        if (result instanceof Rejection) return refuse(result);
+        span.stored(result.stored);
+        if (result.stored === 'inserted') deps.onEventStored();
+        const { flag } = result.event;
+        span.accepted(result.stored);
+        answer.accepted(req, res, started, {
+          outcome: result.stored === 'inserted' ? 'stored' : 'duplicate',
+          status: 204,
+          envelope,
+          ...(flag === null ? {} : { reason: flag }),
+        });
+      });
+    } catch (error) {
+      // Thrown past every step (a bug): still recorded, and the span ended.
+      span.failed(error);
+      throw error;
+    }
   });
 
   return router;

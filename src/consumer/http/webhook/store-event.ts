@@ -12,6 +12,7 @@ import {
   type NewEvent,
   newEvent,
 } from '../../store/events.ts';
+import { activeTraceParent } from '../../tracing/trace-parent.ts';
 import { Rejection } from './rejection.ts';
 
 export async function storeEvent(options: {
@@ -22,7 +23,9 @@ export async function storeEvent(options: {
   logger: Logger;
 }): Promise<{ stored: InsertOutcome; event: NewEvent } | Rejection> {
   const { envelope } = options;
-  const event = newEvent(envelope, options.body, options.now());
+  // The webhook request span is active here (route.ts): the event keeps its context, and the
+  // worker's spans for it join the request's trace (null when tracing is off).
+  const event = newEvent(envelope, options.body, options.now(), activeTraceParent() ?? null);
   try {
     return { stored: await options.events.insert(event), event };
   } catch (error) {

@@ -26,13 +26,14 @@ const INSERTED: ReadonlyArray<readonly [keyof NewEvent, string]> = [
   ['flag', 'text'],
   ['body', 'bytea'],
   ['receivedAt', 'bigint'],
+  ['traceParent', 'text'],
 ];
 
 /** Inserts `events` in one statement; the eventIds it inserted (the others are duplicates). */
 async function insertEvents(pool: pg.Pool, events: NewEvent[]): Promise<Set<string>> {
   const values: unknown[] = [];
   const rows = events.map((event, i) => {
-    values.push(...INSERTED.map(([field]) => event[field]));
+    values.push(...INSERTED.map(([field]) => event[field] ?? null));
     const n = i * INSERTED.length;
     return `(${INSERTED.map(([, type], j) => `$${n + j + 1}::${type}`).join(', ')})`;
   });
@@ -41,11 +42,11 @@ async function insertEvents(pool: pg.Pool, events: NewEvent[]): Promise<Set<stri
   const { rows: inserted } = await pool.query<{ event_id: string }>(
     `WITH inserted AS (
        INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test, flag,
-                           body, received_at, next_attempt_at, updated_at)
+                           body, received_at, trace_parent, next_attempt_at, updated_at)
        SELECT v.*, v.received_at, v.received_at
          FROM (VALUES ${rows.join(', ')})
            AS v(event_id, action, transfer, message_id, party, occurred_at, test, flag, body,
-                received_at)
+                received_at, trace_parent)
         WHERE NOT EXISTS (SELECT 1 FROM seen_events s WHERE s.event_id = v.event_id)
           AND NOT EXISTS (SELECT 1 FROM events WHERE event_id = v.event_id AND ${SETTLED})
        ON CONFLICT (occurred_at, event_id) DO NOTHING

@@ -16,9 +16,9 @@ export const EVENT_SQL = {
   // alone (events_settled: a read, no page write), in case a sender changed occurredAt.
   insert: `
     INSERT INTO events (event_id, action, transfer, message_id, party, occurred_at, test, flag,
-                        body, received_at, next_attempt_at, updated_at)
+                        body, received_at, next_attempt_at, updated_at, trace_parent)
     SELECT @eventId, @action, @transfer, @messageId, @party, @occurredAt, @testInt, @flag,
-           @body, @receivedAt, @receivedAt, @receivedAt
+           @body, @receivedAt, @receivedAt, @receivedAt, @traceParent
      WHERE NOT EXISTS (SELECT 1 FROM seen_events WHERE event_id = @eventId)
        AND NOT EXISTS (SELECT 1 FROM events WHERE event_id = @eventId AND ${SETTLED})
     ON CONFLICT (occurred_at, event_id) DO NOTHING`,

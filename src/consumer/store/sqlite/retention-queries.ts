@@ -29,10 +29,10 @@ export const RETENTION_SQL = {
   insertWithoutBody: `
     INSERT INTO events (rowid, event_id, action, transfer, message_id, party, occurred_at, test,
                         flag, body, received_at, state, attempts, next_attempt_at, locked_until,
-                        last_error, updated_at, claim_token, resolution)
+                        last_error, updated_at, claim_token, resolution, trace_parent)
     VALUES (@id, @event_id, @action, @transfer, @message_id, @party, @occurred_at, @test, @flag,
             ${DROPPED_BODY}, @received_at, @state, @attempts, @next_attempt_at, @locked_until,
-            @last_error, @updated_at, @claim_token, @resolution)`,
+            @last_error, @updated_at, @claim_token, @resolution, @trace_parent)`,
   finishedBefore: `
     SELECT rowid AS id, event_id, received_at FROM events
      WHERE state = @state AND received_at < @before

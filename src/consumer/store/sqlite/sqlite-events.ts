@@ -52,9 +52,10 @@ export function eventWrites(db: Database.Database) {
 
   return {
     insert(event: NewEvent): InsertOutcome {
-      return insertRow.run({ ...event, testInt: event.test ? 1 : 0 }).changes === 1
-        ? 'inserted'
-        : 'duplicate';
+      // A NewEvent built before migration 012 (a fork's, an older caller's) has no traceParent;
+      // better-sqlite3 refuses a named parameter left undefined.
+      const row = { ...event, testInt: event.test ? 1 : 0, traceParent: event.traceParent ?? null };
+      return insertRow.run(row).changes === 1 ? 'inserted' : 'duplicate';
     },
     claimDue: dueClaimer(db, claims),
     settle(
