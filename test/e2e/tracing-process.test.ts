@@ -27,12 +27,8 @@ const MODULE_PROBE = new URL('../support/opentelemetry-modules.ts', import.meta.
 const SENDER_TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const SENDER_TRACEPARENT = `00-${SENDER_TRACE_ID}-b7ad6b7169203331-01`;
 const SECRET = 'whsec_tracing_e2e_secret';
-/**
- * The consumer's own span of a webhook (issue 40's "webhook request: verified, stored, answered"),
- * once the library path makes it: the name to look for in the exported trace, where it must
- * keep the sender's trace as a link. Undefined while no such span exists.
- */
-const WEBHOOK_SPAN_NAME: string | undefined = undefined;
+/** The consumer's own span of a webhook (src/consumer/http/webhook/request-span.ts). */
+const WEBHOOK_SPAN_NAME = 'webhook receive';
 
 /** `npm start` in a folder of its own, with `env` and nothing else; `probe` adds the module probe. */
 async function startConsumer(env: Record<string, string>, options: { probe?: boolean } = {}) {
@@ -95,13 +91,12 @@ describe('tracing in the consumer process', () => {
     // Express is an ES module import of a CommonJS package: its spans prove the loader hook.
     const trace = spans.filter((span) => span.traceId === server.traceId);
     expect(trace.map((span) => span.scope)).toContain('@opentelemetry/instrumentation-express');
-    if (WEBHOOK_SPAN_NAME !== undefined) {
-      const webhook = trace.find((span) => span.name === WEBHOOK_SPAN_NAME);
-      expect(webhook?.links).toContainEqual({
-        traceId: SENDER_TRACE_ID,
-        spanId: SENDER_TRACEPARENT.split('-')[2],
-      });
-    }
+    // The consumer's own span, in the server span's trace, keeps the sender's as a link.
+    const webhook = trace.find((span) => span.name === WEBHOOK_SPAN_NAME);
+    expect(webhook?.links).toContainEqual({
+      traceId: SENDER_TRACE_ID,
+      spanId: SENDER_TRACEPARENT.split('-')[2],
+    });
   });
 
   it('prints spans with OTEL_TRACES_EXPORTER=console, the SDK loaded only then', async () => {

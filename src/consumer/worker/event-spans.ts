@@ -113,9 +113,10 @@ export function inStepSpan<T>(
 }
 
 /**
- * A turn or step that failed: the error's type only, not tracer.ts's recordError. Its message
- * may quote an API answer, or an importer's text with whatever its ERP answered; it is in the
- * log line of the turn, which carries the span's ids.
+ * A turn or step that failed: the error's type only, as tracer.ts's recordError (without its
+ * event: the turn's outcome says when). Its message may quote an API answer, or an importer's
+ * text with whatever its ERP answered; it is in the log line of the turn, which carries the
+ * span's ids.
  */
 export function markTurnFailed(span: Span, error: unknown): void {
   const type = error instanceof Error ? error.name : 'error';

@@ -7,6 +7,8 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { request } from 'undici';
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { StatusSink } from '../../../src/consumer/sink/define-sink.ts';
+import type { StatusNotice } from '../../../src/consumer/store/status-notice.ts';
 import { TEST_SECRET } from '../../support/consumer.ts';
 import {
   eventually,
@@ -80,9 +82,17 @@ async function deliveredInvoice(sandbox: Sandbox) {
 }
 
 describe('the trace of an inbound invoice', () => {
-  it('runs from the webhook through the inbox wait, claim, fetches and import to mark-as-delivered', async () => {
-    const sandbox = await startSandboxForTest();
-    const { messageId, webhook, spans } = await deliveredInvoice(sandbox);
+  it('runs from the webhook through the inbox wait, claim, fetches and import to mark-as-delivered; the status reaches the sink in its own webhook trace', async () => {
+    const noticed: StatusNotice[] = [];
+    const sink: StatusSink = {
+      async deliver(notice) {
+        noticed.push(notice);
+      },
+    };
+    const sandbox = await startSandboxForTest({ sink });
+    const { messageId, webhook } = await deliveredInvoice(sandbox);
+    const { traceId } = webhook.spanContext();
+    const spans = tracing.spans().filter((s) => s.spanContext().traceId === traceId);
     const ids = {
       'invoicing.message.id': messageId,
       'invoicing.action': 'deliveryNotified',
@@ -143,7 +153,29 @@ describe('the trace of an inbound invoice', () => {
     expect(start(wait)).toBeGreaterThanOrEqual(start(webhook) - 1);
     expect(start(process)).toBeGreaterThanOrEqual(start(claim));
     expect(start(acknowledge)).toBeGreaterThan(start(only(spans, 'import')));
-    // The status sink's notice of this delivery joins here (its span is the sink's part).
+    // The status it brought reaches the status sink in the trace of the webhook that told it
+    // (the service's status change, a request of its own): a notice span under that event's
+    // turn, found by the same messageId.
+    const notice = await eventually(
+      async () =>
+        tracing
+          .spans()
+          .find(
+            (s) =>
+              s.name === 'status notice deliver' &&
+              s.attributes['invoicing.message.id'] === messageId &&
+              noticed.some((n) => n.id === s.attributes['invoicing.notice.id']),
+          ),
+      'a status notice of the invoice delivered',
+    );
+    const all = tracing.spans();
+    const turn = all.find((s) => s.spanContext().spanId === parentOf(notice));
+    expect(turn?.name).toBe('inbox process');
+    expect(turn?.attributes['invoicing.message.id']).toBe(messageId);
+    const told = all.find((s) => s.spanContext().spanId === parentOf(turn as ReadableSpan));
+    expect(told?.name).toBe('webhook receive');
+    expect(told?.attributes['invoicing.message.id']).toBe(messageId);
+    expect(told?.spanContext().traceId).toBe(notice.spanContext().traceId);
   });
 
   it('shows a retried API call: a 503, then the answer, as a retry event of one span', async () => {
