@@ -12,6 +12,9 @@ import { type AppDeps, type AppRoutes, createApp } from './app.ts';
 import { type Listener, listen } from './listen.ts';
 import type { OperationsSettings, WebhookSettings } from './settings.ts';
 
+/** How often a closing ingress closes the connections that went idle since (answered requests). */
+const IDLE_SWEEP_MS = 20;
+
 export interface IngressDeps extends Omit<AppDeps, 'routes' | 'config' | 'admission'> {
   config: WebhookSettings & OperationsSettings & { role: Role };
   /** Shared by the webhook app and its listener, which counts its connections into it. */
@@ -93,8 +96,20 @@ export function createIngress(deps: IngressDeps): Ingress {
         const done = Promise.all(
           servers().map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
         );
-        for (const server of servers()) server.closeIdleConnections();
-        await done;
+        // A keep-alive connection whose request was in flight at close becomes idle only once it
+        // is answered, after any one closeIdleConnections(): closed as it goes idle, or it would
+        // hold close() for its keep-alive (65 s), past SHUTDOWN_TIMEOUT_MS, and the shutdown
+        // would be reported forced (test/integration/consumer/close-in-flight.test.ts).
+        const closeIdle = () => {
+          for (const server of servers()) server.closeIdleConnections();
+        };
+        closeIdle();
+        const idleSweep = setInterval(closeIdle, IDLE_SWEEP_MS);
+        try {
+          await done;
+        } finally {
+          clearInterval(idleSweep);
+        }
       })();
       return closed;
     },
