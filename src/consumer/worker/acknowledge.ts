@@ -14,8 +14,7 @@ import type { ApiClient } from '../api/index.ts';
 import { PermanentImportError } from '../importer/index.ts';
 import type { EventStore } from '../store/events.ts';
 import type { Acknowledgement, MessageStore } from '../store/messages.ts';
-import { ATTR } from '../tracing/tracer.ts';
-import { inStepSpan } from './event-spans.ts';
+import { ATTR, inSpan } from '../tracing/tracer.ts';
 
 export interface AcknowledgeDeps {
   api: ApiClient;
@@ -107,7 +106,7 @@ function inAcknowledgeSpan(
   work: () => Promise<void>,
 ): Promise<void> {
   const attributes = { [ATTR.messageId]: messageId, [ATTR.outcome]: outcome };
-  return inStepSpan('acknowledge', attributes, work);
+  return inSpan('acknowledge', { attributes }, work);
 }
 
 /** Waits for every write, then throws the first failure: nothing is left running behind it. */

@@ -20,7 +20,6 @@
  * happens to run: each event's spans belong to its own trace alone.
  */
 import {
-  type Attributes,
   type Context,
   type Link,
   ROOT_CONTEXT,
@@ -92,28 +91,7 @@ export function processSpanOptions(event: ClaimedEvent, parent: Context) {
 export const PROCESS_SPAN = 'inbox process';
 
 /**
- * A step of the turn in a span of its own, active while it runs (the importer's calls join
- * it), ended when it settles. A failure is recorded as markTurnFailed does, by type alone.
- */
-export function inStepSpan<T>(
-  name: string,
-  attributes: Attributes,
-  work: (span: Span) => Promise<T>,
-): Promise<T> {
-  return consumerTracer().startActiveSpan(name, { attributes }, async (span) => {
-    try {
-      return await work(span);
-    } catch (error) {
-      markTurnFailed(span, error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
-}
-
-/**
- * A turn or step that failed: the error's type only, as tracer.ts's recordError (without its
+ * A turn that failed: the error's type only, as tracer.ts's recordError (without its
  * event: the turn's outcome says when). Its message may quote an API answer, or an importer's
  * text with whatever its ERP answered; it is in the log line of the turn, which carries the
  * span's ids.

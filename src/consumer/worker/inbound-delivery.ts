@@ -50,7 +50,7 @@ import {
   recordedLocation,
 } from '../importer/index.ts';
 import type { MessageRecord } from '../store/messages.ts';
-import { ATTR } from '../tracing/tracer.ts';
+import { ATTR, inSpan } from '../tracing/tracer.ts';
 import {
   type AcknowledgeDeps,
   type Acknowledger,
@@ -58,7 +58,6 @@ import {
   importRejection,
 } from './acknowledge.ts';
 import { describeError } from './errors.ts';
-import { inStepSpan } from './event-spans.ts';
 import { importWithDeadline } from './import-with-deadline.ts';
 
 export type InboundOutcome =
@@ -231,7 +230,7 @@ function tracedImport(
     [ATTR.transfer]: input.transfer,
     'invoicing.import.previously_attempted': input.previouslyAttempted,
   };
-  return inStepSpan('import', attributes, async (span) => {
+  return inSpan('import', { attributes }, async (span) => {
     const result = await importWithDeadline(deps, input, claim);
     span.setAttribute(ATTR.outcome, result.status);
     return result;
