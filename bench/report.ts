@@ -7,11 +7,11 @@ import { availableParallelism, cpus, platform, release, totalmem } from 'node:os
 import { join } from 'node:path';
 import type { DrainResult } from './drain.ts';
 import type { HistoryResult } from './history.ts';
-import type { IngressOptions, IngressResult } from './ingress.ts';
+import type { IngressOptions } from './ingress.ts';
 import type { MicroResult } from './micro.ts';
 import type { ReconcileResult } from './reconcile.ts';
-import { allWorkDone, createTargets, type Target } from './targets.ts';
-import { formatTracing, type TracingResult, tracingFailures } from './tracing-cost.ts';
+import { allWorkDone, createTargets, type PartResults, type Target } from './targets.ts';
+import { formatTracing, tracingFailures } from './tracing-cost.ts';
 import {
   drainShortfall,
   historyShortfall,
@@ -21,7 +21,7 @@ import {
 
 export type { Target };
 
-export interface BenchReport {
+export interface BenchReport extends PartResults {
   startedAt: string;
   node: string;
   platform: string;
@@ -37,18 +37,7 @@ export interface BenchReport {
     historyEvents: number;
     historyRounds: number;
   };
-  ingress: IngressResult[];
-  drain?: DrainResult;
-  /** The drain on PostgreSQL, two consumer processes sharing it. */
-  postgresDrain?: DrainResult;
-  reconcile?: ReconcileResult;
-  /** Issue 18: the same probes without and with history, and a retention run. */
-  history?: HistoryResult[];
-  /** Issue 40: (c) and the SQLite drain again with tracing on. */
-  tracing?: TracingResult;
   micro: MicroResult[];
-  /** Parts that threw instead of giving a result (a consumer that did not start, say). */
-  errors: { part: string; message: string }[];
   targets: Target[];
   /**
    * Every scenario did the whole work asked of it (work-done.ts): no acknowledged event lost,
@@ -63,10 +52,7 @@ const MIB = 1024 * 1024;
 export function createReport(
   startedAt: Date,
   parameters: BenchReport['parameters'],
-  results: Pick<
-    BenchReport,
-    'ingress' | 'drain' | 'postgresDrain' | 'reconcile' | 'micro' | 'history' | 'errors' | 'tracing'
-  >,
+  results: PartResults & { micro: MicroResult[] },
 ): BenchReport {
   const inputs = { ...results, smoke: parameters.smoke };
   return {

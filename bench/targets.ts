@@ -27,16 +27,25 @@ export interface Target {
   why?: string;
 }
 
-export interface TargetInputs {
+/** What the parts of a run gave (run.ts), as the report keeps them and the targets read them. */
+export interface PartResults {
   ingress: IngressResult[];
   drain?: DrainResult;
+  /** The drain on PostgreSQL, two consumer processes sharing it. */
   postgresDrain?: DrainResult;
   reconcile?: ReconcileResult;
+  /** Issue 18: the same probes without and with history, and a retention run. */
   history?: HistoryResult[];
-  /** The scenarios run again with tracing on: no target, but their work must be done too. */
+  /**
+   * Issue 40: (c) and the SQLite drain again with tracing on: no target, but their work must be
+   * done too.
+   */
   tracing?: TracingResult;
-  /** Parts that threw instead of giving a result, with the error's message. */
+  /** Parts that threw instead of giving a result (a consumer that did not start, say). */
   errors: { part: string; message: string }[];
+}
+
+export interface TargetInputs extends PartResults {
   smoke: boolean;
 }
 

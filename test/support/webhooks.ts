@@ -52,9 +52,12 @@ export function signedRequest(
 export async function postSigned(
   url: string,
   payload: unknown,
-  options: { secret: string; dispatcher?: Dispatcher },
+  options: { secret: string; dispatcher?: Dispatcher; headers?: Record<string, string> },
 ): Promise<number> {
-  const req = signedRequest(payload, { secrets: [options.secret] });
+  const req = signedRequest(payload, {
+    secrets: [options.secret],
+    ...(options.headers === undefined ? {} : { headers: options.headers }),
+  });
   const res = await request(url, {
     method: 'POST',
     headers: req.headers,

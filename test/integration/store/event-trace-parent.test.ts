@@ -9,7 +9,12 @@ import type { Store } from '../../../src/consumer/store/store.ts';
 import { describeWithPostgres } from '../../support/postgres.ts';
 import { newEvent } from '../../support/sqlite.ts';
 import { type DisposableStore, describeEachStore, useEmptyStore } from '../../support/stores.ts';
-import { upgradeOldPostgres, upgradeOldSqlite } from './old-schema.ts';
+import {
+  insertIntoPostgres,
+  insertIntoSqlite,
+  upgradeOldPostgres,
+  upgradeOldSqlite,
+} from './old-schema.ts';
 
 const NOW = 1_800_000_000_000;
 const TRACE_PARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
@@ -88,28 +93,12 @@ async function expectUpgraded(store: Store) {
 
 describe('migration 012 on an existing SQLite file', () => {
   it('leaves older events without a trace parent and keeps new ones', async () => {
-    await upgradeOldSqlite(
-      11,
-      (db) => {
-        db.prepare(OLD_EVENT).run(...OLD_VALUES.map((v) => (typeof v === 'boolean' ? 0 : v)));
-      },
-      expectUpgraded,
-    );
+    await upgradeOldSqlite(11, insertIntoSqlite([[OLD_EVENT, OLD_VALUES]]), expectUpgraded);
   });
 });
 
 describeWithPostgres('migration 012 on an existing PostgreSQL database', () => {
   it('leaves older events without a trace parent and keeps new ones', async () => {
-    await upgradeOldPostgres(
-      11,
-      async (client) => {
-        let n = 0;
-        await client.query(
-          OLD_EVENT.replace(/\?/g, () => `$${++n}`),
-          OLD_VALUES,
-        );
-      },
-      expectUpgraded,
-    );
+    await upgradeOldPostgres(11, insertIntoPostgres([[OLD_EVENT, OLD_VALUES]]), expectUpgraded);
   });
 });

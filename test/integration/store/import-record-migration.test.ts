@@ -7,7 +7,12 @@ import { describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/consumer/store/store.ts';
 import { describeWithPostgres } from '../../support/postgres.ts';
 import { newEvent } from '../../support/sqlite.ts';
-import { upgradeOldPostgres, upgradeOldSqlite } from './old-schema.ts';
+import {
+  insertIntoPostgres,
+  insertIntoSqlite,
+  upgradeOldPostgres,
+  upgradeOldSqlite,
+} from './old-schema.ts';
 
 const NOW = 1_800_000_000_000;
 const dead = newEvent({ messageId: 'waiting', action: 'deliveryNotified' });
@@ -79,32 +84,12 @@ async function expectUpgraded(store: Store) {
 
 describe('migration 009 on an existing SQLite file', () => {
   it('counts the imports made before it and closes an old dead event', async () => {
-    await upgradeOldSqlite(
-      8,
-      (db) => {
-        for (const [sql, values] of OLD_ROWS) {
-          db.prepare(sql).run(...values.map((v) => (typeof v === 'boolean' ? Number(v) : v)));
-        }
-      },
-      expectUpgraded,
-    );
+    await upgradeOldSqlite(8, insertIntoSqlite(OLD_ROWS), expectUpgraded);
   });
 });
 
 describeWithPostgres('migration 009 on an existing PostgreSQL database', () => {
   it('counts the imports made before it and closes an old dead event', async () => {
-    await upgradeOldPostgres(
-      4,
-      async (client) => {
-        for (const [sql, values] of OLD_ROWS) {
-          let n = 0;
-          await client.query(
-            sql.replace(/\?/g, () => `$${++n}`),
-            values,
-          );
-        }
-      },
-      expectUpgraded,
-    );
+    await upgradeOldPostgres(4, insertIntoPostgres(OLD_ROWS), expectUpgraded);
   });
 });

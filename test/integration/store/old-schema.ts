@@ -108,3 +108,28 @@ export async function upgradeOldPostgres(
     await database.drop();
   }
 }
+
+/** Old rows as the upgrade tests write them: SQL with `?` placeholders, and its values. */
+export type OldRows = ReadonlyArray<readonly [sql: string, values: readonly unknown[]]>;
+
+/** A `fill` for upgradeOldSqlite: the rows inserted, booleans as SQLite's 0 and 1. */
+export function insertIntoSqlite(rows: OldRows): (db: Database.Database) => void {
+  return (db) => {
+    for (const [sql, values] of rows) {
+      db.prepare(sql).run(...values.map((v) => (typeof v === 'boolean' ? Number(v) : v)));
+    }
+  };
+}
+
+/** A `fill` for upgradeOldPostgres: the same rows, the `?` numbered as PostgreSQL's `$n`. */
+export function insertIntoPostgres(rows: OldRows): (client: pg.Client) => Promise<void> {
+  return async (client) => {
+    for (const [sql, values] of rows) {
+      let n = 0;
+      await client.query(
+        sql.replace(/\?/g, () => `$${++n}`),
+        [...values],
+      );
+    }
+  };
+}

@@ -7,7 +7,12 @@ import { describe, expect, it } from 'vitest';
 import type { Store } from '../../../src/consumer/store/store.ts';
 import { deliveredNotice } from '../../support/notices.ts';
 import { describeWithPostgres } from '../../support/postgres.ts';
-import { upgradeOldPostgres, upgradeOldSqlite } from './old-schema.ts';
+import {
+  insertIntoPostgres,
+  insertIntoSqlite,
+  upgradeOldPostgres,
+  upgradeOldSqlite,
+} from './old-schema.ts';
 
 const NOW = 1_800_000_000_000;
 const notice = deliveredNotice('before-013');
@@ -36,34 +41,14 @@ async function expectUpgraded(store: Store) {
   expect(submission).toMatchObject({ invoiceNo: 'INV-013', state: 'queued', traceParent: null });
 }
 
-const sqliteValue = (v: unknown) => (typeof v === 'boolean' ? Number(v) : v);
-
 describe('migration 013 on an existing SQLite file', () => {
   it('hands out the notices and submissions queued before it, without a trace context', async () => {
-    await upgradeOldSqlite(
-      11,
-      (db) => {
-        for (const [sql, values] of OLD_ROWS) db.prepare(sql).run(...values.map(sqliteValue));
-      },
-      expectUpgraded,
-    );
+    await upgradeOldSqlite(11, insertIntoSqlite(OLD_ROWS), expectUpgraded);
   });
 });
 
 describeWithPostgres('migration 013 on an existing PostgreSQL database', () => {
   it('hands out the notices and submissions queued before it, without a trace context', async () => {
-    await upgradeOldPostgres(
-      11,
-      async (client) => {
-        for (const [sql, values] of OLD_ROWS) {
-          let n = 0;
-          await client.query(
-            sql.replace(/\?/g, () => `$${++n}`),
-            values,
-          );
-        }
-      },
-      expectUpgraded,
-    );
+    await upgradeOldPostgres(11, insertIntoPostgres(OLD_ROWS), expectUpgraded);
   });
 });
