@@ -8,8 +8,8 @@
  */
 import 'dotenv/config';
 import { isMainThread } from 'node:worker_threads';
+import { ConfigError } from '../consumer/settings/reader.ts';
 import { startTracing } from './start-tracing.ts';
-import { TracingConfigError } from './tracing-settings.ts';
 
 // Node runs --import modules in every worker thread too (the SQLite store's writer is one): the
 // main thread's SDK is the process's, and a worker must not start a second one.
@@ -17,7 +17,7 @@ if (isMainThread) {
   try {
     await startTracing(process.env);
   } catch (error) {
-    if (!(error instanceof TracingConfigError)) throw error;
+    if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
     process.exit(2);
   }

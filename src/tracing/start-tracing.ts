@@ -10,7 +10,8 @@
  * dynamically.
  */
 import { register } from 'node:module';
-import { type Env, readTracingSettings, type TracingSettings } from './tracing-settings.ts';
+import type { Env } from '../consumer/settings/reader.ts';
+import { readTracingSettings, type TracingSettings } from './tracing-settings.ts';
 
 /** What a started SDK needs at the end. */
 export interface RunningTracing {
@@ -21,7 +22,7 @@ export interface RunningTracing {
 let running: RunningTracing | undefined;
 
 /**
- * Starts the SDK when `env` asks for tracing; throws TracingConfigError naming each bad
+ * Starts the SDK when `env` asks for tracing; throws ConfigError naming each bad
  * variable. Call once, before the application's modules are imported.
  */
 export async function startTracing(env: Env): Promise<TracingSettings> {

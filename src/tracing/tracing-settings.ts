@@ -9,11 +9,9 @@
  * Only the values that decide what is loaded are checked; a value the SDK would ignore with a
  * warning on its diagnostic channel (an exporter it does not know, a protocol this image has no
  * exporter for) is refused at start-up instead, naming the variable, like the consumer's own
- * settings.
+ * settings (with their ConfigError and reader).
  */
-
-/** An environment record: process.env at an entry point, a plain object in tests. */
-export type Env = Readonly<Record<string, string | undefined>>;
+import { ConfigError, createReader, type Env } from '../consumer/settings/reader.ts';
 
 export const TRACE_EXPORTERS = ['otlp', 'console', 'zipkin'] as const;
 export type TraceExporterName = (typeof TRACE_EXPORTERS)[number];
@@ -32,22 +30,10 @@ export type TracingSettings =
       serviceName?: string;
     };
 
-export class TracingConfigError extends Error {
-  override readonly name = 'TracingConfigError';
-  readonly problems: readonly string[];
-  constructor(problems: readonly string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.problems = problems;
-  }
-}
-
-/** The tracing settings `env` asks for; throws TracingConfigError naming each bad variable. */
+/** The tracing settings `env` asks for; throws ConfigError naming each bad variable. */
 export function readTracingSettings(env: Env): TracingSettings {
-  const raw = (name: string) => {
-    const value = env[name]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-  };
   const problems: string[] = [];
+  const { raw } = createReader(env, problems);
 
   const disabled = raw('OTEL_SDK_DISABLED')?.toLowerCase();
   if (disabled !== undefined && disabled !== 'true' && disabled !== 'false') {
@@ -73,7 +59,7 @@ export function readTracingSettings(env: Env): TracingSettings {
       problems.push(`${name} must be one of ${PROTOCOLS.join(', ')} (got "${protocol}")`);
     }
   }
-  if (problems.length > 0) throw new TracingConfigError(problems);
+  if (problems.length > 0) throw new ConfigError(problems);
 
   const endpoint = raw('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') ?? raw('OTEL_EXPORTER_OTLP_ENDPOINT');
   if (disabled === 'true' || named?.includes('none')) return { enabled: false };

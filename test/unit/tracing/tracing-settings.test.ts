@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../src/consumer/settings/reader.ts';
 import {
   DEFAULT_SERVICE_NAME,
   readTracingSettings,
-  TracingConfigError,
 } from '../../../src/tracing/tracing-settings.ts';
 
 describe('readTracingSettings', () => {
@@ -66,7 +66,7 @@ describe('readTracingSettings', () => {
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http',
         OTEL_SDK_DISABLED: 'yes',
       });
-    expect(read).toThrow(TracingConfigError);
+    expect(read).toThrow(ConfigError);
     expect(read).toThrow(
       [
         'Invalid configuration:',
