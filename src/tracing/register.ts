@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * `node --import <this file> <entry point>`: starts tracing before the entry point's first
  * module loads, when the standard OTEL_* variables ask for it (start-tracing.ts). An entry

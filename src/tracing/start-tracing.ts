@@ -11,7 +11,7 @@
  */
 import { register } from 'node:module';
 import type { Env } from '../consumer/settings/reader.ts';
-import { readTracingSettings, type TracingSettings } from './tracing-settings.ts';
+import { readTracingSettings } from './tracing-settings.ts';
 
 /** What a started SDK needs at the end. */
 export interface RunningTracing {
@@ -25,9 +25,9 @@ let running: RunningTracing | undefined;
  * Starts the SDK when `env` asks for tracing; throws ConfigError naming each bad
  * variable. Call once, before the application's modules are imported.
  */
-export async function startTracing(env: Env): Promise<TracingSettings> {
+export async function startTracing(env: Env): Promise<void> {
   const settings = readTracingSettings(env);
-  if (!settings.enabled || running !== undefined) return settings;
+  if (!settings.enabled || running !== undefined) return;
   // Express and pg are CommonJS imported from ES modules: their instrumentations can only patch
   // them through this loader hook (https://github.com/open-telemetry/opentelemetry-js/blob/main/doc/esm-support.md),
   // registered programmatically as the hook's documentation allows. Only those two packages go
@@ -40,7 +40,6 @@ export async function startTracing(env: Env): Promise<TracingSettings> {
   });
   const { startSdk } = await import('./sdk.ts');
   running = startSdk(settings);
-  return settings;
 }
 
 /** Flushes and stops the SDK if one was started; a no-op otherwise. */

@@ -13,8 +13,8 @@
  */
 import { ConfigError, createReader, type Env } from '../consumer/settings/reader.ts';
 
-export const TRACE_EXPORTERS = ['otlp', 'console', 'zipkin'] as const;
-export type TraceExporterName = (typeof TRACE_EXPORTERS)[number];
+const TRACE_EXPORTERS = ['otlp', 'console', 'zipkin'] as const;
+type TraceExporterName = (typeof TRACE_EXPORTERS)[number];
 const PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'] as const;
 
 /** The service name when neither OTEL_SERVICE_NAME nor OTEL_RESOURCE_ATTRIBUTES gives one. */

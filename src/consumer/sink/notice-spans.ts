@@ -17,7 +17,6 @@
  */
 import {
   type Context,
-  context,
   ROOT_CONTEXT,
   type Span,
   SpanKind,
@@ -57,7 +56,7 @@ export function startNoticeSpans(rows: readonly SinkOutboxRow[]): NoticeSpans {
       : undefined;
   const notices = rows.map((row) => {
     // Without a stored context (tracing was off when it was queued), a trace of its own.
-    const parent = context.with(ROOT_CONTEXT, () => contextFromTraceParent(row.traceParent));
+    const parent = contextFromTraceParent(row.traceParent);
     return tracer.startSpan(
       NOTICE_SPAN,
       {

@@ -21,7 +21,7 @@
  * submit that failed says what comes next as an event (`lookup scheduled` after a lost reply,
  * `retry scheduled` when it surely never reached the service).
  */
-import { context, ROOT_CONTEXT, type Span } from '@opentelemetry/api';
+import type { Span } from '@opentelemetry/api';
 import type { Logger } from 'pino';
 import { type ApiClient, ApiError } from '../api/index.ts';
 import { eventRetryDelay } from '../loop/backoff.ts';
@@ -170,7 +170,7 @@ async function submitOnce(run: SubmissionRun, submission: Submission): Promise<v
   const { submissions, api, now } = run;
   // The admin request's context, whatever the loop's turn runs in; without one (stored with
   // tracing off), each span starts a trace of its own.
-  const parent = context.with(ROOT_CONTEXT, () => contextFromTraceParent(submission.traceParent));
+  const parent = contextFromTraceParent(submission.traceParent);
   const attributes = { [ATTR.invoiceNo]: submission.invoiceNo };
   if (
     submission.attempts > 0 &&

@@ -9,6 +9,7 @@ import {
   type Context,
   context,
   isSpanContextValid,
+  ROOT_CONTEXT,
   type SpanContext,
   TraceFlags,
   trace,
@@ -16,10 +17,10 @@ import {
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
-/** The active span's traceparent, or undefined when no span is recording (tracing off). */
-export function activeTraceParent(from: Context = context.active()): string | undefined {
-  const span = trace.getSpan(from);
-  if (span === undefined || !span.isRecording()) return undefined;
+/** The active span's traceparent, or null when no span is recording (tracing off). */
+export function activeTraceParent(): string | null {
+  const span = trace.getSpan(context.active());
+  if (span === undefined || !span.isRecording()) return null;
   const { traceId, spanId, traceFlags } = span.spanContext();
   return `00-${traceId}-${spanId}-${traceFlags.toString(16).padStart(2, '0')}`;
 }
@@ -30,7 +31,7 @@ export function activeTraceParent(from: Context = context.active()): string | un
  * first version defines it.
  */
 export function parseTraceParent(value: string | undefined | null): SpanContext | undefined {
-  if (typeof value !== 'string' || value.length !== 55) return undefined;
+  if (typeof value !== 'string') return undefined;
   const match = TRACEPARENT.exec(value);
   if (match === null) return undefined;
   const spanContext: SpanContext = {
@@ -42,10 +43,11 @@ export function parseTraceParent(value: string | undefined | null): SpanContext 
   return isSpanContextValid(spanContext) ? spanContext : undefined;
 }
 
-/** A context whose parent is the span a stored traceparent names (or the root without one). */
+/**
+ * A context whose parent is the span a stored traceparent names, or the root without one: a
+ * row's work belongs to the trace that queued it, never to whatever the loop that took it runs in.
+ */
 export function contextFromTraceParent(value: string | undefined | null): Context {
   const spanContext = parseTraceParent(value);
-  return spanContext === undefined
-    ? context.active()
-    : trace.setSpanContext(context.active(), spanContext);
+  return spanContext === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, spanContext);
 }

@@ -19,7 +19,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 
-export const TRACER_NAME = 'invoicing-webhook-consumer';
+const TRACER_NAME = 'invoicing-webhook-consumer';
 
 /**
  * Attribute names: the service's own words under one namespace (no semantic convention has a

@@ -15,6 +15,7 @@ import { PermanentImportError } from '../importer/index.ts';
 import type { EventStore } from '../store/events.ts';
 import type { Acknowledgement, MessageStore } from '../store/messages.ts';
 import { ATTR, inSpan } from '../tracing/tracer.ts';
+import { settleAll } from './settle-all.ts';
 
 export interface AcknowledgeDeps {
   api: ApiClient;
@@ -107,13 +108,6 @@ function inAcknowledgeSpan(
 ): Promise<void> {
   const attributes = { [ATTR.messageId]: messageId, [ATTR.outcome]: outcome };
   return inSpan('acknowledge', { attributes }, work);
-}
-
-/** Waits for every write, then throws the first failure: nothing is left running behind it. */
-async function settleAll(writes: Promise<unknown>[]): Promise<void> {
-  for (const result of await Promise.allSettled(writes)) {
-    if (result.status === 'rejected') throw result.reason;
-  }
 }
 
 /** Closes the message's dead deliveryNotified events, saying who acknowledged it and when. */

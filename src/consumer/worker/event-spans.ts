@@ -29,7 +29,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import type { ClaimedEvent } from '../store/events.ts';
-import { parseTraceParent } from '../tracing/trace-parent.ts';
+import { contextFromTraceParent, parseTraceParent } from '../tracing/trace-parent.ts';
 import { ATTR, consumerTracer } from '../tracing/tracer.ts';
 
 /** When the claimDue call that took an event started and returned (ms since the epoch). */
@@ -49,7 +49,7 @@ const ATTEMPT = 'invoicing.event.attempt';
 export function recordInboxWait(event: ClaimedEvent, claim: ClaimTiming): Context {
   const stored = parseTraceParent(event.traceParent);
   const links: Link[] = stored === undefined ? [] : [{ context: stored }];
-  const parent = stored === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, stored);
+  const parent = contextFromTraceParent(event.traceParent);
   const tracer = consumerTracer();
   // A first attempt waited from its arrival; a later one from when it was due again (its
   // earlier turns are spans of their own).

@@ -23,6 +23,7 @@ import { SUBMISSION_SLACK_MS, type SubmissionStore } from '../store/submissions.
 import { MalformedEventError } from './errors.ts';
 import { createInboundDelivery, type InboundDeliveryDeps } from './inbound-delivery.ts';
 import { descriptorSnapshot, withNotices } from './message-snapshot.ts';
+import { settleAll } from './settle-all.ts';
 import { createStatusEventHandler } from './status-events.ts';
 
 export type HandleOutcome = 'done' | 'skipped';
@@ -149,13 +150,6 @@ async function recordDescriptor(
     return [recorded, ...linkSubmission(deps.submissions, event.messageId, descriptor, now)];
   }
   return [recorded];
-}
-
-/** Waits for every write, then throws the first failure: nothing is left running behind it. */
-async function settleAll(writes: Promise<unknown>[]): Promise<void> {
-  for (const result of await Promise.allSettled(writes)) {
-    if (result.status === 'rejected') throw result.reason;
-  }
 }
 
 /**

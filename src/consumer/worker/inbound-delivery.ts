@@ -59,6 +59,7 @@ import {
 } from './acknowledge.ts';
 import { describeError } from './errors.ts';
 import { importWithDeadline } from './import-with-deadline.ts';
+import { settleAll } from './settle-all.ts';
 
 export type InboundOutcome =
   | 'imported'
@@ -195,7 +196,7 @@ async function importAndRecord(
   const { messages, logger, now } = deps;
   const key = { messageId: input.messageId, transfer: 'inbound' as const };
   // Sent together, the two share one commit of the store's writer.
-  await settleBoth(claim.confirm(), messages.markImportStarted(key, now()));
+  await settleAll([claim.confirm(), messages.markImportStarted(key, now())]);
   const result = await tracedImport(deps, input, claim).catch(async (error: unknown) => {
     // A transient failure is kept on the message for the operator (the admin view's
     // importError); the error itself goes on to the caller, which retries.
@@ -211,7 +212,7 @@ async function importAndRecord(
   // if it has not started yet. The claim is confirmed in the same commit, before the
   // acknowledgement that follows. allSettled, not all: a lost claim rejects at once, and the
   // record must be committed before this call ends all the same.
-  await settleBoth(claim.confirm(), messages.markImported(key, recordedLocation(result), now()));
+  await settleAll([claim.confirm(), messages.markImported(key, recordedLocation(result), now())]);
   return result;
 }
 
@@ -243,10 +244,4 @@ function tracedImport(
  */
 async function discardDocuments(documents: FetchedDocument[]): Promise<void> {
   await Promise.all(documents.map((document) => document.discard()));
-}
-
-/** Waits for both, then throws the first failure: nothing is left running behind an error. */
-async function settleBoth(a: Promise<void>, b: Promise<void>): Promise<void> {
-  const settled = await Promise.allSettled([a, b]);
-  for (const result of settled) if (result.status === 'rejected') throw result.reason;
 }

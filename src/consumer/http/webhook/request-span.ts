@@ -32,7 +32,7 @@ import { parseTraceParent } from '../../tracing/trace-parent.ts';
 import { ATTR, consumerTracer, recordError } from '../../tracing/tracer.ts';
 import type { Rejection } from './rejection.ts';
 
-export const WEBHOOK_SPAN = 'webhook receive';
+const WEBHOOK_SPAN = 'webhook receive';
 
 /** Where the link to the sender's trace says it came from (an attribute of the link). */
 const LINK_SOURCE = 'invoicing.link.source';

@@ -25,7 +25,7 @@ export async function storeEvent(options: {
   const { envelope } = options;
   // The webhook request span is active here (route.ts): the event keeps its context, and the
   // worker's spans for it join the request's trace (null when tracing is off).
-  const event = newEvent(envelope, options.body, options.now(), activeTraceParent() ?? null);
+  const event = newEvent(envelope, options.body, options.now(), activeTraceParent());
   try {
     return { stored: await options.events.insert(event), event };
   } catch (error) {

@@ -141,7 +141,7 @@ export function createPostgresMessageStore(pool: pg.Pool): MessageStore {
     },
     async recordSnapshot(snapshot, now) {
       const { messageId, transfer } = snapshot;
-      const traceParent = activeTraceParent() ?? null;
+      const traceParent = activeTraceParent();
       await inTransaction(pool, async (client) => {
         await client.query(TOUCH, [messageId, transfer, now]);
         await client.query(KEEP_FIELDS, [
@@ -157,7 +157,7 @@ export function createPostgresMessageStore(pool: pg.Pool): MessageStore {
       });
     },
     async applyStatus(key, write, now) {
-      const traceParent = activeTraceParent() ?? null;
+      const traceParent = activeTraceParent();
       return inTransaction(pool, async (client) => {
         await client.query(TOUCH, [key.messageId, key.transfer, now]);
         return writeStatus(client, key, write, now, traceParent);

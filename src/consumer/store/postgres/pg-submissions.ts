@@ -86,7 +86,7 @@ export function createPostgresSubmissionStore(pool: pg.Pool): SubmissionStore {
    * context; false if nothing settled.
    */
   const settle = (sql: string, values: unknown[], notice: () => StatusNotice, now: number) => {
-    const traceParent = activeTraceParent() ?? null;
+    const traceParent = activeTraceParent();
     return inTransaction(pool, async (client) => {
       const { rowCount } = await client.query(sql, values);
       if (rowCount !== 1) return false;
@@ -103,7 +103,7 @@ export function createPostgresSubmissionStore(pool: pg.Pool): SubmissionStore {
         body,
         bodyHash,
         now,
-        activeTraceParent() ?? null,
+        activeTraceParent(),
       ]);
       const row =
         inserted.rows[0] ?? (await pool.query<SubmissionColumns>(GET, [invoiceNo])).rows[0];

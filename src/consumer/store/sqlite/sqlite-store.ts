@@ -148,9 +148,9 @@ function messageStore(
     get: async (key) => messages.get(key),
     listSides: async (messageId) => messages.listSides(messageId),
     recordSnapshot: (snapshot, now) =>
-      writer.call('messages.recordSnapshot', snapshot, now, callerTrace()),
+      writer.call('messages.recordSnapshot', snapshot, now, activeTraceParent()),
     applyStatus: (key, write, now) =>
-      writer.call('messages.applyStatus', key, write, now, callerTrace()),
+      writer.call('messages.applyStatus', key, write, now, activeTraceParent()),
     recordStatusChange: (change, now) => writer.call('messages.recordStatusChange', change, now),
     statusChanges: async (key) => messages.statusChanges(key),
     transitionsAt: async (key, kind, at) => messages.transitionsAt(key, kind, at),
@@ -199,7 +199,7 @@ function submissionStore(
   submissions: ReturnType<typeof submissionReads>,
 ): SubmissionStore {
   return {
-    add: (submission, now) => writer.call('submissions.add', submission, now, callerTrace()),
+    add: (submission, now) => writer.call('submissions.add', submission, now, activeTraceParent()),
     get: async (invoiceNo) => submissions.get(invoiceNo),
     list: async (options) => submissions.list(options),
     stats: async () => submissions.stats(),
@@ -212,10 +212,10 @@ function submissionStore(
         messageId,
         resolvedBy,
         now,
-        callerTrace(),
+        activeTraceParent(),
       ),
     markRefused: (invoiceNo, reason, now) =>
-      writer.call('submissions.markRefused', invoiceNo, reason, now, callerTrace()),
+      writer.call('submissions.markRefused', invoiceNo, reason, now, activeTraceParent()),
     markRetry: (invoiceNo, state, error, nextAttemptAt) =>
       writer.call('submissions.markRetry', invoiceNo, state, error, nextAttemptAt),
     linkCreated: (documentNo, messageId, timeReceived, slackMs, now) =>
@@ -226,15 +226,7 @@ function submissionStore(
         timeReceived,
         slackMs,
         now,
-        callerTrace(),
+        activeTraceParent(),
       ),
   };
-}
-
-/**
- * The caller's trace context, for the writes that store one (a sink notice, a submission):
- * taken here, on the caller's side, since the writer thread runs outside any context.
- */
-function callerTrace(): string | null {
-  return activeTraceParent() ?? null;
 }
