@@ -10,7 +10,7 @@ import { CONSUMER_MAIN, DEV_SCRIPT, npmScriptNodeFlags } from '../support/entry-
 import { type OtlpReceiver, startOtlpReceiver } from '../support/otlp-receiver.ts';
 import { createTestProcesses, freePort, waitForOutput } from '../support/processes.ts';
 import { testFolder } from '../support/test-folder.ts';
-import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
+import { buildEnvelope, postSigned } from '../support/webhooks.ts';
 
 const processes = createTestProcesses();
 let receiver: OtlpReceiver | undefined;
@@ -51,14 +51,11 @@ async function startConsumer(env: Record<string, string>, options: { probe?: boo
 }
 
 /** One signed webhook carrying a sender's traceparent; resolves with the answer's status. */
-async function sendWebhook(url: string): Promise<number> {
-  const req = signedRequest(buildEnvelope(), {
-    secrets: [SECRET],
+function sendWebhook(url: string): Promise<number> {
+  return postSigned(url, buildEnvelope(), {
+    secret: SECRET,
     headers: { traceparent: SENDER_TRACEPARENT },
   });
-  const res = await request(url, { method: 'POST', body: req.body, headers: req.headers });
-  await res.body.text();
-  return res.statusCode;
 }
 
 describe('tracing in the consumer process', () => {

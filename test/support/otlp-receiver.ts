@@ -18,8 +18,6 @@ export interface OtlpReceiver {
   requests(): number;
   /** Bytes of request bodies received so far. */
   bytes(): number;
-  /** Resolves with the spans once `match` finds one among them; fails after `ms`. */
-  waitForSpan(match: (span: ReceivedSpan) => boolean, ms?: number): Promise<ReceivedSpan>;
   close(): Promise<void>;
 }
 
@@ -29,7 +27,6 @@ export async function startOtlpReceiver(
   const keep = options.keep ?? true;
   const spans: ReceivedSpan[] = [];
   let requests = 0;
-  let spanCount = 0;
   let bytes = 0;
   const server = createServer((req, res) => {
     requests += 1;
@@ -44,7 +41,6 @@ export async function startOtlpReceiver(
       bytes += body.length;
       if (keep && req.headers['content-type'] === 'application/x-protobuf') {
         const received = decodeTraceRequest(body);
-        spanCount += received.length;
         spans.push(...received);
       }
       // An empty ExportTraceServiceResponse: everything accepted.
@@ -57,18 +53,6 @@ export async function startOtlpReceiver(
     spans: () => spans,
     requests: () => requests,
     bytes: () => bytes,
-    async waitForSpan(match, ms = 15_000) {
-      const deadline = Date.now() + ms;
-      for (;;) {
-        const found = spans.find(match);
-        if (found !== undefined) return found;
-        if (Date.now() > deadline) {
-          const names = spans.map((span) => span.name).join(', ');
-          throw new Error(`no matching span among the ${spanCount} received: ${names}`);
-        }
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-    },
     close: () => closeServer(server),
   };
 }

@@ -19,7 +19,7 @@ export interface RunningScript {
 
 /**
  * Starts `script` with exactly `env` (plus childEnv()): no .env, nothing inherited by accident.
- * `nodeArgs` go before the script, as an npm script's flags do (startFlags() has `npm start`'s).
+ * `nodeArgs` go before the script, as an npm script's flags do (npmScriptNodeFlags() in entry-points.ts has `npm start`'s).
  */
 export function startScript(
   script: string,

@@ -54,9 +54,11 @@ export function startRoundContext(envelope: WebhookEnvelope): Context {
 
 /**
  * Sends `request` inside a delivery span, child of `parent` (the round's context, or the active
- * one for a test event). Attribute names are the consumer's
- * (src/consumer/tracing/tracer.ts), so one query finds both sides of an event: identifiers and
- * outcomes only, never the body or the endpoint's credential.
+ * one for a test event). The event's identifiers carry the names the consumer gives them
+ * (`invoicing.event.id`, `.message.id`, `.action`, `.transfer`, `.outcome`; written out here,
+ * since the simulator does not import the consumer), so one query finds both sides of an event;
+ * the attempt is the simulator's own (`invoicing.webhook.attempt`). Identifiers and outcomes
+ * only, never the body or the endpoint's credential.
  */
 export function sendInDeliverySpan(
   params: {

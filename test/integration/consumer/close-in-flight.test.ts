@@ -9,6 +9,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { startTestConsumer, TEST_SECRET, type TestConsumer } from '../../support/consumer.ts';
+import { eventually } from '../../support/sandbox.ts';
 import { buildEnvelope, signedRequest } from '../../support/webhooks.ts';
 
 let consumer: TestConsumer | undefined;
@@ -41,15 +42,17 @@ it('answers a webhook in flight at close, closes its connection and stops unforc
     ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
   ].join('\r\n');
   socket.write(`${head}\r\n\r\n`);
-  await until(() => received.includes('100 Continue'));
+  await eventually(
+    async () => received.includes('100 Continue'),
+    'the server to wait for the body',
+  );
 
   const closing = consumer.close();
   socket.write(body);
-  await until(() => / 204 /.test(received.slice(received.indexOf('100 Continue') + 12)));
+  await eventually(
+    async () => / 204 /.test(received.slice(received.indexOf('100 Continue') + 12)),
+    'the answer',
+  );
   await ended;
   expect(await closing).toEqual({ forced: false });
 });
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}

@@ -9,11 +9,10 @@
  * The notices are queued as the worker queues them, with their status writes
  * (MessageStore.applyStatus), and the loop runs with short retry delays.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterEach, expect, it, onTestFinished } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import type { NoticeOutcome, StatusSink } from '../../../src/consumer/sink/define-sink.ts';
 import {
   createSinkWorker,
@@ -29,6 +28,7 @@ import { createJournalSink } from '../../../src/sinks/journal.ts';
 import { deliveryChange, queueNotice } from '../../support/notices.ts';
 import { eventually } from '../../support/sandbox.ts';
 import { type DisposableStore, describeEachStore, useEmptyStore } from '../../support/stores.ts';
+import { testFolder } from '../../support/test-folder.ts';
 
 const silent = pino({ level: 'silent' });
 
@@ -218,8 +218,7 @@ describeEachStore('the status sink loop with a batch sink', (kind) => {
   });
 
   it('hands the journal the same notices again, same ids, after a crash between its append and the outbox record, and the journal holds each once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sink-batches-'));
-    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const dir = testFolder('sink-batches-');
     const file = join(dir, 'status-journal.jsonl');
     const queued = changes('journal', 4, 2);
     await queue(queued);

@@ -9,8 +9,7 @@
  * span standing for the handling that wrote its status.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
-import { context, propagation, type SpanContext, trace } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { context, type SpanContext, trace } from '@opentelemetry/api';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { pino } from 'pino';
@@ -32,16 +31,14 @@ import {
 } from '../../support/tracing/in-memory-tracing.ts';
 
 const tracing = useInMemoryTracing();
-// The SDK's defaults that matter here: W3C propagation, and undici's client spans.
+// The SDK's instrumentation that matters here: undici's client spans.
 let undici: UndiciInstrumentation | undefined;
 beforeAll(() => {
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   // Enabled as it is built, on the global tracer provider registered above.
   undici = new UndiciInstrumentation();
 });
 afterAll(() => {
   undici?.disable();
-  propagation.disable();
 });
 
 let store: DisposableStore;

@@ -3,12 +3,12 @@
  * consumer finds it through the API's global, src/consumer/tracing/tracer.ts), with every
  * finished span kept in memory: a tracer provider with a simple span processor (it exports each
  * span as it ends, so a span a test waited for is there to read), the AsyncLocalStorage context
- * manager and the W3C trace-context propagator. Registered before the file's first test, emptied
+ * manager and the SDK's propagator (src/tracing/inject-only-propagator.ts: W3C trace context on
+ * what goes out, nothing taken from what comes in). Registered before the file's first test, emptied
  * before each, removed after the last.
  */
 import { type Attributes, context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import {
   InMemorySpanExporter,
   type ReadableSpan,
@@ -16,14 +16,13 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { injectOnlyPropagator } from '../../../src/tracing/inject-only-propagator.ts';
 
 export interface InMemoryTracing {
   /** The provider registered (for an instrumentation the test enables itself). */
   readonly provider: TracerProvider;
   /** The spans finished so far in this test, in the order they ended. */
   spans(): ReadableSpan[];
-  /** Forgets the spans finished so far. */
-  reset(): void;
 }
 
 export function useInMemoryTracing(): InMemoryTracing {
@@ -31,7 +30,7 @@ export function useInMemoryTracing(): InMemoryTracing {
   const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
   beforeAll(() => {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+    propagation.setGlobalPropagator(injectOnlyPropagator());
     trace.setGlobalTracerProvider(provider);
   });
   beforeEach(() => exporter.reset());
@@ -44,7 +43,6 @@ export function useInMemoryTracing(): InMemoryTracing {
   return {
     provider,
     spans: () => exporter.getFinishedSpans(),
-    reset: () => exporter.reset(),
   };
 }
 

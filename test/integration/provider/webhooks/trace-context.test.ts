@@ -2,46 +2,26 @@
  * The simulator's webhooks carry the trace they are sent in (docs/operating.md#tracing): a
  * span per delivery attempt, named in a W3C `traceparent` header on the request, so that in the
  * sandbox one trace runs from the sender's submit to the consumer. Tracing registered as the
- * entry points' SDK registers it (a tracer provider, async context, the start-up's propagator),
- * with an in-memory exporter.
+ * entry points' SDK registers it, with an in-memory exporter (useInMemoryTracing).
  */
-import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import {
-  InMemorySpanExporter,
-  type ReadableSpan,
-  SimpleSpanProcessor,
-  TracerProvider,
-} from '@opentelemetry/sdk-trace';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { context, SpanKind, trace } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   DELIVERY_SPAN_NAME,
   PROVIDER_TRACER_NAME,
   ROUND_SPAN_NAME,
 } from '../../../../src/provider/webhooks/delivery-span.ts';
-import { injectOnlyPropagator } from '../../../../src/tracing/inject-only-propagator.ts';
+import { useInMemoryTracing } from '../../../support/tracing/in-memory-tracing.ts';
 import { dispatcherForEachTest, makeEnvelope, makeRouting, PARTY } from './fixtures.ts';
 
-const exporter = new InMemorySpanExporter();
-const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter })] });
-beforeAll(() => {
-  trace.setGlobalTracerProvider(provider);
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(injectOnlyPropagator());
-});
-afterAll(async () => {
-  trace.disable();
-  context.disable();
-  propagation.disable();
-  await provider.shutdown();
-});
-beforeEach(() => exporter.reset());
+const tracing = useInMemoryTracing();
 
 const setup = dispatcherForEachTest({ status: 204 });
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/;
 
 function deliverySpans(): ReadableSpan[] {
-  return exporter.getFinishedSpans().filter((span) => span.name === DELIVERY_SPAN_NAME);
+  return tracing.spans().filter((span) => span.name === DELIVERY_SPAN_NAME);
 }
 
 /** The trace and span a received request's traceparent names. */
@@ -71,7 +51,7 @@ describe('a webhook delivery attempt', () => {
     expect(span).toBeDefined();
     if (span === undefined) return;
     expect(span.spanContext()).toMatchObject(traceParentOf(0));
-    const round = exporter.getFinishedSpans().find((s) => s.name === ROUND_SPAN_NAME);
+    const round = tracing.spans().find((s) => s.name === ROUND_SPAN_NAME);
     expect(span.parentSpanContext?.spanId).toBe(round?.spanContext().spanId);
     expect(round?.parentSpanContext?.spanId).toBe(submit.spanContext().spanId);
     expect(span.spanContext().traceId).toBe(submit.spanContext().traceId);

@@ -5,13 +5,12 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { context, type Span, SpanKind, trace } from '@opentelemetry/api';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startWebhookSpan } from '../../../../../src/consumer/http/webhook/request-span.ts';
 import { parseTraceParent } from '../../../../../src/consumer/tracing/trace-parent.ts';
 import { parentOf, useInMemoryTracing } from '../../../../support/tracing/in-memory-tracing.ts';
 
 const tracing = useInMemoryTracing();
-beforeEach(() => tracing.reset());
 
 const SENDER = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
 const request = (headers: Record<string, string> = {}) =>
