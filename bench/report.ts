@@ -6,6 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { DrainResult } from './drain.ts';
+import { failedScenario, integer, percent } from './format.ts';
 import type { HistoryResult } from './history.ts';
 import type { IngressOptions } from './ingress.ts';
 import type { MicroResult } from './micro.ts';
@@ -219,17 +220,17 @@ function formatReconcile(r: ReconcileResult): string[] {
 
 /** The scenarios that did not do their work, for the last line. */
 function failures(report: BenchReport): string[] {
-  const named = (name: string, shortfall: string | undefined) =>
-    shortfall === undefined ? [] : [`${name} ${shortfall.replace(/^FAIL: /, '')}`];
   return [
-    ...report.ingress.flatMap((s) => named(s.name, ingressShortfall(s))),
+    ...report.ingress.flatMap((s) => failedScenario(s.name, ingressShortfall(s))),
     ...[report.drain, report.postgresDrain].flatMap((d) =>
-      d === undefined ? [] : named(`drain ${d.store}`, drainShortfall(d)),
+      d === undefined ? [] : failedScenario(`drain ${d.store}`, drainShortfall(d)),
     ),
     ...(report.reconcile === undefined
       ? []
-      : named('reconcile', reconcileShortfall(report.reconcile))),
-    ...(report.history ?? []).flatMap((h) => named(`history ${h.store}`, historyShortfall(h))),
+      : failedScenario('reconcile', reconcileShortfall(report.reconcile))),
+    ...(report.history ?? []).flatMap((h) =>
+      failedScenario(`history ${h.store}`, historyShortfall(h)),
+    ),
     ...tracingFailures(report.tracing),
     ...report.errors.map(({ part }) => `${part} did not run`),
   ];
@@ -321,12 +322,4 @@ function table(header: string[], rows: string[][], left: number[] = [0]): string
       .join('  ')
       .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
-
-function integer(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
-}
-
-function percent(share: number): string {
-  return `${Math.round(share * 100)}%`;
 }

@@ -5,7 +5,9 @@
  * failed or short run says why instead, a figure scaled from a smaller run says so, and a smoke
  * run (`--smoke`, CI's) checks that every scenario runs, not how fast.
  */
+
 import type { DrainResult } from './drain.ts';
+import { integer } from './format.ts';
 import { type HistoryResult, median } from './history.ts';
 import type { IngressResult } from './ingress.ts';
 import type { ReconcileResult } from './reconcile.ts';
@@ -236,8 +238,4 @@ export function allWorkDone(inputs: TargetInputs): boolean {
 function oneLine(message: string): string {
   const line = message.replace(/\s+/g, ' ').trim();
   return line.length > 120 ? `${line.slice(0, 119)}…` : line;
-}
-
-function integer(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
 }

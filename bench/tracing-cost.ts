@@ -6,7 +6,9 @@
  * SQLite drain, and the report gives the ratios on/off. They are kept apart from the targets:
  * the targets are production's figures with tracing off, as it is by default.
  */
+
 import type { DrainResult } from './drain.ts';
+import { failedScenario, integer, percent } from './format.ts';
 import type { IngressResult } from './ingress.ts';
 import { drainShortfall, ingressShortfall } from './work-done.ts';
 
@@ -70,20 +72,14 @@ export function formatTracing(
 
 /** The traced scenarios that did not do their work, named as the report's last line names. */
 export function tracingFailures(tracing: TracingResult | undefined): string[] {
-  const named = (name: string, shortfall: string | undefined) =>
-    shortfall === undefined ? [] : [`${name} ${shortfall.replace(/^FAIL: /, '')}`];
   return [
-    ...(tracing?.ingress === undefined ? [] : named('c traced', ingressShortfall(tracing.ingress))),
-    ...(tracing?.drain === undefined ? [] : named('drain traced', drainShortfall(tracing.drain))),
+    ...(tracing?.ingress === undefined
+      ? []
+      : failedScenario('c traced', ingressShortfall(tracing.ingress))),
+    ...(tracing?.drain === undefined
+      ? []
+      : failedScenario('drain traced', drainShortfall(tracing.drain))),
   ];
-}
-
-function integer(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
-}
-
-function percent(share: number): string {
-  return `${Math.round(share * 100)}%`;
 }
 
 function mib(bytes: number): number {

@@ -5,6 +5,7 @@
  * was done, else why not, as the report prints it: "FAIL: exit 2, 0 of 10,000 delivered".
  */
 import type { DrainResult } from './drain.ts';
+import { integer } from './format.ts';
 import type { HistoryResult } from './history.ts';
 import type { IngressResult } from './ingress.ts';
 import type { ReconcileResult } from './reconcile.ts';
@@ -12,16 +13,16 @@ import type { ReconcileResult } from './reconcile.ts';
 export function ingressShortfall(s: IngressResult): string | undefined {
   const problems: string[] = [];
   if (s.responses2xx === 0) problems.push('no request answered 2xx');
-  if (s.non2xx + s.warmupNon2xx > 0) problems.push(`${count(s.non2xx + s.warmupNon2xx)} non-2xx`);
-  if (s.errors > 0) problems.push(`${count(s.errors)} request errors`);
+  if (s.non2xx + s.warmupNon2xx > 0) problems.push(`${integer(s.non2xx + s.warmupNon2xx)} non-2xx`);
+  if (s.errors > 0) problems.push(`${integer(s.errors)} request errors`);
   if (s.inbox !== undefined && s.inbox.missing > 0) {
-    problems.push(`${count(s.inbox.missing)} acknowledged events missing from the inbox`);
+    problems.push(`${integer(s.inbox.missing)} acknowledged events missing from the inbox`);
   }
   if (s.inbox !== undefined && !s.inbox.ok && s.inbox.missing === 0) {
-    problems.push(`${count(s.inbox.unanswered)} inbox rows nobody was answered for`);
+    problems.push(`${integer(s.inbox.unanswered)} inbox rows nobody was answered for`);
   }
-  if ((s.backlogLeft ?? 0) > 0) problems.push(`${count(s.backlogLeft ?? 0)} events left due`);
-  if ((s.deadEvents ?? 0) > 0) problems.push(`${count(s.deadEvents ?? 0)} events dead`);
+  if ((s.backlogLeft ?? 0) > 0) problems.push(`${integer(s.backlogLeft ?? 0)} events left due`);
+  if ((s.deadEvents ?? 0) > 0) problems.push(`${integer(s.deadEvents ?? 0)} events dead`);
   return fail(problems);
 }
 
@@ -30,16 +31,16 @@ export function drainShortfall(d: DrainResult): string | undefined {
   if (d.failure !== undefined) return fail([d.failure]);
   const problems: string[] = [];
   if (d.delivered < d.invoices) {
-    problems.push(`${count(d.delivered)} of ${count(d.invoices)} invoices delivered`);
+    problems.push(`${integer(d.delivered)} of ${integer(d.invoices)} invoices delivered`);
   }
-  if (d.deadEvents > 0) problems.push(`${count(d.deadEvents)} events dead`);
+  if (d.deadEvents > 0) problems.push(`${integer(d.deadEvents)} events dead`);
   // Every invoice changes status, so a drain that queued no notice did not run the sink.
   if (d.notices === 0 && d.invoices > 0) problems.push('no status notice queued');
   if (d.noticesPending > 0) {
-    problems.push(`${count(d.noticesPending)} of ${count(d.notices)} notices not delivered`);
+    problems.push(`${integer(d.noticesPending)} of ${integer(d.notices)} notices not delivered`);
   }
   if ((d.noticesMissingFromJournal ?? 0) > 0) {
-    problems.push(`${count(d.noticesMissingFromJournal ?? 0)} notices missing from the journal`);
+    problems.push(`${integer(d.noticesMissingFromJournal ?? 0)} notices missing from the journal`);
   }
   return fail(problems);
 }
@@ -48,20 +49,16 @@ export function reconcileShortfall(r: ReconcileResult): string | undefined {
   const problems: string[] = [];
   if (r.exitCode !== 0) problems.push(`exit ${r.exitCode ?? 'by a signal'}`);
   if (r.delivered < r.messages) {
-    problems.push(`${count(r.delivered)} of ${count(r.messages)} delivered`);
+    problems.push(`${integer(r.delivered)} of ${integer(r.messages)} delivered`);
   }
   return fail(problems);
 }
 
 export function historyShortfall(h: HistoryResult): string | undefined {
   const non204 = h.retention?.non204 ?? 0;
-  return fail(non204 > 0 ? [`${count(non204)} webhooks not 204 during retention`] : []);
+  return fail(non204 > 0 ? [`${integer(non204)} webhooks not 204 during retention`] : []);
 }
 
 function fail(problems: string[]): string | undefined {
   return problems.length === 0 ? undefined : `FAIL: ${problems.join(', ')}`;
-}
-
-function count(n: number): string {
-  return n.toLocaleString('en-US');
 }
