@@ -53,8 +53,6 @@ export interface IngressResult extends LoadResult {
   backlogLeft?: number;
   /** (d) only: events the worker gave up on. */
   deadEvents?: number;
-  /** (c traced) only: the consumer ran with tracing on (the report keeps it apart). */
-  traced?: boolean;
 }
 
 interface Server {
@@ -78,7 +76,13 @@ type Measured = Omit<
 /** Upper bound of the rate any scenario reaches here; the pool holds that many per second. */
 const POOL_RATE = 12_000;
 
-export async function runIngressScenarios(options: IngressOptions): Promise<IngressResult[]> {
+/** The scenarios (a) to (f), and (c traced) apart when it ran: the report keeps it apart. */
+export interface IngressScenarios {
+  scenarios: IngressResult[];
+  traced?: IngressResult;
+}
+
+export async function runIngressScenarios(options: IngressOptions): Promise<IngressScenarios> {
   const secret = randomBytes(24).toString('base64url');
   const dir = await scratchFolder('bench-ingress-');
   const poolSize = (options.warmupSeconds + options.durationSeconds) * POOL_RATE;
@@ -168,7 +172,7 @@ export async function runIngressScenarios(options: IngressOptions): Promise<Ingr
   const ratio = (r: Measured) => r.requestsPerSecond / express.requestsPerSecond;
   const inbox = (name: string, acks: Set<string>, unanswered: number) =>
     checkInbox(join(dir, `${name}.db`), acks, unanswered);
-  return [
+  const scenarios: IngressResult[] = [
     {
       name: 'a bare',
       description: 'bare node:http, read body, 204',
@@ -188,18 +192,6 @@ export async function runIngressScenarios(options: IngressOptions): Promise<Ingr
       ratioToExpress: ratio(ingress),
       inbox: inbox('ingress', ingressAcks, maxUnanswered),
     },
-    ...(traced === undefined
-      ? []
-      : [
-          {
-            name: 'c traced',
-            description: '(c) with tracing on: OTLP/HTTP to a loopback receiver',
-            ...traced,
-            ratioToExpress: ratio(traced),
-            inbox: inbox('traced', tracedAcks, maxUnanswered),
-            traced: true,
-          },
-        ]),
     {
       name: 'd with worker',
       description: 'consumer with its worker handling every event (fake messaging API)',
@@ -219,6 +211,20 @@ export async function runIngressScenarios(options: IngressOptions): Promise<Ingr
     },
     ...(postgres === undefined ? [] : [postgres]),
   ];
+  return {
+    scenarios,
+    ...(traced === undefined
+      ? {}
+      : {
+          traced: {
+            name: 'c traced',
+            description: '(c) with tracing on: OTLP/HTTP to a loopback receiver',
+            ...traced,
+            ratioToExpress: ratio(traced),
+            inbox: inbox('traced', tracedAcks, maxUnanswered),
+          },
+        }),
+  };
 
   function pooled(acknowledged?: Set<string>) {
     const pool = createRequestPool(secret, poolSize);

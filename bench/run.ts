@@ -127,19 +127,18 @@ const since = (before: Received, after: Received): Received => ({
   bytes: after.bytes - before.bytes,
 });
 const tracing: TracingResult = { exported: {} };
-const allIngress = parts.has('ingress')
-  ? ((await attempt('ingress', () =>
+const ingressRun = parts.has('ingress')
+  ? await attempt('ingress', () =>
       runIngressScenarios({
         ...parameters,
         ...(createDatabase === undefined ? {} : { postgresDatabase: createDatabase }),
         ...(receiver === undefined ? {} : { otlpEndpoint: receiver.url }),
       }),
-    )) ?? [])
-  : [];
-const ingress = allIngress.filter((s) => s.traced !== true);
-const tracedIngress = allIngress.find((s) => s.traced === true);
-if (tracedIngress !== undefined) {
-  tracing.ingress = tracedIngress;
+    )
+  : undefined;
+const ingress = ingressRun?.scenarios ?? [];
+if (ingressRun?.traced !== undefined) {
+  tracing.ingress = ingressRun.traced;
   tracing.exported.ingress = await received();
 }
 const drain = parts.has('drain')
