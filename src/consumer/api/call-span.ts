@@ -10,7 +10,7 @@
  * ApiError's message quotes the service's answer, and a body has no place in a trace.
  */
 import { type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { consumerTracer, recordError } from '../tracing/tracer.ts';
+import { inSpan, recordError } from '../tracing/tracer.ts';
 import { ApiError } from './api-error.ts';
 import type { ApiRequest } from './request.ts';
 
@@ -27,22 +27,13 @@ export function inApiCallSpan<T>(
   request: Pick<ApiRequest, 'method' | 'operation'>,
   work: (call: ApiCallSpan) => Promise<T>,
 ): Promise<T> {
-  const name = `${request.method} ${request.operation}`;
   const options = {
     kind: SpanKind.INTERNAL,
     attributes: { 'http.request.method': request.method },
+    onError: (span: Span, error: unknown) =>
+      error instanceof ApiError ? failed(span, error) : recordError(span, error),
   };
-  return consumerTracer().startActiveSpan(name, options, async (span) => {
-    try {
-      return await work(callSpan(span));
-    } catch (error) {
-      if (error instanceof ApiError) failed(span, error);
-      else recordError(span, error);
-      throw error;
-    } finally {
-      span.end();
-    }
-  });
+  return inSpan(`${request.method} ${request.operation}`, options, (span) => work(callSpan(span)));
 }
 
 function callSpan(span: Span): ApiCallSpan {

@@ -58,24 +58,26 @@ export interface SpanOptions {
   startTime?: number;
   /** The parent; @default the active context */
   parent?: Context;
+  /** How a thrown error is recorded on the span; @default recordError */
+  onError?: (span: Span, error: unknown) => void;
 }
 
 /**
  * Runs `work` inside a new active span, so whatever it calls (an importer's fetch, a sink's
  * request, a log line) joins it; ends the span when `work` settles, recording a thrown error
- * as the span's error status and an exception event.
+ * (by its type alone, unless `onError` says otherwise).
  */
 export async function inSpan<T>(
   name: string,
   options: SpanOptions,
   work: (span: Span) => Promise<T> | T,
 ): Promise<T> {
-  const { parent = context.active(), ...spanOptions } = options;
+  const { parent = context.active(), onError = recordError, ...spanOptions } = options;
   return consumerTracer().startActiveSpan(name, spanOptions, parent, async (span) => {
     try {
       return await work(span);
     } catch (error) {
-      recordError(span, error);
+      onError(span, error);
       throw error;
     } finally {
       span.end();
