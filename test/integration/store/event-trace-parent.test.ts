@@ -4,17 +4,11 @@
  * request's trace; an event stored with tracing off, or before the migration, comes back with
  * none, and the worker starts a trace of its own for it. Retention dropping a body keeps it.
  */
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Store } from '../../../src/consumer/store/store.ts';
-import { describeWithPostgres } from '../../support/postgres.ts';
 import { newEvent } from '../../support/sqlite.ts';
 import { type DisposableStore, describeEachStore, useEmptyStore } from '../../support/stores.ts';
-import {
-  insertIntoPostgres,
-  insertIntoSqlite,
-  upgradeOldPostgres,
-  upgradeOldSqlite,
-} from './old-schema.ts';
+import { describeUpgrade } from './old-schema.ts';
 
 const NOW = 1_800_000_000_000;
 const TRACE_PARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
@@ -91,14 +85,8 @@ async function expectUpgraded(store: Store) {
   expect((await store.events.get(fresh.eventId))?.traceParent).toBe(TRACE_PARENT);
 }
 
-describe('migration 012 on an existing SQLite file', () => {
-  it('leaves older events without a trace parent and keeps new ones', async () => {
-    await upgradeOldSqlite(11, insertIntoSqlite([[OLD_EVENT, OLD_VALUES]]), expectUpgraded);
-  });
-});
-
-describeWithPostgres('migration 012 on an existing PostgreSQL database', () => {
-  it('leaves older events without a trace parent and keeps new ones', async () => {
-    await upgradeOldPostgres(11, insertIntoPostgres([[OLD_EVENT, OLD_VALUES]]), expectUpgraded);
-  });
+describeUpgrade('012', 'leaves older events without a trace parent and keeps new ones', {
+  before: { sqlite: 11, postgres: 11 },
+  rows: [[OLD_EVENT, OLD_VALUES]],
+  check: expectUpgraded,
 });

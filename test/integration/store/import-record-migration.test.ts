@@ -3,16 +3,10 @@
  * imported side counts one import attempt, a side never imported none, nobody's import error
  * is made up, and the dead event stays dead until an acknowledgement closes it.
  */
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import type { Store } from '../../../src/consumer/store/store.ts';
-import { describeWithPostgres } from '../../support/postgres.ts';
 import { newEvent } from '../../support/sqlite.ts';
-import {
-  insertIntoPostgres,
-  insertIntoSqlite,
-  upgradeOldPostgres,
-  upgradeOldSqlite,
-} from './old-schema.ts';
+import { describeUpgrade } from './old-schema.ts';
 
 const NOW = 1_800_000_000_000;
 const dead = newEvent({ messageId: 'waiting', action: 'deliveryNotified' });
@@ -82,14 +76,8 @@ async function expectUpgraded(store: Store) {
   expect((await store.events.countOpen()).dead).toBe(0);
 }
 
-describe('migration 009 on an existing SQLite file', () => {
-  it('counts the imports made before it and closes an old dead event', async () => {
-    await upgradeOldSqlite(8, insertIntoSqlite(OLD_ROWS), expectUpgraded);
-  });
-});
-
-describeWithPostgres('migration 009 on an existing PostgreSQL database', () => {
-  it('counts the imports made before it and closes an old dead event', async () => {
-    await upgradeOldPostgres(4, insertIntoPostgres(OLD_ROWS), expectUpgraded);
-  });
+describeUpgrade('009', 'counts the imports made before it and closes an old dead event', {
+  before: { sqlite: 8, postgres: 4 },
+  rows: OLD_ROWS,
+  check: expectUpgraded,
 });

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { describe, it } from 'vitest';
 import { migrationFiles } from '../../../src/consumer/store/migration-files.ts';
 import {
   openPostgresStore,
@@ -17,7 +18,8 @@ import {
   openSqliteStore,
   type SqliteStore,
 } from '../../../src/consumer/store/sqlite/sqlite-store.ts';
-import { createTestDatabase } from '../../support/postgres.ts';
+import type { Store } from '../../../src/consumer/store/store.ts';
+import { createTestDatabase, describeWithPostgres } from '../../support/postgres.ts';
 
 /** The migration files numbered up to `last`, in order. */
 export function migrationsThrough(store: 'sqlite' | 'postgres', last: number) {
@@ -132,4 +134,30 @@ export function insertIntoPostgres(rows: OldRows): (client: pg.Client) => Promis
       );
     }
   };
+}
+
+/**
+ * The upgrade test of one migration on both stores, as a suite each: a database left by the
+ * version before it (`before`: the last migration that version had, on each store, since their
+ * numbers differ), given `rows`, then opened with today's store for `check`.
+ */
+export function describeUpgrade(
+  migration: string,
+  title: string,
+  test: {
+    before: { sqlite: number; postgres: number };
+    rows: OldRows;
+    check: (store: Store) => Promise<void>;
+  },
+): void {
+  describe(`migration ${migration} on an existing SQLite file`, () => {
+    it(title, async () => {
+      await upgradeOldSqlite(test.before.sqlite, insertIntoSqlite(test.rows), test.check);
+    });
+  });
+  describeWithPostgres(`migration ${migration} on an existing PostgreSQL database`, () => {
+    it(title, async () => {
+      await upgradeOldPostgres(test.before.postgres, insertIntoPostgres(test.rows), test.check);
+    });
+  });
 }

@@ -3,16 +3,10 @@
  * migration 013 (both stores): both are handed out as before, with no trace context (they
  * were queued before tracing existed: their work starts traces of its own).
  */
-import { describe, expect, it } from 'vitest';
+import { expect } from 'vitest';
 import type { Store } from '../../../src/consumer/store/store.ts';
 import { deliveredNotice } from '../../support/notices.ts';
-import { describeWithPostgres } from '../../support/postgres.ts';
-import {
-  insertIntoPostgres,
-  insertIntoSqlite,
-  upgradeOldPostgres,
-  upgradeOldSqlite,
-} from './old-schema.ts';
+import { describeUpgrade } from './old-schema.ts';
 
 const NOW = 1_800_000_000_000;
 const notice = deliveredNotice('before-013');
@@ -41,14 +35,12 @@ async function expectUpgraded(store: Store) {
   expect(submission).toMatchObject({ invoiceNo: 'INV-013', state: 'queued', traceParent: null });
 }
 
-describe('migration 013 on an existing SQLite file', () => {
-  it('hands out the notices and submissions queued before it, without a trace context', async () => {
-    await upgradeOldSqlite(11, insertIntoSqlite(OLD_ROWS), expectUpgraded);
-  });
-});
-
-describeWithPostgres('migration 013 on an existing PostgreSQL database', () => {
-  it('hands out the notices and submissions queued before it, without a trace context', async () => {
-    await upgradeOldPostgres(11, insertIntoPostgres(OLD_ROWS), expectUpgraded);
-  });
-});
+describeUpgrade(
+  '013',
+  'hands out the notices and submissions queued before it, without a trace context',
+  {
+    before: { sqlite: 11, postgres: 11 },
+    rows: OLD_ROWS,
+    check: expectUpgraded,
+  },
+);
