@@ -40,7 +40,7 @@ import {
 import { createTestProcesses, freePort, waitForHttp } from '../support/processes.ts';
 import { providerAdmin } from '../support/provider-admin.ts';
 import { describeIfAvailable } from '../support/requirement.ts';
-import { stuckEvents, waitUntilSettled } from '../support/settled.ts';
+import { stuckEvents, waitUntilSettled, webhooksToSend } from '../support/settled.ts';
 import { testFolder } from '../support/test-folder.ts';
 import { buildEnvelope, signedRequest } from '../support/webhooks.ts';
 
@@ -186,6 +186,8 @@ describeIfAvailable(
 
       const ports = await Promise.all([freePort(), freePort(), freePort()]);
       const exits: string[] = [];
+      // Each replica's last words, for a failure message.
+      const logs: (() => string)[] = [];
       const start = async (port: number) => {
         const replica = replicas.start(CONSUMER_MAIN, {
           cwd: dir,
@@ -204,6 +206,7 @@ describeIfAvailable(
             ...journal.env,
           },
         });
+        logs.push(() => `replica on port ${port}:\n${replica.output().slice(-3000)}`);
         replica.child.once('exit', (code, signal) => {
           exits.push(
             `replica on port ${port} exited (${code ?? signal}):\n${replica.output().slice(-3000)}`,
@@ -317,13 +320,15 @@ describeIfAvailable(
       const client = new pg.Client({ connectionString: server.url });
       await client.connect();
       try {
-        await waitUntilSettled(
-          client,
-          () => messageIds.filter((id) => status(id) !== 'delivered').length,
-        );
+        await waitUntilSettled(client, {
+          undelivered: () => messageIds.filter((id) => status(id) !== 'delivered').length,
+          sending: webhooksToSend(running.provider.dispatcher, PARTY),
+        });
         expect(exits).toEqual([]);
         expect(messageIds.filter((id) => status(id) !== 'delivered')).toEqual([]);
-        expect(await stuckEvents(client)).toEqual([]);
+        expect(webhooksToSend(running.provider.dispatcher, PARTY)()).toBe(0);
+        const stuck = await stuckEvents(client);
+        expect(stuck, stuck.length === 0 ? '' : logs.map((log) => log()).join('\n')).toEqual([]);
 
         // Every answer 204 or 503, in time; the outages did cost some 503s.
         const counts: Record<number, number> = {};
