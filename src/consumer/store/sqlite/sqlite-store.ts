@@ -11,10 +11,11 @@
  *   it sees every transaction committed before the read started, so what a resolved write
  *   wrote is visible to the next read.
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
+import { makeFolderSync } from '../../files/make-folder.ts';
 import { activeTraceParent } from '../../tracing/trace-parent.ts';
 import type { ClaimStore } from '../claims.ts';
 import {
@@ -68,7 +69,9 @@ export async function openSqliteStore(
   const deadline = createCommitDeadline(commitDeadlineOf(options));
   const temporary = path === ':memory:' ? mkdtempSync(join(tmpdir(), 'consumer-db-')) : undefined;
   const file = temporary === undefined ? path : join(temporary, 'consumer.db');
-  mkdirSync(dirname(file), { recursive: true });
+  // Not mkdir's recursive option: on a read-only disk it says ENOENT, and the operator looks
+  // for a missing folder (make-folder.ts).
+  makeFolderSync(dirname(file));
   const writer = await startWriter(file);
   const db = new Database(file);
   db.pragma('busy_timeout = 5000');
