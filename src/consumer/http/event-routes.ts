@@ -14,6 +14,7 @@ import {
   type StoredEvent,
 } from '../store/events.ts';
 import { InvalidCursorError, type Store } from '../store/store.ts';
+import { parseTraceParent } from '../tracing/trace-parent.ts';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './admin-fields.ts';
 import type { AdminAuth } from './admin-tokens.ts';
 import { sendProblem } from './problem.ts';
@@ -115,5 +116,8 @@ function eventView(event: StoredEvent) {
     bodyKept: event.body.length > 0,
     receivedAt: new Date(event.receivedAt).toISOString(),
     nextAttemptAt: event.state === 'pending' ? new Date(event.nextAttemptAt).toISOString() : null,
+    // The trace of the webhook that brought it (docs/operating.md#tracing): where an operator
+    // following a late event goes next. Null when tracing was off as it was stored.
+    traceId: parseTraceParent(event.traceParent)?.traceId ?? null,
   };
 }

@@ -227,6 +227,28 @@ describe('the trace of an inbound invoice', () => {
     expect(again[0]?.events.map((e) => e.name)).toEqual(['verified', 'duplicate', 'answered']);
   });
 
+  it("names each event's trace in the admin listing, where an operator looking for a late event starts", async () => {
+    const sandbox = await startSandboxForTest();
+    const { messageId, webhook } = await deliveredInvoice(sandbox);
+
+    const res = await fetch(`${sandbox.consumer.url}/admin/events?limit=100`, {
+      headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}` },
+    });
+    const { items } = (await res.json()) as {
+      items: { messageId: string; action: string; transfer: string; traceId: string | null }[];
+    };
+    const notified = items.find(
+      (e) =>
+        e.messageId === messageId && e.action === 'deliveryNotified' && e.transfer === 'inbound',
+    );
+    expect(notified?.traceId).toBe(webhook.spanContext().traceId);
+    // Every event of the invoice in a trace of its own webhook's.
+    const ofMessage = items.filter((e) => e.messageId === messageId);
+    expect(ofMessage.length).toBeGreaterThan(1);
+    expect(new Set(ofMessage.map((e) => e.traceId)).size).toBe(ofMessage.length);
+    expect(ofMessage.every((e) => /^[0-9a-f]{32}$/.test(e.traceId ?? ''))).toBe(true);
+  });
+
   it("takes a webhook's traceparent as a link, never as its parent", async () => {
     const sandbox = await startSandboxForTest({ webhooks: false });
     const sender = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';

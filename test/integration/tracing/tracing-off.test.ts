@@ -5,7 +5,7 @@
  */
 import { trace } from '@opentelemetry/api';
 import { expect, it } from 'vitest';
-import { eventually, startSandboxForTest } from '../../support/sandbox.ts';
+import { eventually, SANDBOX_ADMIN_TOKEN, startSandboxForTest } from '../../support/sandbox.ts';
 
 it('delivers an invoice with no tracer registered, keeping no trace context', async () => {
   // Nothing registered in this file: the API's own no-op provider answers.
@@ -21,6 +21,13 @@ it('delivers an invoice with no tracer registered, keeping no trace context', as
   const events = items.filter((e) => e.messageId === messageId);
   expect(events.map((e) => e.action)).toContain('deliveryNotified');
   expect(events.map((e) => e.traceParent)).toEqual(events.map(() => null));
+  const res = await fetch(`${sandbox.consumer.url}/admin/events?limit=100`, {
+    headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}` },
+  });
+  const listed = ((await res.json()) as { items: { messageId: string; traceId: unknown }[] }).items;
+  const ofMessage = listed.filter((e) => e.messageId === messageId);
+  expect(ofMessage.length).toBe(events.length);
+  expect(ofMessage.map((e) => e.traceId)).toEqual(ofMessage.map(() => null));
 
   const imported = sandbox.consumer.logs.find(
     (line) => line.msg === 'documents imported' && line.messageId === messageId,
