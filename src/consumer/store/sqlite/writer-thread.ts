@@ -34,6 +34,7 @@ import {
   type WriteOperation,
   type WriteOperations,
 } from './sqlite-writes.ts';
+import { createSynchronousSwitch } from './synchronous-switch.ts';
 import type { WriterCall, WriterReply, WriterRequest } from './writer-protocol.ts';
 import { type SerializedError, serializeError } from './writer-protocol.ts';
 
@@ -67,7 +68,7 @@ function start(): Writer | undefined {
     const db = open();
     const operations = createWriteOperations(db);
     port.postMessage({ type: 'ready' } satisfies WriterReply);
-    return { db, operations, setSynchronous: synchronousSwitch(db) };
+    return { db, operations, setSynchronous: createSynchronousSwitch(db) };
   } catch (error) {
     port.postMessage({ type: 'failed', error: serializeError(error) } satisfies WriterReply);
     port.close();
@@ -76,24 +77,6 @@ function start(): Writer | undefined {
 }
 
 type Results = Extract<WriterReply, { type: 'results' }>['results'];
-
-/**
- * FULL for a batch that must be durable when answered, NORMAL otherwise (see the header). The
- * two pragmas are prepared once: db.pragma() compiles its statement at every call, and the
- * setting changes about every other batch.
- */
-function synchronousSwitch(db: Database.Database): (full: boolean) => void {
-  const pragmas = {
-    full: db.prepare('PRAGMA synchronous = FULL'),
-    normal: db.prepare('PRAGMA synchronous = NORMAL'),
-  };
-  let synchronousFull = true;
-  return (full) => {
-    if (full === synchronousFull) return;
-    (full ? pragmas.full : pragmas.normal).run();
-    synchronousFull = full;
-  };
-}
 
 /** Thrown out of the plain run to roll the whole batch back. */
 class CallFailed extends Error {}
