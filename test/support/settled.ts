@@ -10,20 +10,21 @@
 import type pg from 'pg';
 import type { Dispatcher } from '../../src/provider/webhooks/index.ts';
 
-const UNSETTLED = "state IN ('pending', 'processing', 'dead')";
+/** Events open or dead, their state read through `table` (a name or an alias). */
+const unsettled = (table = 'events') => `${table}.state IN ('pending', 'processing', 'dead')`;
 
 /** How many events are open or dead. */
 async function unsettledEvents(client: pg.Client): Promise<number> {
   const { rows } = await client.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM events WHERE ${UNSETTLED}`,
+    `SELECT count(*)::int AS n FROM events WHERE ${unsettled()}`,
   );
   return rows[0]?.n ?? 0;
 }
 
 /**
  * A few of them, for a failure message, with what could hold each back: its message's claim,
- * whether another session holds a lock on its row (a claim skips locked rows), and the
- * sessions left inside a transaction.
+ * its times, and the other sessions working or left inside a transaction (a claim skips the
+ * rows they lock).
  */
 export async function stuckEvents(client: pg.Client): Promise<unknown[]> {
   const { rows } = await client.query(
@@ -33,7 +34,7 @@ export async function stuckEvents(client: pg.Client): Promise<unknown[]> {
               AS claim,
             (SELECT count(*) FROM events o WHERE o.message_id = e.message_id)::int
               AS events_of_message
-       FROM events e WHERE ${UNSETTLED.replace('state', 'e.state')} LIMIT 5`,
+       FROM events e WHERE ${unsettled('e')} LIMIT 5`,
   );
   if (rows.length === 0) return rows;
   const { rows: sessions } = await client.query(
