@@ -11,6 +11,7 @@ export * from './retry-schedule.ts';
 export * from './signature.ts';
 export * from './status-change.ts';
 export * from './statuses.ts';
+export * from './trace-attributes.ts';
 export * from './transaction-types.ts';
 export * from './transactions.ts';
 export * from './wire-formats.ts';

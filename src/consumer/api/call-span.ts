@@ -9,8 +9,8 @@
  * A failed call sets the span's error status with the status code and error type only: an
  * ApiError's message quotes the service's answer, and a body has no place in a trace.
  */
-import { type Span, SpanKind, SpanStatusCode } from '@opentelemetry/api';
-import { inSpan, recordError } from '../tracing/tracer.ts';
+import { type Span, SpanKind } from '@opentelemetry/api';
+import { inSpan, markFailed, recordError } from '../tracing/tracer.ts';
 import { ApiError } from './api-error.ts';
 import type { ApiRequest } from './request.ts';
 
@@ -54,10 +54,6 @@ function callSpan(span: Span): ApiCallSpan {
 
 /** The error's status code and type, never its message (it quotes the service's answer). */
 function failed(span: Span, error: ApiError): void {
-  const type = error.status === undefined ? error.name : String(error.status);
-  span.setAttributes({
-    'error.type': type,
-    ...(error.status === undefined ? {} : { 'http.response.status_code': error.status }),
-  });
-  span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+  if (error.status !== undefined) span.setAttribute('http.response.status_code', error.status);
+  markFailed(span, error.status === undefined ? error.name : String(error.status));
 }

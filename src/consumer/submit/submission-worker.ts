@@ -162,9 +162,6 @@ export const SUBMISSION_SPANS = {
   settle: 'submission settle',
 } as const;
 
-/** Attribute of a `lookup scheduled` or `retry scheduled` event: how long until then. */
-const DELAY_MS = 'invoicing.delay_ms';
-
 /** One claimed submission: looked up first after an attempt, then submitted. */
 async function submitOnce(run: SubmissionRun, submission: Submission): Promise<void> {
   const { submissions, api, now } = run;
@@ -233,7 +230,7 @@ async function settledByLookup(
   if (lookup.found === undefined) {
     const delay = run.backoff(submission.attempts);
     span.setAttribute(ATTR.outcome, 'undecided');
-    span.addEvent('retry scheduled', { [DELAY_MS]: delay });
+    span.addEvent('retry scheduled', { [ATTR.delayMs]: delay });
     await submissions.markRetry(submission.invoiceNo, 'unknown', lookup.reason, now() + delay);
     run.outcome('undecided', submission, { err: lookup.reason, retryInMs: delay });
     return true;
@@ -262,13 +259,13 @@ async function recordFailedSubmit(
     run.outcome('refused', attempt, { status: (error as ApiError).status, err: reason });
   } else if (verdict === 'not_sent') {
     const delay = run.backoff(attempt.attempts);
-    span.addEvent('retry scheduled', { [DELAY_MS]: delay });
+    span.addEvent('retry scheduled', { [ATTR.delayMs]: delay });
     await submissions.markRetry(attempt.invoiceNo, 'queued', reason, now() + delay);
     run.outcome('not_sent', attempt, { err: reason, retryInMs: delay });
   } else {
     // The service may hold the message: look before sending again.
     const at = now() + lookupDelayMs;
-    span.addEvent('lookup scheduled', { [DELAY_MS]: lookupDelayMs });
+    span.addEvent('lookup scheduled', { [ATTR.delayMs]: lookupDelayMs });
     await submissions.markRetry(attempt.invoiceNo, 'unknown', reason, at);
     run.outcome('maybe_sent', attempt, { err: reason, lookupInMs: lookupDelayMs });
   }

@@ -18,21 +18,17 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
+import { EVENT_ATTR } from '../../protocol/index.ts';
 
 const TRACER_NAME = 'invoicing-webhook-consumer';
 
 /**
- * Attribute names: the service's own words under one namespace (no semantic convention has a
- * message of an invoicing service), beside the conventions' `messaging.*` and `http.*` ones
- * where they fit. Values are identifiers and outcomes only: never a secret, a body or a
- * document.
+ * Attribute names: an event's, shared with the simulator's spans (protocol/trace-attributes.ts),
+ * then the consumer's own, beside the conventions' `messaging.*` and `http.*` ones where they
+ * fit. Values are identifiers and outcomes only: never a secret, a body or a document.
  */
 export const ATTR = {
-  messageId: 'invoicing.message.id',
-  eventId: 'invoicing.event.id',
-  action: 'invoicing.action',
-  transfer: 'invoicing.transfer',
-  outcome: 'invoicing.outcome',
+  ...EVENT_ATTR,
   // The outboxes' (status sink, submissions) and reconciliation's own identifiers and counts.
   /** A status notice's id (StatusNotice.id: the sink's idempotency key). */
   noticeId: 'invoicing.notice.id',
@@ -44,6 +40,8 @@ export const ATTR = {
   invoiceNo: 'invoicing.invoice.number',
   /** Which attempt this is, from 1 (a notice's delivery, a submission's submit). */
   attempt: 'invoicing.attempt',
+  /** How long until a scheduled retry or lookup of a submission. */
+  delayMs: 'invoicing.delay_ms',
 } as const;
 
 export function consumerTracer() {
@@ -85,15 +83,27 @@ export async function inSpan<T>(
   });
 }
 
+/** What a failed span says of its error: its type (an Error's name). */
+export function errorType(error: unknown): string {
+  return error instanceof Error ? error.name : 'error';
+}
+
 /**
- * A failed span, by the error's type alone: an error's message may quote an API answer, an
- * importer's text with whatever its ERP answered, or a request, none of which belongs in a
- * trace; the log line written with the span's ids has it. An `exception` event with the
- * conventions' `exception.type` marks when it happened.
+ * A failed span, by `type` alone (errorType, a status code): an error's message may quote an
+ * API answer, an importer's text with whatever its ERP answered, or a request, none of which
+ * belongs in a trace; the log line written with the span's ids has it.
+ */
+export function markFailed(span: Span, type: string): void {
+  span.setAttribute('error.type', type);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+}
+
+/**
+ * markFailed by the error's type, with an `exception` event (the conventions'
+ * `exception.type`) marking when it happened.
  */
 export function recordError(span: Span, error: unknown): void {
-  const type = error instanceof Error ? error.name : 'error';
-  span.setAttribute('error.type', type);
+  const type = errorType(error);
+  markFailed(span, type);
   span.addEvent('exception', { 'exception.type': type });
-  span.setStatus({ code: SpanStatusCode.ERROR, message: type });
 }

@@ -25,12 +25,12 @@ import {
   ROOT_CONTEXT,
   type Span,
   SpanKind,
-  SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
+import { eventAttributes } from '../../protocol/index.ts';
 import type { ClaimedEvent } from '../store/events.ts';
-import { contextFromTraceParent, parseTraceParent } from '../tracing/trace-parent.ts';
-import { ATTR, consumerTracer } from '../tracing/tracer.ts';
+import { parseTraceParent } from '../tracing/trace-parent.ts';
+import { consumerTracer, inSpan } from '../tracing/tracer.ts';
 
 /** When the claimDue call that took an event started and returned (ms since the epoch). */
 export interface ClaimTiming {
@@ -43,13 +43,29 @@ export interface ClaimTiming {
 const ATTEMPT = 'invoicing.event.attempt';
 
 /**
- * Records the event's inbox wait and claim, and returns the context its turn runs in: under
- * the request span that stored it, or under the wait when there is none.
+ * Runs the event's turn (`work`) in its `inbox process` span, after recording its inbox wait
+ * and claim; the process span is a child of the request span that stored the event, or of the
+ * wait when there is none.
  */
-export function recordInboxWait(event: ClaimedEvent, claim: ClaimTiming): Context {
+export function inProcessSpan<T>(
+  event: ClaimedEvent,
+  claim: ClaimTiming,
+  work: (span: Span) => Promise<T>,
+): Promise<T> {
+  const attributes = { ...eventAttributes(event), [ATTEMPT]: event.attempts };
+  const parent = recordInboxWait(event, claim, attributes);
+  return inSpan('inbox process', { kind: SpanKind.CONSUMER, parent, attributes }, work);
+}
+
+/** Records the event's inbox wait and claim; returns the context its turn runs in. */
+function recordInboxWait(
+  event: ClaimedEvent,
+  claim: ClaimTiming,
+  attributes: Record<string, string | number>,
+): Context {
   const stored = parseTraceParent(event.traceParent);
   const links: Link[] = stored === undefined ? [] : [{ context: stored }];
-  const parent = contextFromTraceParent(event.traceParent);
+  const parent = stored === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, stored);
   const tracer = consumerTracer();
   // A first attempt waited from its arrival; a later one from when it was due again (its
   // earlier turns are spans of their own).
@@ -60,10 +76,11 @@ export function recordInboxWait(event: ClaimedEvent, claim: ClaimTiming): Contex
       kind: SpanKind.INTERNAL,
       startTime: Math.min(since, claim.startedAt),
       links,
-      attributes: { ...eventAttributes(event), [ATTEMPT]: event.attempts },
+      attributes,
     },
     parent,
   );
+  const underWait = trace.setSpan(ROOT_CONTEXT, wait);
   tracer
     .startSpan(
       'inbox claim',
@@ -72,41 +89,9 @@ export function recordInboxWait(event: ClaimedEvent, claim: ClaimTiming): Contex
         startTime: claim.startedAt,
         attributes: { 'invoicing.claim.batch': claim.batch },
       },
-      trace.setSpan(ROOT_CONTEXT, wait),
+      underWait,
     )
     .end(claim.endedAt);
   wait.end(claim.endedAt);
-  return stored === undefined ? trace.setSpan(ROOT_CONTEXT, wait) : parent;
-}
-
-/** The options of the event's `inbox process` span, under `parent` (recordInboxWait). */
-export function processSpanOptions(event: ClaimedEvent, parent: Context) {
-  return {
-    kind: SpanKind.CONSUMER,
-    parent,
-    attributes: { ...eventAttributes(event), [ATTEMPT]: event.attempts },
-  };
-}
-
-export const PROCESS_SPAN = 'inbox process';
-
-/**
- * A turn that failed: the error's type only, as tracer.ts's recordError (without its
- * event: the turn's outcome says when). Its message may quote an API answer, or an importer's
- * text with whatever its ERP answered; it is in the log line of the turn, which carries the
- * span's ids.
- */
-export function markTurnFailed(span: Span, error: unknown): void {
-  const type = error instanceof Error ? error.name : 'error';
-  span.setAttribute('error.type', type);
-  span.setStatus({ code: SpanStatusCode.ERROR, message: type });
-}
-
-function eventAttributes(event: ClaimedEvent) {
-  return {
-    [ATTR.eventId]: event.eventId,
-    [ATTR.messageId]: event.messageId,
-    [ATTR.action]: event.action,
-    [ATTR.transfer]: event.transfer,
-  };
+  return stored === undefined ? underWait : parent;
 }

@@ -13,15 +13,9 @@ import type { Logger } from 'pino';
 import { ClaimLostError, type HeldClaim, holdClaim } from '../claims/held-claim.ts';
 import type { ClaimStore } from '../store/claims.ts';
 import type { ClaimedEvent, EventStore, Settlement, StoredEvent } from '../store/events.ts';
-import { ATTR, inSpan } from '../tracing/tracer.ts';
+import { ATTR, errorType, markFailed } from '../tracing/tracer.ts';
 import { describeError, isPermanent, localFault } from './errors.ts';
-import {
-  type ClaimTiming,
-  markTurnFailed,
-  PROCESS_SPAN,
-  processSpanOptions,
-  recordInboxWait,
-} from './event-spans.ts';
+import { type ClaimTiming, inProcessSpan } from './event-spans.ts';
 import type { EventHandler, Handled } from './handle-event.ts';
 
 export interface EventTurnDeps {
@@ -64,10 +58,7 @@ interface Turn {
 export function createEventTurn(
   deps: EventTurnDeps,
 ): (event: ClaimedEvent, claim: ClaimTiming) => Promise<void> {
-  return (event, claim) =>
-    inSpan(PROCESS_SPAN, processSpanOptions(event, recordInboxWait(event, claim)), (span) =>
-      runTurn(deps, event, span),
-    );
+  return (event, claim) => inProcessSpan(event, claim, (span) => runTurn(deps, event, span));
 }
 
 async function runTurn(deps: EventTurnDeps, event: ClaimedEvent, span: Span): Promise<void> {
@@ -135,7 +126,8 @@ async function runTurn(deps: EventTurnDeps, event: ClaimedEvent, span: Span): Pr
  */
 async function settleFailure(deps: EventTurnDeps, turn: Turn, error: unknown): Promise<void> {
   const { event, log } = turn;
-  markTurnFailed(turn.span, error);
+  // By its type only, without recordError's event: the turn's outcome says when.
+  markFailed(turn.span, errorType(error));
   // The error and what it wraps (`fetch failed <- connect ECONNREFUSED ...`), bounded: the
   // log lines below and the event's stored lastError.
   const message = describeError(error);

@@ -18,7 +18,7 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import type { WebhookEnvelope } from '../../protocol/index.ts';
+import { EVENT_ATTR, eventAttributes, type WebhookEnvelope } from '../../protocol/index.ts';
 import type { AttemptOutcome, WebhookRequest } from './send-webhook.ts';
 
 /** The simulator's tracer: its spans read as the sender's, apart from the consumer's. */
@@ -27,15 +27,6 @@ export const PROVIDER_TRACER_NAME = 'invoicing-provider-simulator';
 export const DELIVERY_SPAN_NAME = 'send webhook';
 /** The start of a round of attempts (a publish or a redelivery), parent of its attempts. */
 export const ROUND_SPAN_NAME = 'publish webhook';
-
-function eventAttributes(envelope: WebhookEnvelope) {
-  return {
-    'invoicing.event.id': envelope.eventId,
-    'invoicing.message.id': envelope.messageId,
-    'invoicing.action': envelope.action,
-    'invoicing.transfer': envelope.transfer,
-  };
-}
 
 /**
  * The context a round of attempts runs in: a span that marks the publish (or redelivery), child
@@ -55,9 +46,7 @@ export function startRoundContext(envelope: WebhookEnvelope): Context {
 /**
  * Sends `request` inside a delivery span, child of `parent` (the round's context, or the active
  * one for a test event). The event's identifiers carry the names the consumer gives them
- * (`invoicing.event.id`, `.message.id`, `.action`, `.transfer`, `.outcome`; written out here,
- * since the simulator does not import the consumer), so one query finds both sides of an event;
- * the attempt is the simulator's own (`invoicing.webhook.attempt`). Identifiers and outcomes
+ * (protocol/trace-attributes.ts), so one query finds both sides of an event; the attempt is the simulator's own (`invoicing.webhook.attempt`). Identifiers and outcomes
  * only, never the body or the endpoint's credential.
  */
 export function sendInDeliverySpan(
@@ -90,7 +79,7 @@ export function sendInDeliverySpan(
         if (outcome.statusCode !== undefined) {
           span.setAttribute('http.response.status_code', outcome.statusCode);
         }
-        span.setAttribute('invoicing.outcome', outcome.success ? 'delivered' : 'failed');
+        span.setAttribute(EVENT_ATTR.outcome, outcome.success ? 'delivered' : 'failed');
         if (!outcome.success) {
           // A short reason (a status or "timeout", never the consumer's answer's body).
           const reason =

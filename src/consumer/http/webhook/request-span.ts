@@ -26,7 +26,7 @@ import {
   SpanStatusCode,
   trace,
 } from '@opentelemetry/api';
-import type { WebhookEnvelope } from '../../../protocol/index.ts';
+import { eventAttributes, type WebhookEnvelope } from '../../../protocol/index.ts';
 import type { InsertOutcome } from '../../store/events.ts';
 import { parseTraceParent } from '../../tracing/trace-parent.ts';
 import { ATTR, consumerTracer, recordError } from '../../tracing/tracer.ts';
@@ -87,14 +87,7 @@ export function startWebhookSpan(req: IncomingMessage, route: string): WebhookSp
   return {
     run: (work) => context.with(within, work),
     verified: () => span.addEvent('verified'),
-    envelope(envelope) {
-      span.setAttributes({
-        [ATTR.eventId]: envelope.eventId,
-        [ATTR.messageId]: envelope.messageId,
-        [ATTR.action]: envelope.action,
-        [ATTR.transfer]: envelope.transfer,
-      });
-    },
+    envelope: (envelope) => span.setAttributes(eventAttributes(envelope)),
     stored: (outcome) => span.addEvent(outcome === 'inserted' ? 'stored' : 'duplicate'),
     accepted: (outcome) => answered(204, outcome === 'inserted' ? 'stored' : 'duplicate'),
     refused(rejection) {

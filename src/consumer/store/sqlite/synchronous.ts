@@ -4,11 +4,7 @@
  * (sqlite-writes.ts), the main thread's connection the reads, and sqlite-store.ts wraps them
  * into the asynchronous contract; typing each side with this checks it against the contract.
  */
-export type Synchronous<Contract> = {
-  [K in keyof Contract]: Contract[K] extends (...args: infer A) => Promise<infer R>
-    ? (...args: A) => R
-    : never;
-};
+export type Synchronous<Contract> = SynchronousTraced<Contract, never>;
 
 /**
  * Synchronous<Contract>, where the methods named `Traced` take one more argument, last: the
