@@ -40,6 +40,15 @@ it('keeps FULL in force from the start, and follows every switch', () => {
   expect(level(connection)).toBe(FULL);
 });
 
+it('starts from the level the connection reports, not from an assumption', () => {
+  const connection = openWal();
+  connection.pragma('synchronous = NORMAL');
+  const setFull = createSynchronousSwitch(connection);
+
+  setFull(true);
+  expect(level(connection)).toBe(FULL);
+});
+
 it('is needed: SQLite sets the level when a pragma is compiled, and running it again does nothing', () => {
   // Why the switch compiles each change: the writer once prepared both pragmas up front, and
   // left NORMAL (the last one prepared) in force for every durable batch.

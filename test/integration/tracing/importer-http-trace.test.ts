@@ -62,7 +62,7 @@ it("puts an importer's fetch to its ERP under the import span, and sends the tra
     'the import span',
   );
   const { traceId, spanId } = importSpan.spanContext();
-  const inTrace = () => tracing.spans().filter((s) => s.spanContext().traceId === traceId);
+  const inTrace = () => tracing.inTrace(traceId);
 
   // The ERP was told the invoice's trace, and the span that called it.
   const headers = erpRequests.get(messageId);

@@ -66,7 +66,7 @@ async function deliveredInvoice(sandbox: Sandbox) {
   });
   const webhook = await eventually(async () => notifiedWebhook(messageId), 'the webhook span');
   const { traceId } = webhook.spanContext();
-  const inTrace = () => tracing.spans().filter((s) => s.spanContext().traceId === traceId);
+  const inTrace = () => tracing.inTrace(traceId);
   await eventually(
     async () =>
       inTrace().some(

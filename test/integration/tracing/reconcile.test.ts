@@ -12,7 +12,11 @@ import { ATTR } from '../../../src/consumer/tracing/tracer.ts';
 import { TEST_SECRET } from '../../support/consumer.ts';
 import { SANDBOX_ADMIN_TOKEN, startSandboxForTest } from '../../support/sandbox.ts';
 import { createTestReconciler } from '../../support/test-reconciler.ts';
-import { carriedValues, useInMemoryTracing } from '../../support/tracing/in-memory-tracing.ts';
+import {
+  carriedValues,
+  parentOf,
+  useInMemoryTracing,
+} from '../../support/tracing/in-memory-tracing.ts';
 
 const tracing = useInMemoryTracing();
 
@@ -21,9 +25,7 @@ const BODY_MARKER = 'buyer-reference-body-marker-91c2';
 
 /** Whether `spanId` is `ancestorId` or under it, among the finished spans. */
 function isUnder(spans: readonly ReadableSpan[], spanId: string, ancestorId: string): boolean {
-  const parents = new Map(
-    spans.map((span) => [span.spanContext().spanId, span.parentSpanContext?.spanId]),
-  );
+  const parents = new Map(spans.map((span) => [span.spanContext().spanId, parentOf(span)]));
   for (let id: string | undefined = spanId; id !== undefined; id = parents.get(id)) {
     if (id === ancestorId) return true;
   }
@@ -67,7 +69,7 @@ describe('a reconciliation run traced', () => {
     const messages = spans.filter((span) => span.name === RECONCILE_SPANS.message);
     expect(messages.map((span) => span.attributes[ATTR.messageId]).sort()).toEqual(ids.sort());
     for (const message of messages) {
-      expect(message.parentSpanContext?.spanId).toBe(run.spanContext().spanId);
+      expect(parentOf(message)).toBe(run.spanContext().spanId);
       expect(message.spanContext().traceId).toBe(run.spanContext().traceId);
       expect(message.attributes).toMatchObject({
         [ATTR.transfer]: 'inbound',

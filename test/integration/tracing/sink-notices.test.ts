@@ -26,6 +26,7 @@ import { eventually } from '../../support/sandbox.ts';
 import { type DisposableStore, describeEachStore, useEmptyStore } from '../../support/stores.ts';
 import {
   carriedValues,
+  parentOf,
   traceParentOf,
   useInMemoryTracing,
 } from '../../support/tracing/in-memory-tracing.ts';
@@ -126,7 +127,7 @@ describeEachStore('status notices traced', (kind) => {
           tracing.spans().find((span) => span.spanContext().spanId === heard.split('-')[2]),
         "the ERP request's span",
       );
-      expect(client.parentSpanContext?.spanId).toBe(delivered.spanContext().spanId);
+      expect(parentOf(client)).toBe(delivered.spanContext().spanId);
       for (const value of carriedValues(tracing.spans())) expect(value).not.toContain(token);
     } finally {
       await closeServer(erp);

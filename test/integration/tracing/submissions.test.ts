@@ -21,7 +21,11 @@ import {
   startSandboxForTest,
 } from '../../support/sandbox.ts';
 import { exampleInvoice, type SubmissionView } from '../../support/submissions.ts';
-import { carriedValues, useInMemoryTracing } from '../../support/tracing/in-memory-tracing.ts';
+import {
+  carriedValues,
+  parentOf,
+  useInMemoryTracing,
+} from '../../support/tracing/in-memory-tracing.ts';
 
 const tracing = useInMemoryTracing();
 
@@ -91,7 +95,7 @@ describe('a submission traced', () => {
     const submits = named(SUBMISSION_SPANS.submit);
     expect(submits).toHaveLength(1);
     const [submit] = submits;
-    expect(submit?.parentSpanContext?.spanId).toBe(idOf(stored));
+    expect(parentOf(submit)).toBe(idOf(stored));
     expect(submit?.status.code).toBe(SpanStatusCode.ERROR);
     expect(submit?.attributes).toMatchObject({
       [ATTR.invoiceNo]: 'TRACE-1',
@@ -102,17 +106,17 @@ describe('a submission traced', () => {
 
     // The lookup that found the message, and the settling under it.
     const [lookup] = named(SUBMISSION_SPANS.lookup);
-    expect(lookup?.parentSpanContext?.spanId).toBe(idOf(stored));
+    expect(parentOf(lookup)).toBe(idOf(stored));
     expect(lookup?.attributes).toMatchObject({
       [ATTR.outcome]: 'found',
       [ATTR.messageId]: view.messageId,
     });
     const [settle] = named(SUBMISSION_SPANS.settle);
-    expect(settle?.parentSpanContext?.spanId).toBe(idOf(lookup));
+    expect(parentOf(settle)).toBe(idOf(lookup));
     expect(settle?.attributes[ATTR.outcome]).toBe('submitted');
 
     // The sink's notice, queued in the settling, delivered under it.
-    expect(notice.parentSpanContext?.spanId).toBe(idOf(settle));
+    expect(parentOf(notice)).toBe(idOf(settle));
     expect(notice.attributes).toMatchObject({
       [ATTR.invoiceNo]: 'TRACE-1',
       [ATTR.messageId]: view.messageId,

@@ -23,6 +23,8 @@ export interface InMemoryTracing {
   readonly provider: TracerProvider;
   /** The spans finished so far in this test, in the order they ended. */
   spans(): ReadableSpan[];
+  /** Those of them in the trace `traceId`. */
+  inTrace(traceId: string): ReadableSpan[];
 }
 
 export function useInMemoryTracing(): InMemoryTracing {
@@ -43,12 +45,14 @@ export function useInMemoryTracing(): InMemoryTracing {
   return {
     provider,
     spans: () => exporter.getFinishedSpans(),
+    inTrace: (traceId) =>
+      exporter.getFinishedSpans().filter((span) => span.spanContext().traceId === traceId),
   };
 }
 
-/** The span's parent span id, or undefined for a root. */
-export function parentOf(span: ReadableSpan): string | undefined {
-  return span.parentSpanContext?.spanId;
+/** The span's parent span id, or undefined for a root (or no span). */
+export function parentOf(span: ReadableSpan | undefined): string | undefined {
+  return span?.parentSpanContext?.spanId;
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   PROVIDER_TRACER_NAME,
   ROUND_SPAN_NAME,
 } from '../../../../src/provider/webhooks/delivery-span.ts';
-import { useInMemoryTracing } from '../../../support/tracing/in-memory-tracing.ts';
+import { parentOf, useInMemoryTracing } from '../../../support/tracing/in-memory-tracing.ts';
 import { dispatcherForEachTest, makeEnvelope, makeRouting, PARTY } from './fixtures.ts';
 
 const tracing = useInMemoryTracing();
@@ -25,7 +25,7 @@ function deliverySpans(): ReadableSpan[] {
 }
 
 /** The trace and span a received request's traceparent names. */
-function traceParentOf(index: number): { traceId: string; spanId: string } {
+function sentTraceParent(index: number): { traceId: string; spanId: string } {
   const header = setup.endpoint.requests[index]?.headers.traceparent;
   const match = TRACEPARENT.exec(typeof header === 'string' ? header : '');
   if (match === null) throw new Error(`request ${index} has no valid traceparent: ${header}`);
@@ -50,10 +50,10 @@ describe('a webhook delivery attempt', () => {
     const [span] = deliverySpans();
     expect(span).toBeDefined();
     if (span === undefined) return;
-    expect(span.spanContext()).toMatchObject(traceParentOf(0));
+    expect(span.spanContext()).toMatchObject(sentTraceParent(0));
     const round = tracing.spans().find((s) => s.name === ROUND_SPAN_NAME);
-    expect(span.parentSpanContext?.spanId).toBe(round?.spanContext().spanId);
-    expect(round?.parentSpanContext?.spanId).toBe(submit.spanContext().spanId);
+    expect(parentOf(span)).toBe(round?.spanContext().spanId);
+    expect(parentOf(round)).toBe(submit.spanContext().spanId);
     expect(span.spanContext().traceId).toBe(submit.spanContext().traceId);
     expect(span.instrumentationScope.name).toBe(PROVIDER_TRACER_NAME);
     expect(span.kind).toBe(SpanKind.CLIENT);
@@ -82,9 +82,9 @@ describe('a webhook delivery attempt', () => {
 
     expect(setup.endpoint.requests).toHaveLength(2);
     const [failed, delivered] = deliverySpans();
-    expect(failed?.spanContext()).toMatchObject(traceParentOf(0));
-    expect(delivered?.spanContext()).toMatchObject(traceParentOf(1));
-    expect(traceParentOf(1).traceId).toBe(traceParentOf(0).traceId);
+    expect(failed?.spanContext()).toMatchObject(sentTraceParent(0));
+    expect(delivered?.spanContext()).toMatchObject(sentTraceParent(1));
+    expect(sentTraceParent(1).traceId).toBe(sentTraceParent(0).traceId);
     expect(failed?.attributes).toMatchObject({
       'invoicing.webhook.attempt': 1,
       'http.response.status_code': 503,
@@ -100,6 +100,6 @@ describe('a webhook delivery attempt', () => {
     const [endpoint] = setup.dispatcher.listEndpoints(PARTY);
     await setup.dispatcher.sendTestEvent(PARTY, endpoint?.id ?? '', {});
     const [span] = deliverySpans();
-    expect(span?.spanContext()).toMatchObject(traceParentOf(0));
+    expect(span?.spanContext()).toMatchObject(sentTraceParent(0));
   });
 });
