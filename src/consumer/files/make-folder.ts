@@ -24,7 +24,10 @@ export async function makeFolder(dir: string): Promise<void> {
   }
 }
 
-/** makeFolder at once, for the rare path that cannot wait (a spool file asked for by `path`). */
+/**
+ * makeFolder at once, for callers that cannot wait: the SQLite file's folder at open, a spool
+ * file asked for by `path`.
+ */
 export function makeFolderSync(dir: string): void {
   try {
     mkdirSync(dir);

@@ -7,37 +7,21 @@
  */
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import type { StatusSink } from '../../../src/consumer/sink/define-sink.ts';
-import type { StatusNotice } from '../../../src/consumer/store/status-notice.ts';
 import {
   eventually,
   SANDBOX_ADMIN_TOKEN,
   type Sandbox,
   startSandboxForTest,
 } from '../../support/sandbox.ts';
-import { exampleInvoice, type SubmissionView } from '../../support/submissions.ts';
+import {
+  exampleInvoice,
+  postSubmission,
+  recordingSink,
+  type SubmissionView,
+} from '../../support/submissions.ts';
 
-function recordingSink() {
-  const taken: StatusNotice[] = [];
-  const sink: StatusSink = {
-    async deliver(notice) {
-      taken.push(notice);
-    },
-  };
-  return { sink, taken };
-}
-
-async function send(s: Sandbox, body: unknown) {
-  const res = await request(`${s.consumer.url}/admin/submissions`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}`,
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify(body),
-  });
-  return { status: res.statusCode, body: (await res.body.json()) as SubmissionView };
-}
+const send = (s: Sandbox, body: unknown) =>
+  postSubmission(s.consumer.url, body, SANDBOX_ADMIN_TOKEN);
 
 async function submission(s: Sandbox, invoiceNo: string): Promise<SubmissionView> {
   const res = await request(

@@ -9,7 +9,6 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import type { StatusSink } from '../../../src/consumer/sink/define-sink.ts';
 import { NOTICE_SPAN } from '../../../src/consumer/sink/notice-spans.ts';
 import { SUBMISSION_SPANS } from '../../../src/consumer/submit/submission-worker.ts';
 import { ATTR } from '../../../src/consumer/tracing/tracer.ts';
@@ -20,7 +19,12 @@ import {
   SANDBOX_SUBMIT_TOKEN,
   startSandboxForTest,
 } from '../../support/sandbox.ts';
-import { exampleInvoice, type SubmissionView } from '../../support/submissions.ts';
+import {
+  exampleInvoice,
+  postSubmission,
+  recordingSink,
+  type SubmissionView,
+} from '../../support/submissions.ts';
 import {
   carriedValues,
   parentOf,
@@ -37,12 +41,7 @@ const idOf = (span: ReadableSpan | undefined) => span?.spanContext().spanId;
 
 describe('a submission traced', () => {
   it('puts the submit that lost its reply, the lookup that found it and the settling in the admin request’s trace', async () => {
-    const taken: string[] = [];
-    const sink: StatusSink = {
-      async deliver(notice) {
-        taken.push(notice.id);
-      },
-    };
+    const { sink, taken } = recordingSink();
     const s = await startSandboxForTest({ webhooks: false, sink });
     await s.admin('POST', '/faults', {
       mode: 'lose-reply',
@@ -51,16 +50,7 @@ describe('a submission traced', () => {
     });
     const body = await exampleInvoice(s.provider.url, 'TRACE-1');
     body.invoice.buyerReference = BODY_MARKER;
-    const res = await request(`${s.consumer.url}/admin/submissions`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${SANDBOX_SUBMIT_TOKEN}`,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify(body),
-    });
-    expect(res.statusCode).toBe(202);
-    await res.body.dump();
+    expect((await postSubmission(s.consumer.url, body, SANDBOX_SUBMIT_TOKEN)).status).toBe(202);
     const view = await eventually(async () => {
       const answer = await request(`${s.consumer.url}/admin/submissions/TRACE-1`, {
         headers: { authorization: `Bearer ${SANDBOX_ADMIN_TOKEN}` },
@@ -79,7 +69,7 @@ describe('a submission traced', () => {
           ),
       'the notice to be delivered',
     );
-    expect(taken).toContain('submission:TRACE-1');
+    expect(taken.map((notice) => notice.id)).toContain('submission:TRACE-1');
 
     // The admin request: no HTTP instrumentation here, so its own span stands for it.
     const [stored] = named('submission store');

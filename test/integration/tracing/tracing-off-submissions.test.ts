@@ -4,40 +4,24 @@
  * status sink; its row and its notice keep no trace context (trace_parent stays null).
  */
 import { trace } from '@opentelemetry/api';
-import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import type { StatusSink } from '../../../src/consumer/sink/define-sink.ts';
-import type { StatusNotice } from '../../../src/consumer/store/status-notice.ts';
 import { eventually, SANDBOX_SUBMIT_TOKEN, startSandboxForTest } from '../../support/sandbox.ts';
-import { exampleInvoice } from '../../support/submissions.ts';
+import { exampleInvoice, postSubmission, recordingSink } from '../../support/submissions.ts';
 
 describe('tracing off', () => {
   it('submits, settles and tells the sink as before, and stores no trace context', async () => {
     // Nothing registered: the API hands out spans that record nothing.
     expect(trace.getActiveSpan()).toBeUndefined();
     expect(trace.getTracer('any').startSpan('probe').isRecording()).toBe(false);
-    const taken: StatusNotice[] = [];
-    const sink: StatusSink = {
-      async deliver(notice) {
-        taken.push(notice);
-      },
-    };
+    const { sink, taken } = recordingSink();
     const s = await startSandboxForTest({ webhooks: false, sink });
     await s.admin('POST', '/faults', {
       mode: 'lose-reply',
       count: 1,
       pathPrefix: '/transactions/submit-invoice',
     });
-    const res = await request(`${s.consumer.url}/admin/submissions`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${SANDBOX_SUBMIT_TOKEN}`,
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify(await exampleInvoice(s.provider.url, 'OFF-1')),
-    });
-    expect(res.statusCode).toBe(202);
-    await res.body.dump();
+    const invoice = await exampleInvoice(s.provider.url, 'OFF-1');
+    expect((await postSubmission(s.consumer.url, invoice, SANDBOX_SUBMIT_TOKEN)).status).toBe(202);
 
     const { submissions, sinkOutbox } = s.consumer.store;
     const settled = await eventually(async () => {
