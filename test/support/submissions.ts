@@ -2,6 +2,7 @@
 import { request } from 'undici';
 import type { StatusSink } from '../../src/consumer/sink/define-sink.ts';
 import type { StatusNotice } from '../../src/consumer/store/status-notice.ts';
+import type { Sandbox } from './sandbox.ts';
 
 /** The view GET /admin/submissions[/:invoiceNo] answers, as far as the tests read it. */
 export interface SubmissionView {
@@ -47,3 +48,7 @@ export async function postSubmission(
   });
   return { status: res.statusCode, body: (await res.body.json()) as SubmissionView };
 }
+
+/** The next `count` submits of the sandbox's messaging API meet fault `mode` ('lose-reply', ...). */
+export const submitFault = (s: Sandbox, mode: string, count: number) =>
+  s.admin('POST', '/faults', { mode, count, pathPrefix: '/transactions/submit-invoice' });

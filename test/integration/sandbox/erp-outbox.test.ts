@@ -21,7 +21,7 @@ import {
   type Sandbox,
   startSandbox,
 } from '../../support/sandbox.ts';
-import { exampleInvoice } from '../../support/submissions.ts';
+import { exampleInvoice, submitFault } from '../../support/submissions.ts';
 
 const ERP_TOKEN = 'erp-outbox-token-0b9c4d';
 
@@ -188,11 +188,7 @@ describe('the ERP sends invoices through the consumer', () => {
 
   it('after a lost submit reply, the service holds one message and the ERP hears one submission', async () => {
     const { s, erp: standin } = await start();
-    await s.admin('POST', '/faults', {
-      mode: 'lose-reply',
-      count: 1,
-      pathPrefix: '/transactions/submit-invoice',
-    });
+    await submitFault(s, 'lose-reply', 1);
     await sendFromErp(standin, await exampleInvoice(s.provider.url, 'ERP-OUT-3'));
     const invoice = await heard(
       standin,

@@ -18,6 +18,7 @@ import {
   postSubmission,
   recordingSink,
   type SubmissionView,
+  submitFault,
 } from '../../support/submissions.ts';
 
 const send = (s: Sandbox, body: unknown) =>
@@ -42,10 +43,6 @@ async function serviceSide(s: Sandbox, invoiceNo: string) {
     submits: calls.items.filter((call) => call.path === '/transactions/submit-invoice').length,
   };
 }
-
-/** The next `count` submits of the sandbox's messaging API meet fault `mode`. */
-const submitFault = (s: Sandbox, mode: string, count: number) =>
-  s.admin('POST', '/faults', { mode, count, pathPrefix: '/transactions/submit-invoice' });
 
 const settled = (s: Sandbox, invoiceNo: string) =>
   eventually(async () => {

@@ -24,6 +24,7 @@ import {
   postSubmission,
   recordingSink,
   type SubmissionView,
+  submitFault,
 } from '../../support/submissions.ts';
 import {
   carriedValues,
@@ -43,11 +44,7 @@ describe('a submission traced', () => {
   it('puts the submit that lost its reply, the lookup that found it and the settling in the admin request’s trace', async () => {
     const { sink, taken } = recordingSink();
     const s = await startSandboxForTest({ webhooks: false, sink });
-    await s.admin('POST', '/faults', {
-      mode: 'lose-reply',
-      count: 1,
-      pathPrefix: '/transactions/submit-invoice',
-    });
+    await submitFault(s, 'lose-reply', 1);
     const body = await exampleInvoice(s.provider.url, 'TRACE-1');
     body.invoice.buyerReference = BODY_MARKER;
     expect((await postSubmission(s.consumer.url, body, SANDBOX_SUBMIT_TOKEN)).status).toBe(202);

@@ -6,7 +6,12 @@
 import { trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { eventually, SANDBOX_SUBMIT_TOKEN, startSandboxForTest } from '../../support/sandbox.ts';
-import { exampleInvoice, postSubmission, recordingSink } from '../../support/submissions.ts';
+import {
+  exampleInvoice,
+  postSubmission,
+  recordingSink,
+  submitFault,
+} from '../../support/submissions.ts';
 
 describe('tracing off', () => {
   it('submits, settles and tells the sink as before, and stores no trace context', async () => {
@@ -15,11 +20,7 @@ describe('tracing off', () => {
     expect(trace.getTracer('any').startSpan('probe').isRecording()).toBe(false);
     const { sink, taken } = recordingSink();
     const s = await startSandboxForTest({ webhooks: false, sink });
-    await s.admin('POST', '/faults', {
-      mode: 'lose-reply',
-      count: 1,
-      pathPrefix: '/transactions/submit-invoice',
-    });
+    await submitFault(s, 'lose-reply', 1);
     const invoice = await exampleInvoice(s.provider.url, 'OFF-1');
     expect((await postSubmission(s.consumer.url, invoice, SANDBOX_SUBMIT_TOKEN)).status).toBe(202);
 
