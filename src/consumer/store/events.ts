@@ -16,7 +16,10 @@
  * A processing row whose message claim has ended (its holder died) is claimable again
  * (claims.ts).
  */
-import { isKnownAction, type WebhookEnvelope } from '../../protocol/index.ts';
+// The module itself, not the protocol's index: the SQLite writer thread loads this file, and
+// the index would bring zod and every wire schema into that thread's heap (7 MB resident).
+import { isKnownAction } from '../../protocol/event-actions.ts';
+import type { WebhookEnvelope } from '../../protocol/index.ts';
 import type { ClaimRequest, MessageClaim } from './claims.ts';
 
 export type EventState = 'pending' | 'processing' | 'done' | 'skipped' | 'dead';
