@@ -23,9 +23,8 @@ function runtimeImports(file: string): string[] {
     // `import { type A, type B } from`: nothing of it is left in the JavaScript.
     const names = clause?.match(/^\{([^}]*)\}$/s)?.[1];
     if (
-      names !== undefined &&
       names
-        .split(',')
+        ?.split(',')
         .map((name) => name.trim())
         .filter(Boolean)
         .every((name) => name.startsWith('type '))
