@@ -17,7 +17,8 @@
  * (claims.ts).
  */
 // The module itself, not the protocol's index: the SQLite writer thread loads this file, and
-// the index would bring zod and every wire schema into that thread's heap (7 MB resident).
+// the index would bring zod and every wire schema into that thread's heap (5.5 MB of it:
+// docs/performance.md#memory).
 import { isKnownAction } from '../../protocol/event-actions.ts';
 import type { WebhookEnvelope } from '../../protocol/index.ts';
 import type { ClaimRequest, MessageClaim } from './claims.ts';

@@ -46,8 +46,9 @@ export function startRoundContext(envelope: WebhookEnvelope): Context {
 /**
  * Sends `request` inside a delivery span, child of `parent` (the round's context, or the active
  * one for a test event). The event's identifiers carry the names the consumer gives them
- * (protocol/trace-attributes.ts), so one query finds both sides of an event; the attempt is the simulator's own (`invoicing.webhook.attempt`). Identifiers and outcomes
- * only, never the body or the endpoint's credential.
+ * (protocol/trace-attributes.ts), so one query finds both sides of an event; the attempt is the
+ * simulator's own (`invoicing.webhook.attempt`). Identifiers and outcomes only, never the body
+ * or the endpoint's credential.
  */
 export function sendInDeliverySpan(
   params: {
