@@ -68,6 +68,10 @@ describe('tracing in the consumer process', () => {
     expect(await sendWebhook(webhookUrl)).toBe(204);
     const probe = await request(webhookUrl.replace('/webhooks', '/readyz'));
     await probe.body.text();
+    // A path express routes (the webhook path is answered without it: app.ts).
+    const unknown = await request(webhookUrl.replace('/webhooks', '/no-such-route'));
+    await unknown.body.text();
+    expect(unknown.statusCode).toBe(404);
 
     // The batch is exported by the shutdown, before the process exits: no waiting for the
     // exporter's 5 s schedule, and no span lost to a stop.
@@ -79,15 +83,23 @@ describe('tracing in the consumer process', () => {
     if (server === undefined) return;
     expect(server.serviceName).toBe('invoicing-consumer-e2e');
     expect(server.attributes['http.response.status_code']).toBe(204);
+    expect(server.attributes['http.route']).toBe('/webhooks');
     // The sender's traceparent does not make our request a child of its trace.
     expect(server.traceId).not.toBe(SENDER_TRACE_ID);
     expect(server.parentSpanId).toBe('');
     expect(spans.some((span) => span.traceId === SENDER_TRACE_ID)).toBe(false);
     // A probe every few seconds is not an invoice's story.
     expect(spans.map((span) => span.name)).not.toContain('GET /readyz');
-    // Express is an ES module import of a CommonJS package: its spans prove the loader hook.
+    // Express is an ES module import of a CommonJS package: its spans, in the trace of the
+    // request it routed, prove the loader hook.
+    const routed = spans.find(
+      (span) => span.kind === 2 && span.attributes['http.response.status_code'] === 404,
+    );
+    const routedTrace = spans.filter((span) => span.traceId === routed?.traceId);
+    expect(routedTrace.map((span) => span.scope)).toContain(
+      '@opentelemetry/instrumentation-express',
+    );
     const trace = spans.filter((span) => span.traceId === server.traceId);
-    expect(trace.map((span) => span.scope)).toContain('@opentelemetry/instrumentation-express');
     // The consumer's own span, in the server span's trace, keeps the sender's as a link.
     const webhook = trace.find((span) => span.name === WEBHOOK_SPAN_NAME);
     expect(webhook?.links).toContainEqual({

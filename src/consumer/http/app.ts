@@ -1,5 +1,10 @@
-/** The consumer's HTTP application. Built here, never listening: the caller decides where. */
-import express, { type ErrorRequestHandler, type Express } from 'express';
+/**
+ * The consumer's HTTP application, as node:http's request listener. Built here, never
+ * listening: the caller decides where. Express routes everything but the webhook path as
+ * configured, which goes straight to its handler (below).
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import express, { type ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Metrics } from '../metrics/index.ts';
 import { type Store, StoreError } from '../store/store.ts';
@@ -9,7 +14,7 @@ import type { Admission } from './admission.ts';
 import { createHealthRouter, type ReadinessCheck } from './health-routes.ts';
 import { sendProblem } from './problem.ts';
 import type { WebhookSettings } from './settings.ts';
-import { createWebhookRouter } from './webhook/route.ts';
+import { createWebhookHandler } from './webhook/route.ts';
 
 /**
  * Which routes an app serves: `all` on one port (the default), or the split used with
@@ -36,26 +41,26 @@ export interface AppDeps {
   admission?: Admission;
 }
 
-export function createApp(deps: AppDeps): Express {
+export function createApp(deps: AppDeps): RequestListener {
   const { config, store, logger, metrics } = deps;
   const routes = deps.routes ?? 'all';
   const app = express();
   app.disable('x-powered-by');
 
   const now = deps.now ?? Date.now;
-  if (routes !== 'operations') {
-    app.use(
-      createWebhookRouter({
-        config,
-        events: store.events,
-        logger,
-        metrics,
-        now,
-        onEventStored: deps.onEventStored ?? (() => {}),
-        ...(deps.admission === undefined ? {} : { admission: deps.admission }),
-      }),
-    );
-  }
+  const webhook =
+    routes === 'operations'
+      ? undefined
+      : createWebhookHandler({
+          config,
+          events: store.events,
+          logger,
+          metrics,
+          now,
+          onEventStored: deps.onEventStored ?? (() => {}),
+          ...(deps.admission === undefined ? {} : { admission: deps.admission }),
+        });
+  if (webhook !== undefined) app.all(config.webhookPath, webhook);
   if (routes !== 'webhook') {
     app.use(createHealthRouter({ checks: deps.readinessChecks, metrics, logger }));
     app.use(
@@ -77,7 +82,28 @@ export function createApp(deps: AppDeps): Express {
   app.use((_req, res) => {
     sendProblem(res, { status: 404, title: 'Not Found', detail: 'No such route.' });
   });
-  const onError: ErrorRequestHandler = (error, req, res, _next) => {
+  const answerError = createErrorAnswer(logger);
+  app.use(((error, req, res, _next) => answerError(error, req, res)) satisfies ErrorRequestHandler);
+  if (webhook === undefined) return app;
+
+  // The webhook path as configured goes straight to its handler: express's router and its
+  // request and response set-up were a tenth of a webhook's CPU (docs/performance.md). Any
+  // other spelling express routes to it (`/Webhooks`, a trailing slash, an absolute URL)
+  // still goes through express, to the same handler; so does a WEBHOOK_PATH written in
+  // express's path syntax, which a plain comparison would read otherwise.
+  const direct = isPlainPath(config.webhookPath) ? config.webhookPath : undefined;
+  return (req, res) => {
+    if (direct !== undefined && pathOf(req) === direct) {
+      webhook(req, res).catch((error: unknown) => answerError(error, req, res));
+    } else {
+      app(req, res);
+    }
+  };
+}
+
+/** The answer to an error thrown past a route's own handling, logged once. */
+function createErrorAnswer(logger: Logger) {
+  return (error: unknown, req: IncomingMessage, res: ServerResponse): void => {
     // The router could not decode a path parameter (`%zz`): the client's mistake, not ours.
     if (error instanceof URIError) {
       if (res.headersSent) return;
@@ -90,9 +116,9 @@ export function createApp(deps: AppDeps): Express {
     }
     // The store is away (a database restart, a failover): a passing condition, said as such.
     if (error instanceof StoreError) {
-      logger.warn({ err: error, method: req.method, path: req.path }, 'store unavailable');
+      logger.warn({ err: error, method: req.method, path: pathOf(req) }, 'store unavailable');
       if (res.headersSent) return;
-      res.set('Retry-After', '1');
+      res.setHeader('Retry-After', '1');
       sendProblem(res, {
         status: 503,
         title: 'Store unavailable',
@@ -100,10 +126,20 @@ export function createApp(deps: AppDeps): Express {
       });
       return;
     }
-    logger.error({ err: error, method: req.method, path: req.path }, 'unhandled error');
+    logger.error({ err: error, method: req.method, path: pathOf(req) }, 'unhandled error');
     if (res.headersSent) return;
     sendProblem(res, { status: 500, title: 'Internal Server Error' });
   };
-  app.use(onError);
-  return app;
+}
+
+/** The request target's path, without its query. */
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/** Holds none of the characters express's path syntax gives a meaning (`:id`, `{…}`, `*`). */
+function isPlainPath(path: string): boolean {
+  return !/[:*?+!(){}[\]\\]/.test(path);
 }

@@ -1,5 +1,5 @@
 /** RFC 9457 problem responses: the one error body shape of every HTTP answer here. */
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 
 export interface Problem {
   status: number;
@@ -10,9 +10,15 @@ export interface Problem {
   [extension: string]: unknown;
 }
 
-export function sendProblem(res: Response, problem: Problem): void {
-  res
-    .status(problem.status)
-    .type('application/problem+json')
-    .send(JSON.stringify({ type: 'about:blank', ...problem }));
+/**
+ * Written on node's own response, so the webhook route, which answers without express
+ * (app.ts), and the express routes answer a problem alike. (Node leaves the body out of an
+ * answer to HEAD and keeps its Content-Length.)
+ */
+export function sendProblem(res: ServerResponse, problem: Problem): void {
+  const body = JSON.stringify({ type: 'about:blank', ...problem });
+  res.statusCode = problem.status;
+  res.setHeader('Content-Type', 'application/problem+json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { request } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -285,6 +287,54 @@ describe('webhook ingress', () => {
       expect(res.statusCode).toBe(405);
       expect(res.headers.allow).toBe('POST');
     }
+  });
+});
+
+describe('the webhook path', () => {
+  afterEach(async () => {
+    await consumer.stop();
+  });
+
+  /**
+   * A signed event posted to `path` as written (node:http sends it unchanged, where a URL would
+   * percent-encode `{`): its status, and whether it is stored.
+   */
+  async function sendTo(path: string) {
+    const envelope = buildEnvelope();
+    const req = signedRequest(envelope, { secrets: [TEST_SECRET] });
+    const { port } = new URL(consumer.url);
+    const outgoing = httpRequest({
+      host: '127.0.0.1',
+      port,
+      path,
+      method: 'POST',
+      headers: req.headers,
+    });
+    outgoing.end(req.body);
+    const [res] = (await once(outgoing, 'response')) as [IncomingMessage];
+    res.resume();
+    await once(res, 'end');
+    return { status: res.statusCode, stored: storedRow(envelope.eventId) !== undefined };
+  }
+
+  it('takes every spelling express routed to it, and no other path', async () => {
+    consumer = await startTestConsumer();
+    // The configured path is answered without express (app.ts); the other spellings still
+    // go through its router, to the same handler.
+    for (const path of ['/webhooks', '/webhooks?from=gateway', '/Webhooks', '/webhooks/']) {
+      expect(await sendTo(path), path).toEqual({ status: 204, stored: true });
+    }
+    for (const path of ['/webhooks/extra', '/webhook', '/webhooksx']) {
+      expect(await sendTo(path), path).toEqual({ status: 404, stored: false });
+    }
+  });
+
+  it('reads a WEBHOOK_PATH in express path syntax as express does', async () => {
+    consumer = await startTestConsumer({ WEBHOOK_PATH: '/hooks{/:tenant}' });
+    expect(await sendTo('/hooks')).toEqual({ status: 204, stored: true });
+    expect(await sendTo('/hooks/acme')).toEqual({ status: 204, stored: true });
+    // The setting's text is a pattern, not a path: taken literally, it would be stored.
+    expect(await sendTo('/hooks{/:tenant}')).toEqual({ status: 404, stored: false });
   });
 });
 

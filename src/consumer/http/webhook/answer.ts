@@ -3,7 +3,7 @@
  * outcome. Routing headers are logged for tracing only, and cut short: they are not signed,
  * so until the body is verified they are whatever the sender wanted to put in our logs.
  */
-import type { Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import {
   ACTION_HEADER,
@@ -14,6 +14,7 @@ import {
 import type { Metrics, WebhookOutcome } from '../../metrics/index.ts';
 import { printableText } from '../../text/error-text.ts';
 import { type Problem, sendProblem } from '../problem.ts';
+import { header } from './header.ts';
 import { discardBody } from './read-body.ts';
 import type { Rejection } from './rejection.ts';
 
@@ -30,8 +31,13 @@ interface Outcome {
 
 export interface Answer {
   /** 204: stored, a duplicate, a test event or an unknown action (`reason` says which). */
-  accepted(req: Request, res: Response, started: number, outcome: Outcome & { status: 204 }): void;
-  refused(req: Request, res: Response, started: number, rejection: Rejection): void;
+  accepted(
+    req: IncomingMessage,
+    res: ServerResponse,
+    started: number,
+    outcome: Outcome & { status: 204 },
+  ): void;
+  refused(req: IncomingMessage, res: ServerResponse, started: number, rejection: Rejection): void;
   /** The client left mid-body: counted and logged, nothing to answer. */
   aborted(started: number): void;
 }
@@ -39,8 +45,8 @@ export interface Answer {
 export function createAnswer(deps: { logger: Logger; metrics: Metrics }): Answer {
   const { logger, metrics } = deps;
   const finish = (
-    req: Request,
-    res: Response,
+    req: IncomingMessage,
+    res: ServerResponse,
     started: number,
     result: Outcome,
     problem?: Problem,
@@ -64,13 +70,15 @@ export function createAnswer(deps: { logger: Logger; metrics: Metrics }): Answer
     );
     // Answered before the body was read (or all of it): throw the rest away, within limits.
     discardBody(req);
-    if (problem === undefined) res.status(result.status).end();
-    else sendProblem(res, problem);
+    if (problem === undefined) {
+      res.statusCode = result.status;
+      res.end();
+    } else sendProblem(res, problem);
   };
   return {
     accepted: (req, res, started, outcome) => finish(req, res, started, outcome),
     refused(req, res, started, rejection) {
-      res.set(rejection.headers);
+      for (const [name, value] of Object.entries(rejection.headers)) res.setHeader(name, value);
       const { outcome, problem, envelope, reason } = rejection;
       finish(req, res, started, { outcome, status: problem.status, envelope, reason }, problem);
     },
@@ -85,8 +93,8 @@ export function createAnswer(deps: { logger: Logger; metrics: Metrics }): Answer
  * An unsigned header value as it may be logged: at most LOGGED_HEADER_LIMIT characters, and
  * printable (Node reads bytes 0x80-0x9F of a header as C1 controls, such as the escape U+009B).
  */
-function unverifiedHeader(req: Request, name: string): string | undefined {
+function unverifiedHeader(req: IncomingMessage, name: string): string | undefined {
   // One more than the limit: the text is cut to LOGGED_HEADER_LIMIT characters and an ellipsis.
-  const value = req.get(name);
+  const value = header(req, name);
   return value === undefined ? undefined : printableText(value, LOGGED_HEADER_LIMIT + 1);
 }

@@ -30,6 +30,7 @@ import { eventAttributes, type WebhookEnvelope } from '../../../protocol/index.t
 import type { InsertOutcome } from '../../store/events.ts';
 import { parseTraceParent } from '../../tracing/trace-parent.ts';
 import { ATTR, consumerTracer, recordError } from '../../tracing/tracer.ts';
+import { header } from './header.ts';
 import type { Rejection } from './rejection.ts';
 
 const WEBHOOK_SPAN = 'webhook receive';
@@ -57,11 +58,17 @@ export interface WebhookSpan {
 }
 
 export function startWebhookSpan(req: IncomingMessage, route: string): WebhookSpan {
-  const sender = parseTraceParent(headerValue(req.headers.traceparent));
+  const sender = parseTraceParent(header(req, 'traceparent'));
   const links: Link[] =
     sender === undefined ? [] : [{ context: sender, attributes: { [LINK_SOURCE]: 'sender' } }];
   const active = trace.getSpan(context.active());
   const recording = active?.isRecording() === true;
+  if (active !== undefined && recording) {
+    // The webhook path is answered without express (app.ts), whose instrumentation would
+    // have given the http server span its route: named here as it was, `POST /webhooks`.
+    active.updateName(`${req.method ?? ''} ${route}`);
+    active.setAttribute('http.route', route);
+  }
   const nested = recording && active?.spanContext().traceId !== sender?.traceId;
   if (active !== undefined && recording && !nested) {
     links.push({ context: active.spanContext(), attributes: { [LINK_SOURCE]: 'http' } });
@@ -108,8 +115,4 @@ export function startWebhookSpan(req: IncomingMessage, route: string): WebhookSp
       end();
     },
   };
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -27,7 +27,7 @@
  * methods; 503 the store could not commit, or the consumer is at its limits (the service
  * retries either way).
  */
-import { Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { SIGNATURE_HEADER } from '../../../protocol/index.ts';
 import type { Metrics } from '../../metrics/index.ts';
@@ -39,6 +39,7 @@ import { createAnswer } from './answer.ts';
 import { createAuthenticate } from './authenticate.ts';
 import { declaredSizeCheck, encodingCheck, signatureHeaderCheck } from './before-body.ts';
 import { decodeEnvelope } from './decode-envelope.ts';
+import { header } from './header.ts';
 import { ABORTED, readWithinLimits } from './read.ts';
 import { declaredLength } from './read-body.ts';
 import { Rejection } from './rejection.ts';
@@ -74,7 +75,14 @@ const METHOD_NOT_ALLOWED = new Rejection(
   { headers: { Allow: 'POST' } },
 );
 
-export function createWebhookRouter(deps: WebhookRouteDeps): Router {
+/**
+ * The webhook route's handler, on node's own request and response: app.ts calls it for the
+ * webhook path without going through express's router (docs/performance.md says what that
+ * saves). It rejects only on a bug past every step, which the caller answers with a 500.
+ */
+export type WebhookHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+export function createWebhookHandler(deps: WebhookRouteDeps): WebhookHandler {
   const { config, events, logger, now } = deps;
   const admission =
     deps.admission ??
@@ -85,8 +93,7 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
   const authenticate = createAuthenticate({ config, now });
   const answer = createAnswer(deps);
 
-  const router = Router();
-  router.all(config.webhookPath, async (req, res) => {
+  return async (req, res) => {
     const started = performance.now();
     const span = startWebhookSpan(req, config.webhookPath);
     const refuse = (rejection: Rejection) => {
@@ -96,7 +103,7 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
     try {
       await span.run(async () => {
         if (req.method !== 'POST') return refuse(METHOD_NOT_ALLOWED);
-        const signatureHeader = req.get(SIGNATURE_HEADER);
+        const signatureHeader = header(req, SIGNATURE_HEADER);
         const declared = declaredLength(req);
         const early =
           signatureHeaderCheck({
@@ -104,7 +111,7 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
             toleranceSeconds: config.webhookToleranceSeconds,
             now,
           }) ??
-          encodingCheck(req.get('content-encoding')) ??
+          encodingCheck(header(req, 'content-encoding')) ??
           declaredSizeCheck(declared, config.webhookMaxBodyBytes);
         if (early !== undefined) return refuse(early);
 
@@ -145,7 +152,5 @@ export function createWebhookRouter(deps: WebhookRouteDeps): Router {
       span.failed(error);
       throw error;
     }
-  });
-
-  return router;
+  };
 }
