@@ -21,6 +21,7 @@ import { checkInbox, checkPostgresInbox, type InboxCheck } from './inbox-check.t
 import { type LoadOptions, type LoadResult, runLoad } from './load.ts';
 import { scratchFolder } from './scratch.ts';
 import { startServerProcess } from './server-process.ts';
+import { cpuPerRequest, readThreadCpu, type ThreadCpu } from './thread-cpu.ts';
 import { createRequestPool, createRequestSource, type WebhookRequest } from './webhook-requests.ts';
 
 export interface IngressOptions {
@@ -42,6 +43,11 @@ export interface IngressResult extends LoadResult {
   serverCpu: number;
   /** Peak resident memory of the server process over the whole scenario, bytes. */
   serverPeakRssBytes: number;
+  /**
+   * The consumer's CPU per request answered over the measured run, by kind of thread, in
+   * microseconds (thread-cpu.ts): which thread the rate waits for. Consumer scenarios only.
+   */
+  cpuPerRequest?: ThreadCpu;
   /** req/s over (b) express's req/s in this run. */
   ratioToExpress: number;
   /** Requests the client had to build during the run (its pre-signed pool ran out). */
@@ -58,6 +64,8 @@ export interface IngressResult extends LoadResult {
 interface Server {
   url: string;
   cpuMicros(): Promise<number> | number;
+  /** The consumer's CPU by kind of thread so far (the reference servers leave it out). */
+  threadCpu?(): ThreadCpu;
   peakRssBytes(): number;
   stop(): Promise<void>;
 }
@@ -100,7 +108,11 @@ export async function runIngressScenarios(options: IngressOptions): Promise<Ingr
   });
   const consumerServer = async (env: Record<string, string>): Promise<Server> => {
     const consumer = await startConsumerProcess(env);
-    return { ...consumer, url: `${consumer.url}/webhooks` };
+    return {
+      ...consumer,
+      url: `${consumer.url}/webhooks`,
+      threadCpu: () => readThreadCpu(consumer.pid),
+    };
   };
   const bare = await measure(await startServerProcess('bare-server.ts', {}), pooled(), options);
   const express = await measure(
@@ -250,15 +262,26 @@ async function measure(
     const withAcks = onAcknowledged === undefined ? common : { ...common, onAcknowledged };
     const warmup = await runLoad({ ...withAcks, durationSeconds: options.warmupSeconds });
     const cpuBefore = await server.cpuMicros();
+    const threadsBefore = server.threadCpu?.();
     const started = performance.now();
     const result = await runLoad({ ...withAcks, durationSeconds: options.durationSeconds });
     const serverCpu =
       ((await server.cpuMicros()) - cpuBefore) / ((performance.now() - started) * 1000);
+    const threadsAfter = server.threadCpu?.();
     await afterLoad?.();
     return {
       ...result,
       warmupNon2xx: warmup.non2xx,
       serverCpu,
+      ...(threadsBefore === undefined || threadsAfter === undefined
+        ? {}
+        : {
+            cpuPerRequest: cpuPerRequest(
+              threadsBefore,
+              threadsAfter,
+              result.responses2xx + result.non2xx,
+            ),
+          }),
       serverPeakRssBytes: server.peakRssBytes(),
       builtDuringRun: load.builtDuringRun(),
     };

@@ -12,6 +12,7 @@ import type { IngressOptions } from './ingress.ts';
 import type { MicroResult } from './micro.ts';
 import type { ReconcileResult } from './reconcile.ts';
 import { allWorkDone, createTargets, type PartResults, type Target } from './targets.ts';
+import { formatCpuPerRequest } from './thread-cpu.ts';
 import { formatTracing, tracingFailures } from './tracing-cost.ts';
 import {
   drainShortfall,
@@ -121,6 +122,9 @@ export function formatReport(report: BenchReport): string {
         `${s.name} inbox: ${i.rows} rows, ${i.acknowledged} acknowledged (warm-up included), ` +
           `${i.missing} missing, ${i.unanswered} committed but unanswered at stop -> ${i.ok ? 'OK' : 'FAIL'}`,
       );
+    }
+    if (s.cpuPerRequest !== undefined) {
+      lines.push(`${s.name}: CPU per request ${formatCpuPerRequest(s.cpuPerRequest)}`);
     }
     if (s.drainAfterSeconds !== undefined) {
       lines.push(
