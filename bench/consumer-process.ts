@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { spawnWithOutput } from '../test/support/child-output.ts';
 import { freePort } from '../test/support/free-port.ts';
+import { statCpuMicros } from './thread-cpu.ts';
 
 export const MAIN = fileURLToPath(new URL('../dist/src/main.js', import.meta.url));
 
@@ -78,11 +79,7 @@ export function spawnMeasured(
     child,
     pid,
     output,
-    cpuMicros() {
-      // Fields 14 and 15 of /proc/<pid>/stat: utime and stime in clock ticks (100 per second).
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-      return (Number(fields[11]) + Number(fields[12])) * 10_000;
-    },
+    cpuMicros: () => statCpuMicros(`/proc/${pid}/stat`),
     peakRssBytes() {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
       return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;

@@ -4,7 +4,7 @@
  * and the SQLite writer each pass a webhook on to the other, and the rate is the slower one's.
  * Node names its threads: `MainThread`, `WorkerThread` (a worker_threads thread: in the
  * consumer, the SQLite writer alone), `V8Worker` (V8's platform threads: garbage collection
- * helpers and background compiles), `libuv-worker` (the pool that runs file calls).
+ * and background compiles; `gc` for short), `libuv-worker` (the pool that runs file calls).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -16,7 +16,7 @@ export type ThreadCpu = Record<ThreadKind, number>;
 export const THREAD_KIND_LABELS: Readonly<Record<ThreadKind, string>> = {
   main: 'main thread',
   writer: 'worker threads (the SQLite writer)',
-  gc: "V8's GC helpers",
+  gc: "V8's helper threads",
   pool: "libuv's pool",
   other: 'other',
 };
@@ -54,14 +54,23 @@ export function readThreadCpu(pid: number): ThreadCpu {
       const name = readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim();
       // Fields 14 and 15 of stat: utime and stime in clock ticks (100 per second). The name
       // in field 2 may hold spaces, so count from the `) ` that closes it.
-      const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-      cpu[threadKind(name)] += (Number(fields[11]) + Number(fields[12])) * 10_000;
+      cpu[threadKind(name)] += statCpuMicros(`/proc/${pid}/task/${task}/stat`);
     } catch {
       // The thread ended between the listing and the read.
     }
   }
   return cpu;
+}
+
+/**
+ * User plus system CPU time in a /proc `stat` file (a process's or one thread's), in
+ * microseconds: fields 14 and 15, in clock ticks (100 a second). The name in field 2 may hold
+ * spaces and parentheses, so the fields are counted from the last `) `.
+ */
+export function statCpuMicros(path: string): number {
+  const stat = readFileSync(path, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 /** Microseconds of each kind per request between two readings. */
@@ -77,7 +86,7 @@ export function cpuPerRequest(before: ThreadCpu, after: ThreadCpu, requests: num
   };
 }
 
-/** `144 us: main thread 70, worker threads (the SQLite writer) 44, ...`, kinds that used none left out. */
+/** `131 us: main thread 70, worker threads (the SQLite writer) 44, ...`; kinds at 0 left out. */
 export function formatCpuPerRequest(cpu: ThreadCpu): string {
   const total = THREAD_KINDS.reduce((sum, kind) => sum + cpu[kind], 0);
   const parts = THREAD_KINDS.filter((kind) => Math.round(cpu[kind]) > 0).map(

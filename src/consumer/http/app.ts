@@ -83,18 +83,20 @@ export function createApp(deps: AppDeps): RequestListener {
     sendProblem(res, { status: 404, title: 'Not Found', detail: 'No such route.' });
   });
   const answerError = createErrorAnswer(logger);
-  app.use(((error, req, res, _next) => answerError(error, req, res)) satisfies ErrorRequestHandler);
+  app.use(((error, req, res, _next) =>
+    answerError(error, req, res, req.path)) satisfies ErrorRequestHandler);
   if (webhook === undefined) return app;
 
   // The webhook path as configured goes straight to its handler: express's router and its
-  // request and response set-up were a tenth of a webhook's CPU (docs/performance.md). Any
-  // other spelling express routes to it (`/Webhooks`, a trailing slash, an absolute URL)
-  // still goes through express, to the same handler; so does a WEBHOOK_PATH written in
-  // express's path syntax, which a plain comparison would read otherwise.
+  // request and response set-up were some 9% of a webhook's CPU (BENCHMARKS.md, "What limits
+  // the ingress now"). Any other spelling express routes to it (`/Webhooks`, a trailing slash,
+  // an absolute URL) still goes through express, to the same handler; so does a WEBHOOK_PATH
+  // that express would read otherwise than a plain comparison does.
   const direct = isPlainPath(config.webhookPath) ? config.webhookPath : undefined;
   return (req, res) => {
-    if (direct !== undefined && pathOf(req) === direct) {
-      webhook(req, res).catch((error: unknown) => answerError(error, req, res));
+    const path = pathOf(req);
+    if (direct !== undefined && path === direct) {
+      webhook(req, res).catch((error: unknown) => answerError(error, req, res, path));
     } else {
       app(req, res);
     }
@@ -103,7 +105,7 @@ export function createApp(deps: AppDeps): RequestListener {
 
 /** The answer to an error thrown past a route's own handling, logged once. */
 function createErrorAnswer(logger: Logger) {
-  return (error: unknown, req: IncomingMessage, res: ServerResponse): void => {
+  return (error: unknown, req: IncomingMessage, res: ServerResponse, path: string): void => {
     // The router could not decode a path parameter (`%zz`): the client's mistake, not ours.
     if (error instanceof URIError) {
       if (res.headersSent) return;
@@ -116,7 +118,7 @@ function createErrorAnswer(logger: Logger) {
     }
     // The store is away (a database restart, a failover): a passing condition, said as such.
     if (error instanceof StoreError) {
-      logger.warn({ err: error, method: req.method, path: pathOf(req) }, 'store unavailable');
+      logger.warn({ err: error, method: req.method, path }, 'store unavailable');
       if (res.headersSent) return;
       res.setHeader('Retry-After', '1');
       sendProblem(res, {
@@ -126,7 +128,7 @@ function createErrorAnswer(logger: Logger) {
       });
       return;
     }
-    logger.error({ err: error, method: req.method, path: pathOf(req) }, 'unhandled error');
+    logger.error({ err: error, method: req.method, path }, 'unhandled error');
     if (res.headersSent) return;
     sendProblem(res, { status: 500, title: 'Internal Server Error' });
   };
@@ -139,7 +141,11 @@ function pathOf(req: IncomingMessage): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
-/** Holds none of the characters express's path syntax gives a meaning (`:id`, `{…}`, `*`). */
+/**
+ * Express matches the request's path against this one as a plain comparison would: none of the
+ * characters its path syntax gives a meaning (`:id`, `{…}`, `*`), no `#` (it never sees a
+ * fragment) and no trailing slash (it drops those of the pattern, so `/hooks//` is `/hooks`).
+ */
 function isPlainPath(path: string): boolean {
-  return !/[:*?+!(){}[\]\\]/.test(path);
+  return !/[:*?+!(){}[\]\\#]/.test(path) && !path.endsWith('/');
 }

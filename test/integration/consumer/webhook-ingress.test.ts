@@ -1,8 +1,9 @@
 import { once } from 'node:events';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
+import express from 'express';
 import { request } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   countEvents,
   startTestConsumer,
@@ -281,11 +282,15 @@ describe('webhook ingress', () => {
   });
 
   it('answers 405 with Allow: POST to other methods', async () => {
-    for (const method of ['GET', 'PUT', 'DELETE'] as const) {
+    for (const method of ['GET', 'PUT', 'DELETE', 'OPTIONS', 'HEAD'] as const) {
       const res = await request(consumer.webhookUrl, { method });
-      await res.body.text();
-      expect(res.statusCode).toBe(405);
+      const text = await res.body.text();
+      expect(res.statusCode, method).toBe(405);
       expect(res.headers.allow).toBe('POST');
+      expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+      // HEAD: the problem's length, without the problem.
+      expect(text.length === 0).toBe(method === 'HEAD');
+      expect(Number(res.headers['content-length'])).toBeGreaterThan(0);
     }
   });
 });
@@ -312,10 +317,15 @@ describe('the webhook path', () => {
     });
     outgoing.end(req.body);
     const [res] = (await once(outgoing, 'response')) as [IncomingMessage];
-    res.resume();
+    let text = '';
+    res.setEncoding('utf8').on('data', (chunk: string) => {
+      text += chunk;
+    });
     await once(res, 'end');
+    lastText = text;
     return { status: res.statusCode, stored: storedRow(envelope.eventId) !== undefined };
   }
+  let lastText = '';
 
   it('takes every spelling express routed to it, and no other path', async () => {
     consumer = await startTestConsumer();
@@ -326,6 +336,35 @@ describe('the webhook path', () => {
     }
     for (const path of ['/webhooks/extra', '/webhook', '/webhooksx']) {
       expect(await sendTo(path), path).toEqual({ status: 404, stored: false });
+    }
+  });
+
+  it('answers the path as configured without express, the other spellings through it', async () => {
+    // express() copies its application's methods into each app it makes: spied before the
+    // consumer makes its own, express's request handling is seen on every request it takes.
+    const application = express.application as unknown as { handle: () => void };
+    const handle = vi.spyOn(application, 'handle');
+    try {
+      consumer = await startTestConsumer();
+      expect(await sendTo('/webhooks?from=gateway')).toEqual({ status: 204, stored: true });
+      expect(handle).not.toHaveBeenCalled();
+      expect(await sendTo('/Webhooks')).toEqual({ status: 204, stored: true });
+      expect(handle).toHaveBeenCalledTimes(1);
+    } finally {
+      handle.mockRestore();
+    }
+  });
+
+  it('answers a bug past every step with a 500 problem and one log line, on either way in', async () => {
+    consumer = await startTestConsumer();
+    vi.spyOn(consumer.metrics, 'webhookReceived').mockImplementation(() => {
+      throw new TypeError('a bug in the answer');
+    });
+    for (const path of ['/webhooks', '/Webhooks']) {
+      // Stored before the answer failed: the service's retry is then a duplicate.
+      expect(await sendTo(path), path).toEqual({ status: 500, stored: true });
+      expect(JSON.parse(lastText)).toMatchObject({ status: 500, title: 'Internal Server Error' });
+      expect(consumer.logs.at(-1), path).toMatchObject({ msg: 'unhandled error', path });
     }
   });
 

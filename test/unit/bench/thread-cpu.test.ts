@@ -56,7 +56,7 @@ describe("a process's CPU by kind of thread", () => {
     const per = cpuPerRequest(before, after, 10_000);
     expect(per).toEqual({ main: 70, writer: 44, gc: 17, pool: 0, other: 0 });
     expect(formatCpuPerRequest(per)).toBe(
-      "131 us: main thread 70, worker threads (the SQLite writer) 44, V8's GC helpers 17",
+      "131 us: main thread 70, worker threads (the SQLite writer) 44, V8's helper threads 17",
     );
     expect(cpuPerRequest(before, after, 0).main).toBe(0);
   });

@@ -65,7 +65,9 @@ export function startWebhookSpan(req: IncomingMessage, route: string): WebhookSp
   const recording = active?.isRecording() === true;
   if (active !== undefined && recording) {
     // The webhook path is answered without express (app.ts), whose instrumentation would
-    // have given the http server span its route: named here as it was, `POST /webhooks`.
+    // have given the http server span its route: named here as it was, `POST /webhooks`. The
+    // active span is the http instrumentation's: express's handler layers are not traced
+    // (src/tracing/sdk.ts), and only its routers are, which end before the handler runs.
     active.updateName(`${req.method ?? ''} ${route}`);
     active.setAttribute('http.route', route);
   }
