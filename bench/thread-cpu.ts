@@ -52,8 +52,6 @@ export function readThreadCpu(pid: number): ThreadCpu {
   for (const task of tasks) {
     try {
       const name = readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim();
-      // Fields 14 and 15 of stat: utime and stime in clock ticks (100 per second). The name
-      // in field 2 may hold spaces, so count from the `) ` that closes it.
       cpu[threadKind(name)] += statCpuMicros(`/proc/${pid}/task/${task}/stat`);
     } catch {
       // The thread ended between the listing and the read.

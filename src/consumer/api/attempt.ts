@@ -6,6 +6,7 @@
  */
 import type { Dispatcher, Pool } from 'undici';
 import { JsonShapeError } from '../../protocol/index.ts';
+import { headerValue } from '../text/header-value.ts';
 import { type AttemptOutcome, isSuccess, tooLarge } from './attempt-outcome.ts';
 import { BodyTooSlow, type CallDeadline, createRateWatch } from './deadline.ts';
 import type { ResolvedApiClientOptions } from './options.ts';
@@ -56,17 +57,17 @@ async function readAnswer(
 ): Promise<AttemptOutcome> {
   const base = {
     status: answer.statusCode,
-    contentType: header(answer.headers, 'content-type'),
-    date: header(answer.headers, 'date'),
+    contentType: headerValue(answer.headers, 'content-type'),
+    date: headerValue(answer.headers, 'date'),
   };
-  const retryAfter = header(answer.headers, 'retry-after');
+  const retryAfter = headerValue(answer.headers, 'retry-after');
   const received = createRateWatch(options.minBytesPerSecond, options.timeoutMs);
   if (!isSuccess(answer.statusCode)) {
     // Only the start of an error body matters; the rest is never read.
     const body = await readToMemory(answer.body, ERROR_READ_LIMIT, received, 'truncate');
     return { kind: 'response', response: { ...base, body }, retryAfter };
   }
-  const declared = Number(header(answer.headers, 'content-length'));
+  const declared = Number(headerValue(answer.headers, 'content-length'));
   if (Number.isFinite(declared) && declared > sink.maxBytes) {
     answer.body.destroy();
     return tooLarge(sink, declared);
@@ -136,9 +137,4 @@ function describeTransportError(error: unknown, timeoutMs: number): string {
     return `the body stopped: no next part within ${timeoutMs} ms (API_TIMEOUT_MS)`;
   }
   return error instanceof Error ? error.message || String(error) : String(error);
-}
-
-function header(headers: Record<string, string | string[] | undefined>, name: string) {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -48,6 +48,10 @@ export function parseTraceParent(value: string | undefined | null): SpanContext 
  * row's work belongs to the trace that queued it, never to whatever the loop that took it runs in.
  */
 export function contextFromTraceParent(value: string | undefined | null): Context {
-  const spanContext = parseTraceParent(value);
+  return contextUnder(parseTraceParent(value));
+}
+
+/** contextFromTraceParent for a traceparent already parsed (parseTraceParent). */
+export function contextUnder(spanContext: SpanContext | undefined): Context {
   return spanContext === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, spanContext);
 }

@@ -29,7 +29,7 @@ import {
 } from '@opentelemetry/api';
 import { eventAttributes } from '../../protocol/index.ts';
 import type { ClaimedEvent } from '../store/events.ts';
-import { parseTraceParent } from '../tracing/trace-parent.ts';
+import { contextUnder, parseTraceParent } from '../tracing/trace-parent.ts';
 import { consumerTracer, inSpan } from '../tracing/tracer.ts';
 
 /** When the claimDue call that took an event started and returned (ms since the epoch). */
@@ -65,7 +65,7 @@ function recordInboxWait(
 ): Context {
   const stored = parseTraceParent(event.traceParent);
   const links: Link[] = stored === undefined ? [] : [{ context: stored }];
-  const parent = stored === undefined ? ROOT_CONTEXT : trace.setSpanContext(ROOT_CONTEXT, stored);
+  const parent = contextUnder(stored);
   const tracer = consumerTracer();
   // A first attempt waited from its arrival; a later one from when it was due again (its
   // earlier turns are spans of their own).

@@ -302,9 +302,9 @@ describe('the webhook path', () => {
 
   /**
    * A signed event posted to `path` as written (node:http sends it unchanged, where a URL would
-   * percent-encode `{`): its status, and whether it is stored.
+   * percent-encode `{`): its status, whether it is stored, and the answer's body.
    */
-  async function sendTo(path: string) {
+  async function post(path: string) {
     const envelope = buildEnvelope();
     const req = signedRequest(envelope, { secrets: [TEST_SECRET] });
     const { port } = new URL(consumer.url);
@@ -322,10 +322,14 @@ describe('the webhook path', () => {
       text += chunk;
     });
     await once(res, 'end');
-    lastText = text;
-    return { status: res.statusCode, stored: storedRow(envelope.eventId) !== undefined };
+    return { status: res.statusCode, stored: storedRow(envelope.eventId) !== undefined, text };
   }
-  let lastText = '';
+
+  /** `post`'s status and whether the event is stored. */
+  async function sendTo(path: string) {
+    const { status, stored } = await post(path);
+    return { status, stored };
+  }
 
   it('takes every spelling express routed to it, and no other path', async () => {
     consumer = await startTestConsumer();
@@ -362,8 +366,9 @@ describe('the webhook path', () => {
     });
     for (const path of ['/webhooks', '/Webhooks']) {
       // Stored before the answer failed: the service's retry is then a duplicate.
-      expect(await sendTo(path), path).toEqual({ status: 500, stored: true });
-      expect(JSON.parse(lastText)).toMatchObject({ status: 500, title: 'Internal Server Error' });
+      const { text, ...answer } = await post(path);
+      expect(answer, path).toEqual({ status: 500, stored: true });
+      expect(JSON.parse(text)).toMatchObject({ status: 500, title: 'Internal Server Error' });
       expect(consumer.logs.at(-1), path).toMatchObject({ msg: 'unhandled error', path });
     }
   });

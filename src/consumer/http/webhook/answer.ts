@@ -13,8 +13,8 @@ import {
 } from '../../../protocol/index.ts';
 import type { Metrics, WebhookOutcome } from '../../metrics/index.ts';
 import { printableText } from '../../text/error-text.ts';
+import { headerValue } from '../../text/header-value.ts';
 import { type Problem, sendProblem } from '../problem.ts';
-import { header } from './header.ts';
 import { discardBody } from './read-body.ts';
 import type { Rejection } from './rejection.ts';
 
@@ -95,6 +95,6 @@ export function createAnswer(deps: { logger: Logger; metrics: Metrics }): Answer
  */
 function unverifiedHeader(req: IncomingMessage, name: string): string | undefined {
   // One more than the limit: the text is cut to LOGGED_HEADER_LIMIT characters and an ellipsis.
-  const value = header(req, name);
+  const value = headerValue(req.headers, name);
   return value === undefined ? undefined : printableText(value, LOGGED_HEADER_LIMIT + 1);
 }

@@ -28,9 +28,9 @@ import {
 } from '@opentelemetry/api';
 import { eventAttributes, type WebhookEnvelope } from '../../../protocol/index.ts';
 import type { InsertOutcome } from '../../store/events.ts';
+import { headerValue } from '../../text/header-value.ts';
 import { parseTraceParent } from '../../tracing/trace-parent.ts';
 import { ATTR, consumerTracer, recordError } from '../../tracing/tracer.ts';
-import { header } from './header.ts';
 import type { Rejection } from './rejection.ts';
 
 const WEBHOOK_SPAN = 'webhook receive';
@@ -58,7 +58,7 @@ export interface WebhookSpan {
 }
 
 export function startWebhookSpan(req: IncomingMessage, route: string): WebhookSpan {
-  const sender = parseTraceParent(header(req, 'traceparent'));
+  const sender = parseTraceParent(headerValue(req.headers, 'traceparent'));
   const links: Link[] =
     sender === undefined ? [] : [{ context: sender, attributes: { [LINK_SOURCE]: 'sender' } }];
   const active = trace.getSpan(context.active());

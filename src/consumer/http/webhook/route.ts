@@ -32,6 +32,7 @@ import type { Logger } from 'pino';
 import { SIGNATURE_HEADER } from '../../../protocol/index.ts';
 import type { Metrics } from '../../metrics/index.ts';
 import type { EventStore } from '../../store/events.ts';
+import { headerValue } from '../../text/header-value.ts';
 import { type Admission, createAdmission } from '../admission.ts';
 import type { WebhookSettings } from '../settings.ts';
 import { admitBody } from './admit.ts';
@@ -39,7 +40,6 @@ import { createAnswer } from './answer.ts';
 import { createAuthenticate } from './authenticate.ts';
 import { declaredSizeCheck, encodingCheck, signatureHeaderCheck } from './before-body.ts';
 import { decodeEnvelope } from './decode-envelope.ts';
-import { header } from './header.ts';
 import { ABORTED, readWithinLimits } from './read.ts';
 import { declaredLength } from './read-body.ts';
 import { Rejection } from './rejection.ts';
@@ -103,7 +103,7 @@ export function createWebhookHandler(deps: WebhookRouteDeps): WebhookHandler {
     try {
       await span.run(async () => {
         if (req.method !== 'POST') return refuse(METHOD_NOT_ALLOWED);
-        const signatureHeader = header(req, SIGNATURE_HEADER);
+        const signatureHeader = headerValue(req.headers, SIGNATURE_HEADER);
         const declared = declaredLength(req);
         const early =
           signatureHeaderCheck({
@@ -111,7 +111,7 @@ export function createWebhookHandler(deps: WebhookRouteDeps): WebhookHandler {
             toleranceSeconds: config.webhookToleranceSeconds,
             now,
           }) ??
-          encodingCheck(header(req, 'content-encoding')) ??
+          encodingCheck(headerValue(req.headers, 'content-encoding')) ??
           declaredSizeCheck(declared, config.webhookMaxBodyBytes);
         if (early !== undefined) return refuse(early);
 
