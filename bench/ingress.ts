@@ -8,6 +8,9 @@
  *                  fast fake of the messaging API; afterwards, how long the backlog takes
  *   (e) duplicates one signed event, repeated: the dedupe path
  *   (f) postgres   (c) with the PostgreSQL store (when a server is available)
+ *   (g) floor      the least a durable ingress does on the consumer's inbox: verify, JSON.parse,
+ *                  the consumer's insert from a writer thread, 204 (floor-server.ts); run
+ *                  after (b), it says what of (c)'s distance to (b) no request code can win
  *   (c traced)     (c) with tracing on, exporting to a loopback OTLP receiver, run right
  *                  after (c) so the two compare the machine with itself (when asked)
  * Each starts with a warm-up run (JIT, page cache, connections) whose figures are dropped; its
@@ -16,7 +19,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { startConsumerProcess } from './consumer-process.ts';
+import { PRODUCTION_START, startConsumerProcess } from './consumer-process.ts';
 import { checkInbox, checkPostgresInbox, type InboxCheck } from './inbox-check.ts';
 import { type LoadOptions, type LoadResult, runLoad } from './load.ts';
 import { scratchFolder } from './scratch.ts';
@@ -44,12 +47,15 @@ export interface IngressResult extends LoadResult {
   /** Peak resident memory of the server process over the whole scenario, bytes. */
   serverPeakRssBytes: number;
   /**
-   * The consumer's CPU per request answered over the measured run, by kind of thread, in
-   * microseconds (thread-cpu.ts): which thread the rate waits for. Consumer scenarios only.
+   * The server's CPU per request answered over the measured run, by kind of thread, in
+   * microseconds (thread-cpu.ts): which thread the rate waits for. The consumer's scenarios
+   * and (g).
    */
   cpuPerRequest?: ThreadCpu;
   /** req/s over (b) express's req/s in this run. */
   ratioToExpress: number;
+  /** A reference server, (a), (b) or (g), not the consumer: no consumer target counts it. */
+  reference?: true;
   /** Requests the client had to build during the run (its pre-signed pool ran out). */
   builtDuringRun: number;
   inbox?: InboxCheck;
@@ -64,7 +70,7 @@ export interface IngressResult extends LoadResult {
 interface Server {
   url: string;
   cpuMicros(): Promise<number> | number;
-  /** The consumer's CPU by kind of thread so far (the reference servers leave it out). */
+  /** The server's CPU by kind of thread so far ((a) and (b) leave it out). */
   threadCpu?(): ThreadCpu;
   peakRssBytes(): number;
   stop(): Promise<void>;
@@ -118,6 +124,18 @@ export async function runIngressScenarios(options: IngressOptions): Promise<Ingr
   const express = await measure(
     await startServerProcess('express-server.ts', {}),
     pooled(),
+    options,
+  );
+  const floorAcks = new Set<string>();
+  const floorProcess = await startServerProcess(
+    'floor-server.ts',
+    { FLOOR_SECRET: secret, FLOOR_DATABASE: join(dir, 'floor.db') },
+    // The consumer's memory settings (npm start's V8 flags), which decide how often it collects.
+    { nodeArgs: PRODUCTION_START.nodeArgs.filter((arg) => arg.startsWith('--max-')) },
+  );
+  const floor = await measure(
+    { ...floorProcess, threadCpu: () => readThreadCpu(floorProcess.pid) },
+    pooled(floorAcks),
     options,
   );
 
@@ -187,12 +205,14 @@ export async function runIngressScenarios(options: IngressOptions): Promise<Ingr
   const scenarios: IngressResult[] = [
     {
       name: 'a bare',
+      reference: true,
       description: 'bare node:http, read body, 204',
       ...bare,
       ratioToExpress: ratio(bare),
     },
     {
       name: 'b express',
+      reference: true,
       description: 'express 5 + express.raw, 204',
       ...express,
       ratioToExpress: 1,
@@ -222,6 +242,14 @@ export async function runIngressScenarios(options: IngressOptions): Promise<Ingr
       inbox: inbox('duplicates', duplicateAcks, 0),
     },
     ...(postgres === undefined ? [] : [postgres]),
+    {
+      name: 'g floor',
+      reference: true,
+      description: 'the least a durable ingress does on this inbox (floor-server.ts)',
+      ...floor,
+      ratioToExpress: ratio(floor),
+      inbox: inbox('floor', floorAcks, maxUnanswered),
+    },
   ];
   return {
     scenarios,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { DrainResult } from './drain.ts';
 import { failedScenario, integer, percent } from './format.ts';
 import type { HistoryResult } from './history.ts';
-import type { IngressOptions } from './ingress.ts';
+import type { IngressOptions, IngressResult } from './ingress.ts';
 import type { MicroResult } from './micro.ts';
 import type { ReconcileResult } from './reconcile.ts';
 import { allWorkDone, createTargets, type PartResults, type Target } from './targets.ts';
@@ -134,6 +134,8 @@ export function formatReport(report: BenchReport): string {
     const shortfall = ingressShortfall(s);
     if (shortfall !== undefined) lines.push(`${s.name}: ${shortfall}`);
   }
+  const floor = formatFloor(report.ingress);
+  if (floor !== undefined) lines.push('', floor);
   for (const d of [report.drain, report.postgresDrain]) {
     if (d !== undefined) lines.push('', ...formatDrain(d));
   }
@@ -326,4 +328,19 @@ function table(header: string[], rows: string[][], left: number[] = [0]): string
       .join('  ')
       .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+/**
+ * (c) against (g), the floor (floor-server.ts): how far the consumer's own request code keeps
+ * it from the rate a durable insert into its inbox allows, and where that rate stands to (b).
+ * A ratio to (b) above (g)'s cannot come from the request's code alone.
+ */
+function formatFloor(ingress: IngressResult[]): string | undefined {
+  const c = ingress.find((s) => s.name === 'c ingress');
+  const g = ingress.find((s) => s.name === 'g floor');
+  if (c === undefined || g === undefined) return undefined;
+  return (
+    `(c) ingress runs at ${(c.requestsPerSecond / g.requestsPerSecond).toFixed(2)} of (g) the ` +
+    `floor, which itself reaches ${g.ratioToExpress.toFixed(2)} of (b)`
+  );
 }

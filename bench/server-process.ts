@@ -30,6 +30,7 @@ export async function startServerProcess(
   script:
     | 'bare-server.ts'
     | 'express-server.ts'
+    | 'floor-server.ts'
     | 'consumer-server.ts'
     | 'provider-server.ts'
     | 'fake-api.ts'

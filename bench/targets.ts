@@ -173,7 +173,7 @@ export function createTargets(inputs: TargetInputs): Target[] {
     shortfall?.replace(/^FAIL: /, `FAIL: ${name}: `);
   const peaks: { rss: number; shortfall: string | undefined }[] = [
     ...ingress
-      .filter((s) => s.name >= 'c')
+      .filter((s) => s.reference !== true)
       .map((s) => ({ rss: s.serverPeakRssBytes, shortfall: named(s.name, ingressShortfall(s)) })),
     ...[drain, inputs.postgresDrain].flatMap((x) =>
       x === undefined

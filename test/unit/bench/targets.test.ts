@@ -77,8 +77,12 @@ function reconcile(overrides: Partial<ReconcileResult> = {}): ReconcileResult {
 
 function run(overrides: Partial<TargetInputs> = {}): TargetInputs {
   return {
-    ingress: ['a bare', 'b express', 'c ingress', 'd with worker', 'e duplicates'].map((n) =>
-      ingress(n, n === 'b express' ? { ratioToExpress: 1 } : {}),
+    ingress: ['a bare', 'b express', 'c ingress', 'd with worker', 'e duplicates', 'g floor'].map(
+      (n) =>
+        ingress(n, {
+          ...(n === 'b express' ? { ratioToExpress: 1 } : {}),
+          ...(['a', 'b', 'g'].includes(n[0] as string) ? { reference: true as const } : {}),
+        }),
     ),
     drain: drain(),
     reconcile: reconcile(),
@@ -158,6 +162,27 @@ describe('createTargets', () => {
     expect(v["drain consumer CPU per invoice <= 2.5x the provider's (39)"]).toBe(why);
     expect(v['drain >= 1,000 invoices/s (10)']).toBe(why);
     expect(allWorkDone(inputs)).toBe(false);
+  });
+
+  it("holds the consumer's memory to the target, not the reference servers'", () => {
+    const heavy = (name: string, mib: number) =>
+      run({
+        ingress: run().ingress.map((s) =>
+          s.name === name ? { ...s, serverPeakRssBytes: mib * MIB } : s,
+        ),
+      });
+    const rss = 'consumer peak RSS < 150 MiB in every scenario (39)';
+    // The floor runs without the consumer's code; its memory says nothing of the consumer's.
+    expect(verdicts(heavy('g floor', 300))[rss]).toBe('yes');
+    expect(verdicts(heavy('b express', 300))[rss]).toBe('yes');
+    expect(verdicts(heavy('e duplicates', 151))[rss]).toBe('no');
+  });
+
+  it('fails a run whose floor lost an acknowledged event or answered otherwise than 204', () => {
+    const lost = run({
+      ingress: run().ingress.map((s) => (s.name === 'g floor' ? { ...s, non2xx: 4 } : s)),
+    });
+    expect(allWorkDone(lost)).toBe(false);
   });
 
   it("checks the drain's CPU against the provider's in the same run", () => {
