@@ -24,6 +24,7 @@ import type { WebhookEnvelope } from '../src/protocol/index.ts';
 import { consumerFilesEnv } from '../test/support/consumer-env.ts';
 import { startConsumerProcess } from './consumer-process.ts';
 import { openDrainProgress } from './drain-progress.ts';
+import { type ImportCost, measureFileImport } from './import-cost.ts';
 import { summarizeProfiles, type ThreadSummary } from './profile-summary.ts';
 import { scratchFolder } from './scratch.ts';
 import { startServerProcess } from './server-process.ts';
@@ -64,7 +65,15 @@ export interface DrainResult {
   failure?: string;
   /** Per thread of the consumer (main, then the SQLite writer), when profiled. */
   profile?: ThreadSummary[];
+  /**
+   * The default file importer alone on this drain's documents, imported again in the runner
+   * (import-cost.ts), when asked: its share of the consumer's CPU per invoice.
+   */
+  fileImport?: ImportCost;
 }
+
+/** Messages import-cost.ts imports again: enough for a steady figure, a second or two. */
+const IMPORT_COST_MESSAGES = 1000;
 
 /** With no invoice, event or notice moving for this long, the drain is given up as stuck. */
 const STALL_MS = 30_000;
@@ -73,6 +82,8 @@ const POLL_MS = 50;
 export async function runDrain(options: {
   invoices: number;
   profile?: boolean;
+  /** Measure the file importer alone afterwards (import-cost.ts); a SQLite drain's documents. */
+  importCost?: boolean;
   env?: Record<string, string>;
   /**
    * The database to drain into (a PostgreSQL database, or a SQLite file holding history).
@@ -194,6 +205,14 @@ export async function runDrain(options: {
     const outcome = await progress.outcome(since);
     await progress.close();
     const inJournal = journal === undefined ? undefined : await journalIds(journal);
+    const fileImport =
+      options.importCost && failure === undefined
+        ? await measureFileImport(
+            files.DOCUMENTS_DIR,
+            join(dir, 'imported-again'),
+            IMPORT_COST_MESSAGES,
+          )
+        : undefined;
     const perInvoice = (micros: number) => micros / 1000 / options.invoices;
     return {
       store: postgres ? 'postgres' : 'sqlite',
@@ -219,6 +238,7 @@ export async function runDrain(options: {
       consumerCpuMsPerInvoiceAtInboxEmpty: perInvoice(inboxEmpty?.consumerCpuMicros ?? consumerCpu),
       consumerPeakRssBytes,
       ...(failure === undefined ? {} : { failure }),
+      ...(fileImport === undefined ? {} : { fileImport }),
       ...(options.profile && failure === undefined
         ? { profile: summarizeProfiles(profileDir, process.env.BENCH_KEEP_PROFILE) }
         : {}),

@@ -204,6 +204,14 @@ function formatDrain(d: DrainResult): string[] {
       `ratio ${(d.consumerCpuMsPerInvoice / d.providerCpuMsPerInvoice).toFixed(1)}x`,
     `  consumer CPU ${percent(d.consumerCpu)}, provider CPU ${percent(d.providerCpu)}, ` +
       `consumer peak RSS ${Math.round(d.consumerPeakRssBytes / MIB)} MiB`,
+    ...(d.fileImport === undefined
+      ? []
+      : [
+          `  the default file importer alone (import-cost.ts: ${integer(d.fileImport.imports)} of ` +
+            `these invoices imported again in the runner, 32 at a time): ` +
+            `${d.fileImport.cpuMsPerImport.toFixed(2)} ms of CPU an invoice, ` +
+            `${(d.fileImport.cpuMsPerImport / d.providerCpuMsPerInvoice).toFixed(1)}x the provider's`,
+        ]),
     ...(d.profile ?? []).map((thread, i) => {
       const top = thread.parts.slice(0, 6).map((part) => `${part.part} ${percent(part.share)}`);
       return `  ${i === 0 ? 'main thread' : 'SQLite writer'}: ${top.join(', ')}`;

@@ -143,7 +143,7 @@ if (ingressRun?.traced !== undefined) {
 }
 const drain = parts.has('drain')
   ? await attempt('drain (sqlite)', () =>
-      runDrain({ invoices: parameters.invoices, profile: values.profile }),
+      runDrain({ invoices: parameters.invoices, profile: values.profile, importCost: true }),
     )
   : undefined;
 if (drain !== undefined && receiver !== undefined) {
