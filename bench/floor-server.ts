@@ -25,6 +25,8 @@ const path = process.env.FLOOR_DATABASE;
 if (!secret || !path) throw new Error('floor-server.ts needs FLOOR_SECRET and FLOOR_DATABASE');
 
 const writer = new Worker(new URL('./floor-writer.ts', import.meta.url), { workerData: { path } });
+// A writer that fails ends this process: the runner then fails the run with the reason
+// (server-process.ts), rather than measuring answers that never come.
 writer.on('error', (error) => {
   throw error;
 });

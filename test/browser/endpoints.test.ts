@@ -15,6 +15,11 @@ const session = useConsoleSession();
 /** Sends the previewed test event and waits for the result's status code. */
 async function sendTestEvent(page: Page): Promise<{ status: string; time: string; text: string }> {
   const before = await page.getByTestId('status-code').count();
+  // The page fetches its preview once it shows: a send compared with an empty one would take
+  // the first preview's arrival for the result's.
+  await page.waitForFunction(
+    () => (document.querySelector('#test-event-preview')?.textContent ?? '') !== '',
+  );
   const preview = await page.locator('#test-event-preview').textContent();
   await page.getByRole('button', { name: 'Send test event' }).click();
   // The preview is replaced by the next event once the result is in.
@@ -68,7 +73,10 @@ describeInBrowser('console: endpoints and test events', () => {
     await page.getByRole('link', { name: 'Routing' }).click();
     await page.getByRole('heading', { name: 'Routing' }).waitFor();
     await page.getByRole('link', { name: 'Endpoints' }).click();
-    await page.getByRole('cell', { name: 'erp' }).waitFor();
+    // The Routing page, still shown for a moment, names `erp (its URL)` in two cells: wait for
+    // the Endpoints page, then for the endpoint's row by its name.
+    await page.getByRole('heading', { name: 'Endpoints', level: 1 }).waitFor();
+    await page.getByRole('rowheader', { name: 'erp', exact: true }).waitFor();
     expect(await page.getByLabel('Signing secret', { exact: true }).count()).toBe(0);
     expect(await page.content()).not.toContain(secret);
     const listed = await fetch(`${sandbox.provider.url}/admin/participants/${PARTY}/endpoints`);
@@ -78,6 +86,11 @@ describeInBrowser('console: endpoints and test events', () => {
     await page.getByRole('link', { name: 'Send test event to erp' }).click();
     await page.getByRole('heading', { name: 'Send a test event' }).waitFor();
     expect(await page.getByLabel('Endpoint').inputValue()).not.toBe('');
+    // The page asks the provider for the preview once it shows: wait for the body, not the
+    // heading alone (read at once, it was sometimes still empty).
+    await page.waitForFunction(() =>
+      document.querySelector('#test-event-preview')?.textContent?.includes('"created"'),
+    );
     const preview = JSON.parse((await page.locator('#test-event-preview').textContent()) ?? '');
     expect(preview).toMatchObject({ test: true, party: PARTY, action: 'created' });
     const refused = await sendTestEvent(page);
@@ -188,14 +201,14 @@ describeInBrowser('console: endpoints and test events', () => {
     await page.getByText('The sandbox refused that token.').waitFor();
     await page.getByLabel('Admin token').fill('console-admin-token-for-tests');
     await page.getByRole('button', { name: 'Open the console' }).click();
-    await page.getByRole('cell', { name: 'erp' }).waitFor();
+    await page.getByRole('rowheader', { name: 'erp', exact: true }).waitFor();
     expect(tab.errors).toEqual([]);
   });
 
   it('is usable from the keyboard, and every control has a label', async () => {
     const { sandbox, tab } = await consoleWithEndpoint();
     const { page } = tab;
-    await page.getByRole('cell', { name: 'erp' }).waitFor();
+    await page.getByRole('rowheader', { name: 'erp', exact: true }).waitFor();
     // Skip link, then the five pages' links: Tab to "Test event" and open it with Enter.
     await page.keyboard.press('Tab');
     expect(await focusedText(page)).toBe('Skip to content');
