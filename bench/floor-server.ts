@@ -1,11 +1,12 @@
 /**
  * Reference (g): the floor. The least an ingress can do and still keep the service's
  * promise on this consumer's inbox: read the body, verify its signature over the raw bytes
- * (protocol's verifySignature), JSON.parse it, insert the event with the consumer's own
- * statement and schema from a writer thread, committed with synchronous=FULL (floor-writer.ts),
- * and answer 204 after the commit. It leaves out all the consumer adds: the JSON shape scan,
- * strict UTF-8 and the envelope's validation, the admission limits and the bounded read,
- * metrics, logs and spans, and every error answer but 401.
+ * (protocol's verifySignature), JSON.parse it, insert the event as the consumer builds it
+ * (newEvent) with the consumer's own insert and connection from a writer thread, committed
+ * with synchronous=FULL (floor-writer.ts), and answer 204 after the commit. It leaves out all
+ * the consumer adds: the JSON shape scan, strict UTF-8 and the envelope's validation, the
+ * admission limits and the bounded read, metrics, logs and spans, and every error answer but
+ * 401.
  *
  * So the ratio of (c) to (g) says what the consumer's own code costs, and (g)'s ratio to (b)
  * what a durable insert into this inbox costs on the machine: a target above (g)'s ratio to
@@ -14,8 +15,14 @@
  */
 import { createServer } from 'node:http';
 import { Worker } from 'node:worker_threads';
-import type { NewEvent } from '../src/consumer/store/events.ts';
-import { SIGNATURE_HEADER, SignatureError, verifySignature } from '../src/protocol/index.ts';
+import { newEvent } from '../src/consumer/store/events.ts';
+import { headerValue } from '../src/consumer/text/header-value.ts';
+import {
+  SIGNATURE_HEADER,
+  SignatureError,
+  verifySignature,
+  type WebhookEnvelope,
+} from '../src/protocol/index.ts';
 import { closeServer, listenOnLoopback } from '../test/support/loopback-server.ts';
 import type { FloorBatch } from './floor-writer.ts';
 import { serveControl } from './server-control.ts';
@@ -45,16 +52,6 @@ const flush = () => {
   queued = [];
 };
 
-interface Envelope {
-  eventId: string;
-  action: string;
-  transfer: NewEvent['transfer'];
-  messageId: string;
-  party: string;
-  occurredAt: string;
-  test?: boolean;
-}
-
 const server = createServer((req, res) => {
   const chunks: Buffer[] = [];
   req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -62,7 +59,7 @@ const server = createServer((req, res) => {
     const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
     try {
       verifySignature({
-        header: req.headers[SIGNATURE_HEADER] as string | undefined,
+        header: headerValue(req.headers, SIGNATURE_HEADER),
         body,
         secrets: [secret],
         toleranceSeconds: 300,
@@ -73,31 +70,15 @@ const server = createServer((req, res) => {
       res.end();
       return;
     }
-    const event = JSON.parse(body.toString('utf8')) as Envelope;
-    const receivedAt = Date.now();
+    // The event as the consumer stores it (store/events.ts), its envelope read unchecked.
+    const envelope = JSON.parse(body.toString('utf8')) as WebhookEnvelope;
     const id = nextId++;
     waiting.set(id, () => {
       res.statusCode = 204;
       res.end();
     });
     if (queued.length === 0) setImmediate(flush);
-    queued.push({
-      id,
-      row: {
-        eventId: event.eventId,
-        action: event.action,
-        transfer: event.transfer,
-        messageId: event.messageId,
-        party: event.party,
-        occurredAt: event.occurredAt,
-        test: event.test === true,
-        testInt: event.test === true ? 1 : 0,
-        flag: null,
-        body,
-        receivedAt,
-        traceParent: null,
-      },
-    });
+    queued.push({ id, event: newEvent(envelope, body, Date.now()) });
   });
 });
 serveControl(`${await listenOnLoopback(server)}/webhooks`, async () => {

@@ -9,8 +9,11 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Manifest } from '../src/consumer/importer/file-importer.ts';
-import { createFileImporter, MANIFEST_FILE } from '../src/consumer/importer/file-importer.ts';
+import {
+  createFileImporter,
+  MANIFEST_FILE,
+  type Manifest,
+} from '../src/consumer/importer/file-importer.ts';
 import { memoryDocument } from '../src/consumer/importer/import-documents.ts';
 import type { ImportInput } from '../src/consumer/importer/importer.ts';
 import type { MessageDescriptor } from '../src/protocol/index.ts';
@@ -21,7 +24,8 @@ export interface ImportCost {
   cpuMsPerImport: number;
 }
 
-const LANES = 32;
+/** Imports at once: WORKER_CONCURRENCY's default, as many as the worker runs. */
+export const IMPORT_LANES = 32;
 
 /** Imports again up to `limit` inbound messages of `documentsDir` into `into`. */
 export async function measureFileImport(
@@ -41,7 +45,7 @@ export async function measureFileImport(
     }
   };
   const before = process.cpuUsage();
-  await Promise.all(Array.from({ length: LANES }, lane));
+  await Promise.all(Array.from({ length: IMPORT_LANES }, lane));
   const { user, system } = process.cpuUsage(before);
   return { imports: inputs.length, cpuMsPerImport: (user + system) / 1000 / inputs.length };
 }

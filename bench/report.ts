@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { DrainResult } from './drain.ts';
 import { failedScenario, integer, percent } from './format.ts';
 import type { HistoryResult } from './history.ts';
+import { IMPORT_LANES } from './import-cost.ts';
 import type { IngressOptions, IngressResult } from './ingress.ts';
 import type { MicroResult } from './micro.ts';
 import type { ReconcileResult } from './reconcile.ts';
@@ -208,7 +209,7 @@ function formatDrain(d: DrainResult): string[] {
       ? []
       : [
           `  the default file importer alone (import-cost.ts: ${integer(d.fileImport.imports)} of ` +
-            `these invoices imported again in the runner, 32 at a time): ` +
+            `these invoices imported again in the runner, ${IMPORT_LANES} at a time): ` +
             `${d.fileImport.cpuMsPerImport.toFixed(2)} ms of CPU an invoice, ` +
             `${(d.fileImport.cpuMsPerImport / d.providerCpuMsPerInvoice).toFixed(1)}x the provider's`,
         ]),

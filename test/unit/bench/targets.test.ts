@@ -178,7 +178,7 @@ describe('createTargets', () => {
     expect(verdicts(heavy('e duplicates', 151))[rss]).toBe('no');
   });
 
-  it('fails a run whose floor lost an acknowledged event or answered otherwise than 204', () => {
+  it('fails a run whose floor answered otherwise than 2xx', () => {
     const lost = run({
       ingress: run().ingress.map((s) => (s.name === 'g floor' ? { ...s, non2xx: 4 } : s)),
     });

@@ -24,9 +24,7 @@
  * can contain; a batch that throws has rolled itself back and is answered with its error.
  */
 import { type MessagePort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
-import { migrate } from './migrate.ts';
-import { PAGE_CACHE_PRAGMA } from './page-cache.ts';
+import type Database from 'better-sqlite3';
 import {
   createWriteOperations,
   DURABLE_OPERATIONS,
@@ -35,26 +33,11 @@ import {
   type WriteOperations,
 } from './sqlite-writes.ts';
 import { createSynchronousSwitch } from './synchronous-switch.ts';
+import { openWriterDatabase } from './writer-database.ts';
 import type { WriterCall, WriterReply, WriterRequest } from './writer-protocol.ts';
 import { type SerializedError, serializeError } from './writer-protocol.ts';
 
 const { path, port } = workerData as { path: string; port: MessagePort };
-
-function open(): Database.Database {
-  const db = new Database(path);
-  // Set before anything that can wait for another process's lock.
-  db.pragma('busy_timeout = 5000');
-  // A new file gives freed pages back to the file system on request (retention's reclaim
-  // step); this must be set before the first table and before WAL mode.
-  const empty = db.prepare('SELECT 1 FROM sqlite_schema LIMIT 1').get() === undefined;
-  if (empty) db.pragma('auto_vacuum = INCREMENTAL');
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  db.pragma(PAGE_CACHE_PRAGMA);
-  migrate(db);
-  return db;
-}
 
 /** The open connection, its operations, and the switch of its synchronous setting. */
 interface Writer {
@@ -65,7 +48,7 @@ interface Writer {
 
 function start(): Writer | undefined {
   try {
-    const db = open();
+    const db = openWriterDatabase(path);
     const operations = createWriteOperations(db);
     port.postMessage({ type: 'ready' } satisfies WriterReply);
     return { db, operations, setSynchronous: createSynchronousSwitch(db) };
